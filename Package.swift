@@ -1,0 +1,90 @@
+// swift-tools-version:6.0
+import PackageDescription
+import Foundation
+
+// Layers, bottom to top (see docs/ARCHITECTURE.md):
+//   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
+//   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
+//   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
+//   SSEProtocol                        sans-I/O Server-Sent Events parser
+//   RealtimeIO                         event loop, sockets, DNS, TLS
+//   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
+//   SocketIO, SocketIOConcurrency, EventSource   the public products
+
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("InternalImportsByDefault")]
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
+/// A test target exists once its folder does; layers land one at a time.
+func testTarget(_ name: String, _ deps: [Target.Dependency], resources: [Resource]? = nil) -> Target? {
+    guard FileManager.default.fileExists(atPath: "\(packageRoot)/Tests/\(name)") else { return nil }
+    return .testTarget(name: name, dependencies: deps + ["TestSupport"], resources: resources, swiftSettings: strict)
+}
+
+var targets: [Target] = [
+    // MARK: System libraries
+    .systemLibrary(name: "CRealtimeOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+    // MARK: Sans-I/O codecs and state machines
+    .target(name: "HTTP1Codec", swiftSettings: strict),
+    .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
+    .target(name: "EngineIOProtocol", swiftSettings: strict),
+    .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
+    .target(name: "SSEProtocol", swiftSettings: strict),
+
+    // MARK: I/O
+    .target(name: "RealtimeIO",
+            dependencies: [.target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            swiftSettings: strict),
+    .target(name: "RealtimeHTTP",
+            dependencies: ["RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
+            swiftSettings: strict),
+
+    // MARK: Public products
+    .target(name: "SocketIO",
+            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP"],
+            swiftSettings: strict),
+    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO"], swiftSettings: strict),
+    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeHTTP"], swiftSettings: strict),
+
+    // MARK: Executables
+    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource"],
+                      swiftSettings: strict),
+
+    // MARK: Test support (server processes, certificates, free ports)
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+]
+
+targets += [
+    testTarget("HTTP1CodecTests", ["HTTP1Codec"]),
+    testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
+    testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
+    testTarget("SocketIOProtocolTests", ["SocketIOProtocol", "EngineIOProtocol"]),
+    testTarget("SSEProtocolTests", ["SSEProtocol"]),
+    testTarget("RealtimeIOTests", ["RealtimeIO"]),
+    testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
+    testTarget("SocketIOTests", ["SocketIO"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
+    testTarget("EventSourceTests", ["EventSource"]),
+].compactMap { $0 }
+
+if FileManager.default.fileExists(atPath: "\(packageRoot)/Sources/RealtimeBenchmarks") {
+    targets.append(.executableTarget(
+        name: "RealtimeBenchmarks",
+        dependencies: ["RealtimeHTTP", "SocketIO", "EventSource", "SSEProtocol"],
+        swiftSettings: strict))
+}
+
+let package = Package(
+    name: "swift-realtime",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "SocketIO", targets: ["SocketIO"]),
+        .library(name: "SocketIOConcurrency", targets: ["SocketIOConcurrency"]),
+        .library(name: "EventSource", targets: ["EventSource"]),
+        .executable(name: "RealtimeDemo", targets: ["RealtimeDemo"]),
+    ],
+    targets: targets
+)

@@ -1,0 +1,65 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup (RFC 9110 §5).
+///
+/// Order and repeated fields are preserved, as they matter for `Set-Cookie`.
+package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Element = (name: String, value: String)
+
+    private var storage: [HeaderField] = []
+
+    private struct HeaderField: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+
+    package init() {}
+
+    package init(_ fields: [(String, String)]) {
+        self.storage = fields.map { HeaderField(name: $0.0, value: $0.1) }
+    }
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    package var count: Int { self.storage.count }
+    package var isEmpty: Bool { self.storage.isEmpty }
+
+    /// Appends a field, keeping any existing field of the same name.
+    package mutating func add(name: String, value: String) {
+        self.storage.append(HeaderField(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    package mutating func replaceOrAdd(name: String, value: String) {
+        self.remove(name: name)
+        self.add(name: name, value: value)
+    }
+
+    package mutating func remove(name: String) {
+        self.storage.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// The first value of `name`, or `nil`.
+    package func first(name: String) -> String? {
+        self.storage.first { Self.namesEqual($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    package func values(name: String) -> [String] {
+        self.storage.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    package func contains(name: String) -> Bool {
+        self.storage.contains { Self.namesEqual($0.name, name) }
+    }
+
+    package subscript(name: String) -> [String] { self.values(name: name) }
+
+    package func makeIterator() -> some IteratorProtocol<Element> {
+        self.storage.lazy.map { (name: $0.name, value: $0.value) }.makeIterator()
+    }
+
+    private static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()
+    }
+}

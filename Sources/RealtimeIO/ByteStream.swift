@@ -1,0 +1,95 @@
+/// A connected, ordered, reliable byte stream: TCP, or TLS over TCP.
+///
+/// Implementations are driven by the process-wide event loop; every method suspends
+/// instead of blocking a thread.
+///
+/// - Important: Reads are pulled: the socket is read only while a caller waits in
+///   ``read(maxLength:)``, so a consumer that stops reading stops the peer through TCP
+///   flow control (backpressure). One reader and one writer may run concurrently;
+///   two concurrent readers (or writers) are a programming error reported as
+///   ``NetworkError/Kind-swift.enum/concurrentOperation``.
+package protocol ByteStream: AnyObject, Sendable {
+    /// Reads at least one byte and at most `maxLength` bytes.
+    /// - Returns: the bytes read, or an empty array once the peer closed its side (EOF).
+    func read(maxLength: Int) async throws(NetworkError) -> [UInt8]
+
+    /// Writes all of `bytes`; returns once the kernel (or TLS layer) accepted every byte.
+    func write(_ bytes: [UInt8]) async throws(NetworkError)
+
+    /// Closes the stream. Idempotent; pending reads and writes fail with `.closed`.
+    func close()
+}
+
+/// Where to connect, and how.
+package struct Endpoint: Sendable, Hashable {
+    package var host: String
+    package var port: UInt16
+    /// `nil` for plain TCP.
+    package var tls: TLSConfiguration?
+
+    package init(host: String, port: UInt16, tls: TLSConfiguration? = nil) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+    }
+}
+
+/// TLS client settings. Verification is on by default.
+package struct TLSConfiguration: Sendable, Hashable {
+    package enum CertificateVerification: Sendable, Hashable {
+        /// Chain against the trust roots and host name against the certificate (the default).
+        case fullVerification
+        /// Chain only: accepts any host name. For tests and pinned private deployments.
+        case noHostnameVerification
+        /// No verification at all: accepts self-signed certificates. Never the default.
+        case none
+    }
+
+    package var verification: CertificateVerification = .fullVerification
+    /// PEM-encoded CA certificates trusted in addition to the system store.
+    package var additionalTrustRootsPEM: [String] = []
+    /// Overrides the name sent in SNI and checked against the certificate (default: the host).
+    package var serverName: String?
+    /// ALPN protocols to offer, e.g. `["http/1.1"]`.
+    package var applicationProtocols: [String] = []
+
+    package init(verification: CertificateVerification = .fullVerification,
+                 additionalTrustRootsPEM: [String] = [],
+                 serverName: String? = nil,
+                 applicationProtocols: [String] = []) {
+        self.verification = verification
+        self.additionalTrustRootsPEM = additionalTrustRootsPEM
+        self.serverName = serverName
+        self.applicationProtocols = applicationProtocols
+    }
+}
+
+/// Every failure of the I/O layer.
+package struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
+        case invalidAddress
+        case nameResolutionFailed
+        case connectionRefused
+        case connectTimedOut
+        case connectionReset
+        case closed
+        case tlsHandshakeFailed
+        case certificateUntrusted
+        case certificateExpired
+        case hostnameMismatch
+        case concurrentOperation
+        case cancelled
+        case systemError
+    }
+
+    package var kind: Kind
+    /// Human-readable detail (never contains payload bytes or credentials).
+    package var message: String
+
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    package var description: String { "\(self.kind): \(self.message)" }
+}

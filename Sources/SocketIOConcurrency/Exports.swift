@@ -1,0 +1,2 @@
+// SocketIOConcurrency re-exports SocketIO, so `import SocketIOConcurrency` is enough.
+@_exported public import SocketIO

@@ -1,0 +1,47 @@
+package import Foundation
+
+/// A throwaway CA and server certificates made with the `openssl` command, for TLS tests.
+package struct TestCertificates: Sendable {
+    package let directory: URL
+    package var caCertificatePEM: String { (try? String(contentsOf: self.file("ca.pem"), encoding: .utf8)) ?? "" }
+
+    package func file(_ name: String) -> URL { self.directory.appendingPathComponent(name) }
+
+    /// Makes `ca.pem`/`ca.key`, a valid `localhost.pem`/`.key` (SAN localhost, 127.0.0.1),
+    /// an `expired.pem`/`.key`, a `wronghost.pem`/`.key` (SAN example.invalid) and an
+    /// `untrusted.pem`/`.key` signed by another CA.
+    package static func make() throws -> TestCertificates {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("realtime-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let script = """
+        set -e
+        cd '\(dir.path)'
+        openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj '/CN=Realtime Test CA' -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' 2>/dev/null
+        openssl req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.pem -days 2 -subj '/CN=Other CA' -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' 2>/dev/null
+        leaf() { # name san ca days startoffset
+          openssl req -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.csr" -subj "/CN=$1" 2>/dev/null
+          printf 'subjectAltName=%s\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' "$2" > "$1.ext"
+          if [ "$5" = expired ]; then
+            openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" -CAcreateserial -out "$1.pem" -extfile "$1.ext" -not_before 20200101000000Z -not_after 20200102000000Z 2>/dev/null || \
+            faketime_fallback=1
+          else
+            openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" -CAcreateserial -out "$1.pem" -days "$4" -extfile "$1.ext" 2>/dev/null
+          fi
+        }
+        leaf localhost 'DNS:localhost,IP:127.0.0.1,IP:::1' ca 2 now
+        leaf wronghost 'DNS:example.invalid' ca 2 now
+        leaf untrusted 'DNS:localhost,IP:127.0.0.1' other-ca 2 now
+        leaf expired 'DNS:localhost,IP:127.0.0.1' ca 2 expired
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServer.StartError(description: "openssl certificate generation failed")
+        }
+        return TestCertificates(directory: dir)
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything the build, tests, demo and benchmarks need on a fresh machine:
+# Debian packages (only when missing) and a Python virtualenv under .venv from requirements.txt.
+# Idempotent: a second run does nothing but check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for pkg in libssl-dev zlib1g-dev pkg-config openssl; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
+stamp=.venv/.requirements.sha256
+want=$(sha256sum requirements.txt | cut -d' ' -f1)
+if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "bootstrap: creating .venv from requirements.txt"
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  echo "$want" > "$stamp"
+fi
