@@ -70,12 +70,18 @@ targets += [
     testTarget("EventSourceTests", ["EventSource"]),
 ].compactMap { $0 }
 
-if FileManager.default.fileExists(atPath: "\(packageRoot)/Sources/RealtimeBenchmarks") {
-    targets.append(.executableTarget(
-        name: "RealtimeBenchmarks",
-        dependencies: ["RealtimeHTTP", "SocketIO", "EventSource", "SSEProtocol"],
-        swiftSettings: strict))
+/// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.
+func tool(_ name: String, _ deps: [Target.Dependency]) -> Target? {
+    guard FileManager.default.fileExists(atPath: "\(packageRoot)/Sources/\(name)") else { return nil }
+    return .executableTarget(name: name, dependencies: deps, swiftSettings: strict)
 }
+
+targets += [
+    tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
+    tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO"]),
+    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP"]),
+    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol"]),
+].compactMap { $0 }
 
 let package = Package(
     name: "swift-realtime",
