@@ -35,7 +35,7 @@ package enum NetworkConnector {
                 tcp.core.disarmConnectDeadline()
                 return tcp
             }
-            #if TLS_LANDED
+            #if canImport(CRealtimeOpenSSL)
             return try await TLSStream.handshake(over: tcp, host: endpoint.host, configuration: tls)
             #else
             _ = tls

@@ -286,6 +286,14 @@ extension SocketCore {
         }
     }
 
+    /// Sends what the kernel takes right now, without waiting (best effort, e.g. TLS
+    /// `close_notify` just before closing).
+    func sendWithoutWaiting(_ bytes: [UInt8]) {
+        guard let (descriptor, _) = try? self.beginSyscall(.write) else { return }
+        _ = bytes.withUnsafeBytes { raw in Glibc.send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+        self.endSyscall()
+    }
+
     /// Completes a non-blocking `connect(2)` that returned `EINPROGRESS`.
     func finishConnect() async throws(NetworkError) {
         while true {

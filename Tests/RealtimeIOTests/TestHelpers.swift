@@ -67,15 +67,15 @@ enum IOTestHelpers {
         }
     }()
 
-    /// Expects `body` to throw a NetworkError of `kind`; returns it.
-    @discardableResult
-    static func expectError<T>(_ kind: NetworkError.Kind,
+    /// Runs `body`, which should fail, and returns the NetworkError it threw (`nil` if it
+    /// succeeded or threw something else). Callers assert the kind (`expected` documents it).
+    static func expectError<T>(_ expected: NetworkError.Kind,
                                _ body: () async throws -> T) async -> NetworkError? {
         do {
             _ = try await body()
             return nil
         } catch let error as NetworkError {
-            return error.kind == kind ? error : error
+            return error
         } catch {
             return nil
         }
