@@ -78,7 +78,8 @@ package final class WebSocketClient: WebSocketTransport {
             let agreement = try response.validate(against: request)
             return WebSocketClientConnection(stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,
                                              maxMessageSize: options.maxMessageSize,
-                                             compression: agreement.compression, subprotocol: agreement.subprotocol)
+                                             compression: agreement.compression, subprotocol: agreement.subprotocol,
+                                             closeTimeout: options.closeTimeout)
         } catch {
             stream.close()
             if timedOut.hasFired { throw WebSocketError(.timedOut, "opening handshake timed out") }

@@ -43,7 +43,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
 
     init(stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
          maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
-         closeTimeout: Duration = .seconds(2)) {
+         closeTimeout: Duration) {
         self.stream = stream
         self.responseHeaders = responseHeaders
         self.compression = compression
