@@ -8,6 +8,7 @@ struct EchoReply: Decodable {
     var method: String
     var path: String
     var query: String
+    var target: String
     var headers: [[String]]
     var body: String
     var peer_port: Int?

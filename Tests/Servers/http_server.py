@@ -2,8 +2,9 @@
 
 Binds 127.0.0.1 on a free port and prints PORT=<n> first. Options:
   --cert FILE --key FILE   serve HTTPS with this certificate
+  --keepalive-timeout S    close idle keep-alive connections after S seconds (default 75)
 Routes:
-  /echo            any method: JSON {method, path, query, headers, body, peer_port}
+  /echo            any method: JSON {method, path, query, target (raw), headers, body, peer_port}
   /conn            JSON {peer_port}: which client connection carried the request
   /length?size=N   N bytes (pattern i % 251) with Content-Length
   /chunked?count=N&size=S&delay=MS   N chunks of S bytes, MS ms apart, chunked encoding
@@ -36,6 +37,7 @@ async def echo(request):
         "method": request.method,
         "path": request.path,
         "query": request.query_string,
+        "target": request.raw_path,
         "headers": [[k, v] for k, v in request.headers.items()],
         "body": body.decode("latin-1"),
         "peer_port": peer_port(request),
@@ -130,6 +132,7 @@ async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert")
     parser.add_argument("--key")
+    parser.add_argument("--keepalive-timeout", type=float, default=75.0)
     args = parser.parse_args()
 
     app = web.Application()
@@ -151,7 +154,8 @@ async def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.cert, args.key)
 
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1,
+                           keepalive_timeout=args.keepalive_timeout)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=context)
     await site.start()

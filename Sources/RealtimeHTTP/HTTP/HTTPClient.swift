@@ -57,9 +57,11 @@ package final class HTTPClient: HTTPTransport {
     let connector: Connector
 
     /// - Parameters:
-    ///   - connector: how connections are opened.
+    ///   - configuration: pool bounds and buffer sizes.
+    ///   - cookieStore: the cookies to send and fill (shared with other clients if you wish).
+    ///   - connector: how connections are opened (the native transport by default).
     package init(configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
-                 connector: @escaping Connector) {
+                 connector: @escaping Connector = NetworkConnector.connect(to:timeout:)) {
         self.configuration = configuration
         self.cookieStore = cookieStore
         self.connector = connector
