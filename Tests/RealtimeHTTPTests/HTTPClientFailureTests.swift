@@ -27,8 +27,7 @@ import TestSupport
     }
 
     @Test func closeDelimitedBodyEndsAtClose() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/close-delimited")))
         #expect(try await response.text() == "streamed until close")
@@ -36,8 +35,7 @@ import TestSupport
     }
 
     @Test func resetMidResponse() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/reset")))
         var received: [UInt8] = []
@@ -49,8 +47,7 @@ import TestSupport
     }
 
     @Test func truncatedChunkedBody() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/truncated-chunked")))
         var received: [UInt8] = []
@@ -63,8 +60,7 @@ import TestSupport
     }
 
     @Test func oversizedHeader() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let kind = await failureKind {
             _ = try await client.execute(HTTPClientRequest(url: server.url("/huge-header")))
@@ -73,8 +69,7 @@ import TestSupport
     }
 
     @Test func malformedStatusLine() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let kind = await failureKind {
             _ = try await client.execute(HTTPClientRequest(url: server.url("/bad-status")))
@@ -83,8 +78,7 @@ import TestSupport
     }
 
     @Test func serverThatNeverAnswersTimesOut() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let start = ContinuousClock.now
         let kind = await failureKind {
@@ -96,8 +90,7 @@ import TestSupport
     }
 
     @Test func idleTimeoutNeverCapsAHealthyStream() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         // 6 chunks 300 ms apart: 1.8 s in all, with a 1 s idle timeout.
         let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=6&size=4&delay=300"),
@@ -106,8 +99,7 @@ import TestSupport
     }
 
     @Test func aPausedConsumerIsNotTimedOut() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/length?size=200000"),
                                                                   idleTimeout: .milliseconds(300)))
@@ -119,8 +111,7 @@ import TestSupport
     }
 
     @Test func cancellingTheTaskClosesTheConnectionPromptly() async throws {
-        let server = try await TestServer.start("http_raw_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
         let task = Task {
             await failureKind {
@@ -135,8 +126,7 @@ import TestSupport
     }
 
     @Test func cancellingTheTaskStopsABodyStream() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=100&size=10&delay=200")))
         let task = Task {
@@ -175,5 +165,22 @@ import TestSupport
         while more < 1_000_000, let chunk = try await iterator.next() { more += chunk.count }
         #expect(more >= 1_000_000)
         response.body.cancel()
+    }
+}
+
+extension HTTPClientFailureTests {
+    @Test func cancellingTheBodyFromAnotherTaskEndsAPendingRead() async throws {
+        let server = try await SharedTestServer.http.server()
+        let client = HTTPClient()
+        let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=50&size=10&delay=200")))
+        let reader = Task {
+            await failureKind {
+                for try await _ in response.body {}
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        response.body.cancel()
+        #expect(await reader.value == .http(.cancelled))
+        #expect(client.idleConnectionCount == 0)
     }
 }

@@ -8,8 +8,7 @@ import TestSupport
 /// The native client against the aiohttp server (`Tests/Servers/http_server.py`).
 @Suite(.serialized) struct HTTPClientTests {
     @Test func echoesMethodHeadersAndBody() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let request = HTTPClientRequest(method: "POST", url: server.url("/echo?a=1&b=%20"),
                                         headers: ["X-Test": "value", "Content-Type": "text/plain"],
@@ -27,8 +26,7 @@ import TestSupport
     }
 
     @Test func contentLengthBodyArrivesIntact() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/length?size=300000")))
         #expect(response.headers.first(name: "Content-Length") == "300000")
@@ -36,8 +34,7 @@ import TestSupport
     }
 
     @Test func chunkedBodyStreamsAsItArrives() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let start = ContinuousClock.now
         let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=4&size=10&delay=300")))
@@ -53,8 +50,7 @@ import TestSupport
     }
 
     @Test func keepAliveReusesOneConnection() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         var ports: [Int] = []
         for _ in 0..<3 {
@@ -72,8 +68,7 @@ import TestSupport
     }
 
     @Test func concurrentRequestsUseSeparateConnections() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         async let first = client.execute(HTTPClientRequest(url: server.url("/chunked?count=3&size=5&delay=100")))
         async let second = client.execute(HTTPClientRequest(url: server.url("/chunked?count=3&size=5&delay=100")))
@@ -98,8 +93,7 @@ import TestSupport
     }
 
     @Test func cookiesAreStoredAndSentBack() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         _ = try await client.execute(HTTPClientRequest(url: server.url("/set-cookie"))).body.collect(upTo: 1000)
         #expect(Set(client.cookieStore.allCookies.map(\.name)) == ["session", "theme", "scoped", "secureonly"])
@@ -112,8 +106,7 @@ import TestSupport
     }
 
     @Test func followsSameOriginRedirectsKeepingCredentials() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=3"),
                                                                   headers: ["Authorization": "Bearer t"],
@@ -127,10 +120,9 @@ import TestSupport
     }
 
     @Test func crossOriginRedirectDropsAuthorizationAndCookie() async throws {
-        let first = try await TestServer.start("http_server.py")
-        defer { first.stop() }
-        let second = try await TestServer.start("http_server.py")
-        defer { second.stop() }
+        // 127.0.0.1 and localhost are different origins (RFC 6454), served by one process.
+        let first = try await SharedTestServer.http.server()
+        let second = first
         let client = HTTPClient()
         _ = try await client.execute(HTTPClientRequest(url: first.url("/set-cookie"))).body.collect(upTo: 1000)
         let target = second.url("/echo", host: "localhost").absoluteString
@@ -152,8 +144,7 @@ import TestSupport
 
     @Test(arguments: [(303, "GET", ""), (302, "GET", ""), (307, "POST", "form"), (308, "POST", "form")])
     func redirectMethodRules(status: Int, method: String, body: String) async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(
             method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
@@ -164,8 +155,7 @@ import TestSupport
     }
 
     @Test func redirectLimits() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let kind = await failureKind {
             _ = try await client.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=4"), maxRedirects: 2))
@@ -201,8 +191,7 @@ import TestSupport
 
 extension HTTPClientTests {
     @Test func aBodylessResponseFreesItsConnectionWithoutBeingRead() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         let head = try await client.execute(HTTPClientRequest(method: "HEAD", url: server.url("/length?size=10")))
         #expect(head.status == 200)

@@ -107,3 +107,28 @@ func failureKind(_ operation: () async throws -> Void) async -> Failure {
         return .other("\(error)")
     }
 }
+
+/// One server process per script shared by the tests that do not need a server of their own
+/// (no special arguments, no server-wide state such as `/forever`'s counters). Starting a
+/// Python server costs about a second; sharing keeps the suites short. The process outlives
+/// the tests and exits by itself once the test process is gone (the scripts watch their
+/// parent).
+actor SharedTestServer {
+    static let http = SharedTestServer(script: "http_server.py")
+    static let raw = SharedTestServer(script: "http_raw_server.py")
+
+    private let script: String
+    private var starting: Task<TestServer, any Error>?
+
+    init(script: String) {
+        self.script = script
+    }
+
+    func server() async throws -> TestServer {
+        if let starting { return try await starting.value }
+        let script = self.script
+        let task = Task { try await TestServer.start(script) }
+        self.starting = task
+        return try await task.value
+    }
+}

@@ -6,8 +6,7 @@ import TestSupport
 
 @Suite(.serialized) struct URLSessionHTTPTransportTests {
     @Test func echoesMethodHeadersAndBody() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let request = HTTPClientRequest(method: "POST", url: server.url("/echo?x=1"),
                                         headers: ["X-Test": "value", "Content-Type": "text/plain"],
@@ -22,8 +21,7 @@ import TestSupport
     }
 
     @Test func streamsChunksAsTheyArrive() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let start = ContinuousClock.now
         let response = try await transport.execute(HTTPClientRequest(url: server.url("/chunked?count=5&size=10&delay=300")))
@@ -40,8 +38,7 @@ import TestSupport
     }
 
     @Test func idleTimeoutFailsAServerThatNeverAnswers() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let start = ContinuousClock.now
         let kind = await failureKind {
@@ -52,8 +49,7 @@ import TestSupport
     }
 
     @Test func aSlowButHealthyStreamDoesNotTimeOut() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let request = HTTPClientRequest(url: server.url("/chunked?count=6&size=4&delay=300"), idleTimeout: .seconds(1))
         let response = try await transport.execute(request)
@@ -71,8 +67,7 @@ import TestSupport
     }
 
     @Test func cancellingTheTaskCancelsTheRequest() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let task = Task {
             await failureKind {
@@ -88,12 +83,10 @@ import TestSupport
     }
 
     @Test func redirectAcrossOriginsDropsCredentials() async throws {
-        let first = try await TestServer.start("http_server.py")
-        defer { first.stop() }
-        let second = try await TestServer.start("http_server.py")
-        defer { second.stop() }
+        // 127.0.0.1 and localhost are different origins (RFC 6454), served by one process.
+        let first = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
-        let target = second.url("/echo").absoluteString
+        let target = first.url("/echo", host: "localhost").absoluteString
         let request = HTTPClientRequest(
             url: first.url("/redirect?status=302&to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"),
             headers: ["Authorization": "Bearer secret", "X-Keep": "kept"], maxRedirects: 3)
@@ -133,8 +126,7 @@ import TestSupport
 
 extension URLSessionHTTPTransportTests {
     @Test func redirectLimits() async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let kind = await failureKind {
             _ = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=4"), maxRedirects: 2))
@@ -151,8 +143,7 @@ extension URLSessionHTTPTransportTests {
 
     @Test(arguments: [(303, "GET", ""), (302, "GET", ""), (307, "POST", "form"), (308, "POST", "form")])
     func redirectMethodRules(status: Int, method: String, body: String) async throws {
-        let server = try await TestServer.start("http_server.py")
-        defer { server.stop() }
+        let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
         let response = try await transport.execute(HTTPClientRequest(
             method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),

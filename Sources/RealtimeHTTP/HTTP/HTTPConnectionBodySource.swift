@@ -81,8 +81,7 @@ final class HTTPConnectionBodySource: HTTPBodySource {
                 do {
                     bytes = try await self.connection.read(maxLength: self.readSize, watchdog: self.watchdog)
                 } catch {
-                    self.fail(with: error)
-                    throw error
+                    throw self.fail(with: error)
                 }
                 let cancelled = self.state.withLock { state -> Bool in
                     guard case .reading = state.phase else { return true }
@@ -195,11 +194,16 @@ final class HTTPConnectionBodySource: HTTPBodySource {
         }
     }
 
-    private func fail(with error: HTTPClientError) {
-        self.state.withLock { state in
-            if case .reading = state.phase { state.phase = .failed(error) }
+    /// Records a read failure and closes the connection; returns the error to report (the
+    /// cancellation's, when ``cancel()`` closed the connection under the read).
+    private func fail(with error: HTTPClientError) -> HTTPClientError {
+        let reported = self.state.withLock { state -> HTTPClientError in
+            if case .failed(let earlier) = state.phase { return earlier }
+            state.phase = .failed(error)
+            return error
         }
         self.watchdog.stop()
         self.connection.close()
+        return reported
     }
 }
