@@ -239,4 +239,23 @@ struct TCPStreamTests {
             #expect(sent() > stalledAt)
         }
     }
+
+    @Test("cancelling a write blocked by a peer that never reads fails it with cancelled")
+    func cancelBlockedWrite() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            let payload = [UInt8](repeating: 0x5A, count: 64 * 1024 * 1024)
+            let writer = Task { try await stream.write(payload) }
+            try await Task.sleep(for: .milliseconds(300))
+            writer.cancel()
+            if case .failure(let error as NetworkError) = await writer.result {
+                #expect(error.kind == .cancelled)
+            } else {
+                Issue.record("a 64 MiB write to a peer that never reads completed or was not cancelled")
+            }
+            let afterwards = await IOTestHelpers.expectError(.closed) { try await stream.read(maxLength: 1) }
+            #expect(afterwards?.kind == .closed)
+        }
+    }
 }

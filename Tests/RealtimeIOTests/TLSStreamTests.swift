@@ -158,4 +158,18 @@ struct TLSStreamTests {
             _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "CLOSED" }
         }
     }
+
+    @Test("the connect timeout covers the TLS handshake (a server that never answers the ClientHello)")
+    func handshakeTimeout() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
+            let started = ContinuousClock.now
+            let error = await IOTestHelpers.expectError(.connectTimedOut) {
+                try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none),
+                                                timeout: .milliseconds(400))
+            }
+            #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
+            #expect(ContinuousClock.now - started >= .milliseconds(390))
+            _ = try await server.waitForLine { $0 == "ACCEPTED" }
+        }
+    }
 }
