@@ -34,11 +34,20 @@ package struct EngineClientStateMachine: Sendable {
         package var forceWebSockets: Bool
         /// The largest polling response body accepted, in bytes.
         package var maximumPollingBodyLength: Int
+        /// The protocol revision (`EIO=4` by default; ``EngineProtocolVersion/v3`` for Socket.IO 2.x
+        /// servers: client-driven heartbeat, length-prefixed polling payloads).
+        package var protocolVersion: EngineProtocolVersion
 
-        package init(forcePolling: Bool = false, forceWebSockets: Bool = false, maximumPollingBodyLength: Int = PollingPayloadDecoder.defaultMaximumLength) {
+        package init(
+            forcePolling: Bool = false,
+            forceWebSockets: Bool = false,
+            maximumPollingBodyLength: Int = PollingPayloadDecoder.defaultMaximumLength,
+            protocolVersion: EngineProtocolVersion = .v4
+        ) {
             self.forcePolling = forcePolling
             self.forceWebSockets = forceWebSockets
             self.maximumPollingBodyLength = maximumPollingBodyLength
+            self.protocolVersion = protocolVersion
         }
     }
 
@@ -79,7 +88,12 @@ package struct EngineClientStateMachine: Sendable {
     private var webSocketActive = false
     /// Packets to send: before the handshake, while a `POST` is in flight, or while paused.
     private var writeBuffer: [EnginePacket] = []
+    /// When the session is considered dead without news from the server.
     private var heartbeatDeadline: ContinuousClock.Instant?
+    /// v3 only: when the client sends its next ping (`nil` while waiting for the pong).
+    private var nextPingAt: ContinuousClock.Instant?
+
+    private var version: EngineProtocolVersion { self.configuration.protocolVersion }
 
     /// A machine that has not started.
     package init(configuration: Configuration = Configuration()) {
@@ -146,7 +160,7 @@ package struct EngineClientStateMachine: Sendable {
             return self.teardown(.clientClosed)
         case .open:
             if self.transport == .webSocket {
-                var actions: [EngineClientAction] = [.sendWebSocketFrames([EnginePacket.close.webSocketFrame()])]
+                var actions: [EngineClientAction] = [.sendWebSocketFrames([EnginePacket.close.webSocketFrame(version: self.version)])]
                 actions += self.teardown(.clientClosed)
                 return actions
             }
@@ -184,7 +198,7 @@ package struct EngineClientStateMachine: Sendable {
             return []
         case .open:
             if self.transport == .webSocket {
-                return [.sendWebSocketFrames(packets.map { $0.webSocketFrame() })]
+                return [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
             }
             self.writeBuffer += packets
             var actions: [EngineClientAction] = []
@@ -214,7 +228,12 @@ package struct EngineClientStateMachine: Sendable {
         }
         let packets: [EnginePacket]
         do {
-            packets = try EnginePollingPayload.decode(body, maximumLength: self.configuration.maximumPollingBodyLength)
+            switch self.version {
+            case .v4:
+                packets = try EnginePollingPayload.decode(body, maximumLength: self.configuration.maximumPollingBodyLength)
+            case .v3:
+                packets = try EnginePollingPayloadV3.decode(body, maximumLength: self.configuration.maximumPollingBodyLength)
+            }
         } catch {
             return self.teardown(.protocolError(error))
         }
@@ -297,7 +316,7 @@ package struct EngineClientStateMachine: Sendable {
         guard self.webSocketActive else { return [] }
         if self.upgrade == .connecting {
             self.upgrade = .probing
-            return [.sendWebSocketFrames([EnginePacket.ping("probe").webSocketFrame()])]
+            return [.sendWebSocketFrames([EnginePacket.ping("probe").webSocketFrame(version: self.version)])]
         }
         return []
     }
@@ -307,7 +326,7 @@ package struct EngineClientStateMachine: Sendable {
         guard self.webSocketActive else { return [] }
         let packet: EnginePacket
         do {
-            packet = try EnginePacket(webSocketFrame: frame)
+            packet = try EnginePacket(webSocketFrame: frame, version: self.version)
         } catch {
             if self.transport == .webSocket {
                 return self.teardown(.protocolError(error))
@@ -366,10 +385,23 @@ package struct EngineClientStateMachine: Sendable {
         guard let deadline = self.heartbeatDeadline else { return [] }
         switch self.phase {
         case .open:
-            if now < deadline {
+            if now >= deadline {
+                return self.teardown(.pingTimeout)
+            }
+            guard self.version == .v3 else {
                 return [.scheduleHeartbeatTimeout(deadline)]
             }
-            return self.teardown(.pingTimeout)
+            // v3: the client pings every pingInterval and then waits pingTimeout (engine.io-client 3.x
+            // `setPing` / `onHeartbeat(pingTimeout)`).
+            var actions: [EngineClientAction] = []
+            if let nextPingAt = self.nextPingAt, now >= nextPingAt, let handshake = self.handshake {
+                self.nextPingAt = nil
+                self.heartbeatDeadline = now + handshake.pingTimeout
+                self.write(.ping(""), into: &actions)
+            }
+            let next = min(self.nextPingAt ?? self.heartbeatDeadline ?? deadline, self.heartbeatDeadline ?? deadline)
+            actions.append(.scheduleHeartbeatTimeout(next))
+            return actions
         case .closing:
             return self.teardown(.clientClosed)
         case .idle, .opening, .closed:
@@ -380,6 +412,11 @@ package struct EngineClientStateMachine: Sendable {
     // MARK: Packets
 
     private mutating func handle(_ packet: EnginePacket, now: ContinuousClock.Instant, into actions: inout [EngineClientAction]) {
+        if self.version == .v3, self.phase == .open, let handshake = self.handshake {
+            // v3: any packet proves liveness (engine.io-client 3.x `onHeartbeat` on every packet).
+            // The timer already armed fires no later than before, and re-arms itself.
+            self.heartbeatDeadline = now + handshake.pingInterval + handshake.pingTimeout
+        }
         switch packet {
         case .open(let text):
             guard self.phase == .opening else { return }  // a second open is ignored
@@ -402,31 +439,46 @@ package struct EngineClientStateMachine: Sendable {
             self.flushWrites(into: &actions)
         case .ping(let data):
             guard self.phase == .open else { return }
-            self.armHeartbeat(now: now, into: &actions)
+            if self.version == .v4 {
+                self.armHeartbeat(now: now, into: &actions)
+            }
             self.write(.pong(data), into: &actions)
+        case .pong:
+            // v3: the answer to the client's ping; the next ping is due pingInterval from now.
+            if self.version == .v3, self.phase == .open, let handshake = self.handshake {
+                self.nextPingAt = now + handshake.pingInterval
+            }
         case .message(let text):
             actions.append(.deliverMessage(text))
         case .binaryMessage(let bytes):
             actions.append(.deliverBinaryMessage(bytes))
         case .close:
             actions += self.teardown(.serverClosed)
-        case .pong, .upgrade, .noop:
+        case .upgrade, .noop:
             break
         }
     }
 
+    /// v4: the next ping must arrive within pingInterval + pingTimeout. v3 (at open): the first
+    /// client ping is due after pingInterval.
     private mutating func armHeartbeat(now: ContinuousClock.Instant, into actions: inout [EngineClientAction]) {
         guard let handshake = self.handshake else { return }
         let deadline = now + handshake.pingInterval + handshake.pingTimeout
         self.heartbeatDeadline = deadline
-        actions.append(.scheduleHeartbeatTimeout(deadline))
+        if self.version == .v3 {
+            let nextPingAt = now + handshake.pingInterval
+            self.nextPingAt = nextPingAt
+            actions.append(.scheduleHeartbeatTimeout(nextPingAt))
+        } else {
+            actions.append(.scheduleHeartbeatTimeout(deadline))
+        }
     }
 
     // MARK: Writes
 
     private mutating func write(_ packet: EnginePacket, into actions: inout [EngineClientAction]) {
         if self.transport == .webSocket {
-            actions.append(.sendWebSocketFrames([packet.webSocketFrame()]))
+            actions.append(.sendWebSocketFrames([packet.webSocketFrame(version: self.version)]))
             return
         }
         self.writeBuffer.append(packet)
@@ -437,7 +489,7 @@ package struct EngineClientStateMachine: Sendable {
     private mutating func flushWrites(into actions: inout [EngineClientAction]) {
         guard !self.writeBuffer.isEmpty, self.phase == .open else { return }
         if self.transport == .webSocket {
-            actions.append(.sendWebSocketFrames(self.writeBuffer.map { $0.webSocketFrame() }))
+            actions.append(.sendWebSocketFrames(self.writeBuffer.map { $0.webSocketFrame(version: self.version) }))
             self.writeBuffer.removeAll()
             return
         }
@@ -445,10 +497,18 @@ package struct EngineClientStateMachine: Sendable {
         actions.append(self.makePOST())
     }
 
-    /// Takes one `maxPayload`-sized batch from the write buffer into a `POST`.
+    /// Takes one `maxPayload`-sized batch from the write buffer into a `POST` (v3: everything).
     private mutating func makePOST() -> EngineClientAction {
-        let count = EnginePollingPayload.batchCount(self.writeBuffer, maxPayload: self.handshake?.maxPayload)
-        let body = EnginePollingPayload.encode(self.writeBuffer[..<count])
+        let count: Int
+        let body: [UInt8]
+        switch self.version {
+        case .v4:
+            count = EnginePollingPayload.batchCount(self.writeBuffer, maxPayload: self.handshake?.maxPayload)
+            body = EnginePollingPayload.encode(self.writeBuffer[..<count])
+        case .v3:
+            count = self.writeBuffer.count
+            body = EnginePollingPayloadV3.encode(self.writeBuffer)
+        }
         self.writeBuffer.removeFirst(count)
         self.postInFlight = true
         return .sendPollingPOST(sid: self.sid ?? "", body: body)
@@ -460,8 +520,8 @@ package struct EngineClientStateMachine: Sendable {
     /// sends `5` and the writes buffered during the window, in order, over the WebSocket.
     private mutating func finishUpgradeIfDrained(into actions: inout [EngineClientAction]) {
         guard self.upgrade == .pausing, !self.getInFlight, !self.postInFlight else { return }
-        var frames: [EngineWebSocketFrame] = [EnginePacket.upgrade.webSocketFrame()]
-        frames += self.writeBuffer.map { $0.webSocketFrame() }
+        var frames: [EngineWebSocketFrame] = [EnginePacket.upgrade.webSocketFrame(version: self.version)]
+        frames += self.writeBuffer.map { $0.webSocketFrame(version: self.version) }
         self.writeBuffer.removeAll()
         self.transport = .webSocket
         self.upgrade = .none
@@ -513,6 +573,7 @@ package struct EngineClientStateMachine: Sendable {
         self.webSocketActive = false
         self.upgrade = .none
         self.heartbeatDeadline = nil
+        self.nextPingAt = nil
         self.writeBuffer.removeAll()
         return actions
     }
