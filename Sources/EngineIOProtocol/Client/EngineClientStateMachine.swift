@@ -38,6 +38,7 @@ package struct EngineClientStateMachine: Sendable {
         /// servers: client-driven heartbeat, length-prefixed polling payloads).
         package var protocolVersion: EngineProtocolVersion
 
+        /// Defaults: polling first with an upgrade to WebSocket when offered, `EIO=4`, 16 MiB bodies.
         package init(
             forcePolling: Bool = false,
             forceWebSockets: Bool = false,
