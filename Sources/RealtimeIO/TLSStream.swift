@@ -107,9 +107,13 @@ package final class TLSStream: ByteStream {
                                           configuration: TLSConfiguration) throws(NetworkError) {
         var name = configuration.serverName ?? host
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        // An empty name would make SSL_set1_host clear the check; a NUL would truncate it.
+        guard !name.isEmpty, !name.utf8.contains(0) else {
+            throw NetworkError(.tlsHandshakeFailed, "invalid TLS server name \"\(name)\"")
+        }
         let isIPLiteral = SocketAddress(numericHost: name, port: 0) != nil
         // RFC 6066 §3: SNI carries host names only, never IP literals.
-        if !isIPLiteral, !name.isEmpty, crealtime_SSL_set_tlsext_host_name(ssl, name) != 1 {
+        if !isIPLiteral, crealtime_SSL_set_tlsext_host_name(ssl, name) != 1 {
             throw NetworkError(.tlsHandshakeFailed, "cannot set SNI host name \"\(name)\": \(TLSErrors.drain())")
         }
         guard configuration.verification == .fullVerification else { return }

@@ -77,6 +77,10 @@ struct TLSStreamTests {
             try await unchecked.write([8])
             #expect(try await unchecked.read(maxLength: 1) == [8])
             unchecked.close()
+            let empty = await IOTestHelpers.expectError(.tlsHandshakeFailed) {
+                try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA(serverName: ""))
+            }
+            #expect(empty?.kind == .tlsHandshakeFailed, "an empty server name must not disable the host check")
         }
     }
 
