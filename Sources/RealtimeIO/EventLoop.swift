@@ -87,9 +87,9 @@ package final class EventLoop: Sendable {
     private let loopThread = Atomic<UInt>(0)
 
     private init() {
-        // A write to a socket whose peer is gone must fail with EPIPE, not kill the process.
-        // Our own sends use MSG_NOSIGNAL; this also covers any library writing to a socket.
-        signal(SIGPIPE, SIG_IGN)
+        // No process-wide SIGPIPE change: every socket write of this module passes MSG_NOSIGNAL
+        // (TLS included: OpenSSL only touches memory BIOs), so a write to a socket whose peer is
+        // gone fails with EPIPE instead of killing the process, without altering the host app.
         self.epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.wakeupFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         precondition(self.epollFD >= 0 && self.wakeupFD >= 0,
