@@ -42,8 +42,9 @@ package final class TLSStream: ByteStream {
     private let transport: TCPStream
     private let session: TLSSession
     private let state = Mutex(State())
-    /// Socket-read buffer for ciphertext. Only the single active reader (or the handshake, before
-    /// any reader exists) touches it; `State.isReading` enforces that.
+    /// Socket-read buffer for ciphertext (the transport's own, unused by anyone else). Only the
+    /// single active reader (or the handshake, before any reader exists) touches it;
+    /// `State.isReading` enforces that.
     private let readBuffer: ReadBuffer
     /// The ALPN protocol the server selected, if any (RFC 7301).
     package let negotiatedApplicationProtocol: String?
@@ -73,7 +74,7 @@ package final class TLSStream: ByteStream {
             let context = try TLSContext.forConfiguration(configuration)
             let session = try TLSSession(context: context)
             try Self.configureIdentity(session.ssl, host: host, configuration: configuration)
-            let readBuffer = ReadBuffer()
+            let readBuffer = transport.readBuffer
             var outbound: [UInt8] = []
             while true {
                 ERR_clear_error()
@@ -316,22 +317,6 @@ package final class TLSStream: ByteStream {
             self.close()
         }
         if let error { throw error }
-    }
-}
-
-/// A fixed ciphertext receive buffer, allocated once per connection.
-// @unchecked Sendable: the memory is only touched by the stream's single active reader (or the
-// handshake before the stream exists), which `TLSStream.State.isReading` serializes.
-final class ReadBuffer: @unchecked Sendable {
-    static let size = 64 * 1024
-    let bytes: UnsafeMutableRawBufferPointer
-
-    init() {
-        self.bytes = .allocate(byteCount: Self.size, alignment: 16)
-    }
-
-    deinit {
-        self.bytes.deallocate()
     }
 }
 #endif
