@@ -77,6 +77,8 @@ import TestSupport
         let events = await self.events(server, "/reconnect", eventSource: EventSource(timeoutInterval: 10, reconnectionPolicy: policy))
         #expect(events == ["open", "event(-,1,first)", "open", "event(-,2,second)", "closed"])
         #expect(ContinuousClock.now - start < .seconds(4))
+        // The server prints each request line before answering; its pipe may lag behind.
+        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /reconnect last-event-id=2") }
         let requests = server.lines.filter { $0.hasPrefix("REQUEST") }
         #expect(requests.map { $0.components(separatedBy: " ")[3] } == ["last-event-id=-", "last-event-id=1", "last-event-id=2"])
     }
