@@ -90,6 +90,16 @@ final class Recorder<Value>: @unchecked Sendable {
     var values: [Value] { lock.withLock { _values } }
     var count: Int { lock.withLock { _values.count } }
 
+    /// Waits (polling, bounded) until `predicate` holds for the recorded values.
+    func wait(timeout: Double = 10, until predicate: ([Value]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if predicate(self.values) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return predicate(self.values)
+    }
+
     /// Waits (polling, bounded) until `count` reaches `target`.
     func wait(forCount target: Int, timeout: Double = 10) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
