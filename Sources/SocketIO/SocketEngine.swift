@@ -36,6 +36,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var selfSigned = false
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
+        var session = EngineSession()
     }
 
     let state: SocketLock<State>
@@ -124,6 +125,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The url of the server.
     public let url: URL
 
+    /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
+    let transports: EngineTransports?
+
     // MARK: Initializers
 
     /// Creates a new engine.
@@ -131,15 +135,26 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter client: The client for this engine.
     /// - parameter url: The url for this engine.
     /// - parameter config: An array of configuration options for this engine.
-    public init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
+    public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
+        self.init(client: client, url: url, config: config, transports: SocketEngine.defaultTransports())
+    }
+
+    /// Creates an engine over the given transports (tests and benchmarks inject their own).
+    init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?) {
         var initial = State()
         initial.client = client
         self.state = SocketLock(initial)
         self.url = url
+        self.transports = transports
 
         super.init()
 
         setConfigs(config)
+    }
+
+    /// The native HTTP/1.1 and WebSocket clients of `RealtimeHTTP`.
+    static func defaultTransports() -> EngineTransports? {
+        return nil
     }
 
     /// Creates a new engine.
@@ -233,9 +248,37 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     // MARK: SocketEngineSpec
 
-    /// Starts the connection to the server.
+    /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
+    /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        didError(reason: "No transport available")
+        let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
+            let teardown = state.session.reset()
+            state.closed = false
+            state.connected = false
+            state.sid = ""
+            state.polling = !state.forceWebsockets
+            state.probing = false
+            state.fastUpgrade = false
+            state.websocket = state.forceWebsockets
+            return (state.session.generation, teardown)
+        }
+        self.finish(teardown, sendClosePacket: false, polling: false)
+
+        DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logType)
+
+        guard let transports = self.transports else {
+            self.fail(generation: generation, reason: "No transport available for this platform")
+            return
+        }
+
+        let task = Task {
+            if self.forceWebsockets {
+                await self.openWebSocketDirectly(generation: generation, transport: transports.webSocket)
+            } else {
+                await self.openPolling(generation: generation, transport: transports.http)
+            }
+        }
+        self.own(task, generation: generation)
     }
 
     /// Called when an error happens during execution. Causes a disconnection.
@@ -248,27 +291,52 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// Disconnects from the server.
     ///
+    /// Sends the engine.io close packet when connected, stops every transport task and
+    /// reports `engineDidClose(reason:)` to the client.
+    ///
     /// - parameter reason: The reason for the disconnection. This is communicated up to the client.
     open func disconnect(reason: String) {
-        let client = self.state.withLock { state -> SocketEngineClient? in
-            guard !state.closed || state.connected else { return nil }
+        DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logType)
+
+        let closing = self.state.withLock { state in
+            let wasConnected = state.connected && !state.closed
+            let closing = state.session.close()
             state.closed = true
             state.connected = false
-            return state.client
+            state.probing = false
+            return (wasConnected: wasConnected, polling: state.polling, closing: closing, client: state.client)
         }
-        client?.engineDidClose(reason: reason)
+
+        self.finish(closing.closing, sendClosePacket: closing.wasConnected, polling: closing.polling)
+        closing.client?.engineDidClose(reason: reason)
     }
 
-    /// Called to switch from HTTP long-polling to WebSockets.
-    open func doFastUpgrade() {}
+    /// Called to switch from HTTP long-polling to WebSockets. After calling this method the engine will be in
+    /// WebSocket mode.
+    ///
+    /// **You shouldn't call this directly**
+    open func doFastUpgrade() {
+        self.state.withLock { state in
+            state.fastUpgrade = false
+            state.probing = false
+            state.polling = false
+            state.websocket = true
+        }
+        self.kickWriter()
+    }
 
     /// Causes any packets that were waiting for POSTing to be sent through the WebSocket.
-    open func flushWaitingForPostToWebSocket() {}
+    ///
+    /// **You shouldn't call this directly**
+    open func flushWaitingForPostToWebSocket() {
+        self.kickWriter()
+    }
 
     /// Parses raw binary received from engine.io.
     ///
     /// - parameter data: The data to parse.
     open func parseEngineData(_ data: Data) {
+        DefaultSocketLogger.Logger.log("Got binary data: \(data.count) bytes", type: SocketEngine.logType)
         let client = self.client
         client?.parseEngineBinaryData(data)
     }
@@ -276,15 +344,34 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Parses a raw engine.io packet.
     ///
     /// - parameter message: The message to parse.
-    open func parseEngineMessage(_ message: String) {}
+    open func parseEngineMessage(_ message: String) {
+        self.handleEngineText(Substring(message), generation: self.state.withLock { $0.session.generation })
+    }
 
     /// Writes a message to engine.io, independent of transport.
+    ///
+    /// Writes keep their order across transports (polling POSTs, the upgrade, WebSocket frames).
+    /// The content is never logged.
     ///
     /// - parameter msg: The message to send.
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        completion?()
+        let accepted = self.state.withLock { state -> Bool in
+            guard state.connected, !state.closed else { return false }
+            var frames = [EngineFrame.text("\(type.rawValue)\(msg)")]
+            frames += data.map { EngineFrame.binary($0) }
+            state.session.enqueue(frames, completion: completion.map(UncheckedSendable.init))
+            return true
+        }
+
+        guard accepted else {
+            DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logType)
+            completion?()
+            return
+        }
+
+        self.kickWriter()
     }
 }
