@@ -8,6 +8,11 @@
 #include <openssl/bio.h>
 #include <openssl/pem.h>
 
+/* Linux event-loop APIs the Swift Glibc module does not export (used by RealtimeIO, which
+   depends on this Linux-only module anyway). */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
 /* Macros Swift cannot import, wrapped as functions. */
 static inline long crealtime_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);

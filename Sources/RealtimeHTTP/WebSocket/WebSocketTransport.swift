@@ -22,6 +22,8 @@ package struct WebSocketOptions: Sendable {
     package var tls: TLSConfiguration
     /// Sub-protocols offered in `Sec-WebSocket-Protocol`.
     package var subprotocols: [String]
+    /// How long `close(code:reason:)` waits for the server's close frame before closing the socket.
+    package var closeTimeout: Duration = .seconds(2)
 
     package init(headers: HTTPHeaders = [:],
                  maxMessageSize: Int = 16 << 20,

@@ -1,0 +1,112 @@
+/// Prints numbers the way JavaScript's `Number.prototype.toString` does (ECMA-262 section
+/// 6.1.6.1.20, `Number::toString`), which is what `JSON.stringify` writes.
+///
+/// Swift's `Double.description` already yields the shortest digit string that round-trips;
+/// this type re-lays those digits out with ECMAScript's rules: plain notation for decimal
+/// exponents in `-6 < n <= 21`, otherwise `d.ddde±x`. So `1.0` prints `1`, `1e21` prints
+/// `1e+21`, `1e-7` prints `1e-7`, `-0.0` prints `0`.
+package enum JSONNumberFormatter {
+    /// Appends the decimal digits of `value`.
+    package static func append(_ value: Int, to buffer: inout [UInt8]) {
+        if value == 0 {
+            buffer.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+        }
+        // Digits are produced least significant first, then the appended range is reversed.
+        let start = buffer.count
+        while magnitude > 0 {
+            buffer.append(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        buffer[start...].reverse()
+    }
+
+    /// Appends `value` as `JSON.stringify` would; non-finite values print `null`.
+    package static func append(_ value: Double, to buffer: inout [UInt8]) {
+        guard value.isFinite else {
+            buffer.append(contentsOf: JSONSerializationConstants.null)
+            return
+        }
+        if value == 0 {
+            buffer.append(UInt8(ascii: "0"))
+            return
+        }
+        // Fast path: integral values within ±2^53 print as integers.
+        if value == value.rounded(.towardZero), value.magnitude < 9_007_199_254_740_992 {
+            self.append(Int(value), to: &buffer)
+            return
+        }
+        // Decompose Swift's shortest round-trip text into digits and a decimal exponent n so that
+        // value = 0.d1d2...dk × 10^n.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(17)
+        var digitsBeforePoint = 0
+        var seenPoint = false
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        let isNegative = value < 0
+        for byte in value.magnitude.description.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inExponent {
+                    exponent = exponent * 10 + Int(byte &- UInt8(ascii: "0"))
+                } else {
+                    digits.append(byte)
+                    if !seenPoint { digitsBeforePoint += 1 }
+                }
+            case UInt8(ascii: "."):
+                seenPoint = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                inExponent = true
+            case UInt8(ascii: "-"):
+                if inExponent { exponentSign = -1 }
+            default:
+                break
+            }
+        }
+        var n = digitsBeforePoint + exponentSign * exponent
+        // Strip leading zeros (each moves the point) and trailing zeros.
+        var leading = 0
+        while leading < digits.count, digits[leading] == UInt8(ascii: "0") {
+            leading += 1
+            n -= 1
+        }
+        var trailing = digits.count
+        while trailing > leading, digits[trailing - 1] == UInt8(ascii: "0") {
+            trailing -= 1
+        }
+        let significant = digits[leading..<trailing]
+        let k = significant.count
+        if isNegative {
+            buffer.append(UInt8(ascii: "-"))
+        }
+        if k <= n && n <= 21 {
+            buffer.append(contentsOf: significant)
+            for _ in 0..<(n - k) { buffer.append(UInt8(ascii: "0")) }
+        } else if 0 < n && n <= 21 {
+            buffer.append(contentsOf: significant.prefix(n))
+            buffer.append(UInt8(ascii: "."))
+            buffer.append(contentsOf: significant.dropFirst(n))
+        } else if -6 < n && n <= 0 {
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "."))
+            for _ in 0..<(-n) { buffer.append(UInt8(ascii: "0")) }
+            buffer.append(contentsOf: significant)
+        } else {
+            buffer.append(significant[significant.startIndex])
+            if k > 1 {
+                buffer.append(UInt8(ascii: "."))
+                buffer.append(contentsOf: significant.dropFirst())
+            }
+            buffer.append(UInt8(ascii: "e"))
+            let e = n - 1
+            buffer.append(e < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            self.append(Int(e.magnitude), to: &buffer)
+        }
+    }
+}

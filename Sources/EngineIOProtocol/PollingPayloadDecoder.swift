@@ -1,0 +1,115 @@
+/// Incremental decoder of an HTTP long-polling body (engine.io-protocol v4, "Packet encoding" /
+/// "HTTP long-polling").
+///
+/// Feed the body's chunks as they arrive; each call returns the packets completed by a record
+/// separator `0x1E`; ``finish()`` returns the last record at the end of the body. Only the
+/// current, unfinished record is buffered, and the whole body is bounded by
+/// ``maximumLength``: the decoder throws ``EngineProtocolError/payloadTooLarge(limit:)``
+/// as soon as the body would exceed it, before buffering more.
+///
+/// An empty body decodes to no packets; an empty record between separators is an error.
+///
+/// ```swift
+/// var decoder = PollingPayloadDecoder()
+/// var packets = try decoder.feed(chunk1)
+/// packets += try decoder.feed(chunk2)
+/// packets += try decoder.finish()
+/// ```
+package struct PollingPayloadDecoder: Sendable {
+    /// The default body limit: 16 MiB.
+    package static let defaultMaximumLength = 16 * 1024 * 1024
+
+    /// The largest body accepted, in bytes.
+    package let maximumLength: Int
+    private var record: [UInt8] = []
+    private var consumed = 0
+    private var sawSeparator = false
+
+    /// A decoder for one body.
+    package init(maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) {
+        self.maximumLength = maximumLength
+    }
+
+    /// Consumes the next chunk of the body.
+    ///
+    /// - Returns: the packets whose records ended in this chunk, in order.
+    /// - Throws: ``EngineProtocolError`` for a malformed record or an oversized body; the
+    ///   decoder must not be used after an error.
+    package mutating func feed(_ chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [EnginePacket] {
+        let chunkCount = chunk.count
+        guard chunkCount <= self.maximumLength - self.consumed else {
+            throw .payloadTooLarge(limit: self.maximumLength)
+        }
+        self.consumed += chunkCount
+        var packets: [EnginePacket] = []
+        if let result = chunk.withContiguousStorageIfAvailable({ buffer -> Result<Void, EngineProtocolError> in
+            do throws(EngineProtocolError) {
+                try self.consume(buffer, into: &packets)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }) {
+            try result.get()
+        } else {
+            let copy = Array(chunk)
+            let result = copy.withUnsafeBufferPointer { buffer -> Result<Void, EngineProtocolError> in
+                do throws(EngineProtocolError) {
+                    try self.consume(buffer, into: &packets)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+        }
+        return packets
+    }
+
+    /// Ends the body.
+    ///
+    /// - Returns: the last packet, if the body did not end empty.
+    /// - Throws: ``EngineProtocolError`` for a malformed last record, or an empty one after a separator.
+    package mutating func finish() throws(EngineProtocolError) -> [EnginePacket] {
+        defer { self.record.removeAll(keepingCapacity: false) }
+        if self.record.isEmpty {
+            if self.sawSeparator { throw .emptyPacket }
+            return []
+        }
+        let packet = try Self.decodeRecord(self.record[...])
+        return [packet]
+    }
+
+    private mutating func consume(_ buffer: UnsafeBufferPointer<UInt8>, into packets: inout [EnginePacket]) throws(EngineProtocolError) {
+        var start = 0
+        while let separatorOffset = buffer[start...].firstIndex(of: EnginePollingPayload.separator) {
+            self.sawSeparator = true
+            if self.record.isEmpty {
+                packets.append(try Self.decode(UnsafeBufferPointer(rebasing: buffer[start..<separatorOffset])))
+            } else {
+                self.record.append(contentsOf: buffer[start..<separatorOffset])
+                packets.append(try Self.decodeRecord(self.record[...]))
+                self.record.removeAll(keepingCapacity: true)
+            }
+            start = separatorOffset + 1
+        }
+        if start < buffer.count {
+            self.record.append(contentsOf: buffer[start...])
+        }
+    }
+
+    private static func decodeRecord(_ record: ArraySlice<UInt8>) throws(EngineProtocolError) -> EnginePacket {
+        let result = record.withUnsafeBufferPointer { buffer -> Result<EnginePacket, EngineProtocolError> in
+            do throws(EngineProtocolError) {
+                return .success(try Self.decode(buffer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ record: UnsafeBufferPointer<UInt8>) throws(EngineProtocolError) -> EnginePacket {
+        try EnginePacket(pollingRecord: record)
+    }
+}

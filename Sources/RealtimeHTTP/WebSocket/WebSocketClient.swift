@@ -1,0 +1,124 @@
+package import Foundation
+package import RealtimeIO
+import HTTP1Codec
+import Synchronization
+import WebSocketCodec
+
+/// The native WebSocket client (RFC 6455, with permessage-deflate from RFC 7692) over
+/// ``RealtimeIO``'s byte streams.
+///
+/// ```swift
+/// let client = WebSocketClient()
+/// let connection = try await client.connect(to: URL(string: "wss://example.com/socket")!,
+///                                           options: WebSocketOptions(enableCompression: true))
+/// ```
+package final class WebSocketClient: WebSocketTransport {
+    /// Opens a byte stream to an endpoint within a timeout.
+    package typealias Connector = @Sendable (Endpoint, Duration) async throws(NetworkError) -> any ByteStream
+
+    private let connector: Connector
+
+    /// A client that connects through `connector` (tests inject in-memory streams).
+    package init(connector: @escaping Connector) {
+        self.connector = connector
+    }
+
+    package func connect(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> any WebSocketConnection {
+        try await self.openConnection(to: url, options: options)
+    }
+
+    /// Like ``connect(to:options:)`` but returns the concrete connection type.
+    ///
+    /// Performs the opening handshake (RFC 6455 §4.1): TCP (and TLS for `wss`), the upgrade
+    /// request with a random `Sec-WebSocket-Key`, and validation of the 101 response —
+    /// all within `options.connectTimeout`.
+    ///
+    /// - Throws: ``WebSocketError`` — `.invalidURL`, `.network`, `.handshakeFailed`,
+    ///   `.invalidAcceptKey`, `.protocolError` (bad extension negotiation), `.timedOut`,
+    ///   `.cancelled`.
+    package func openConnection(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> WebSocketClientConnection {
+        var generator = SystemRandomNumberGenerator()
+        let keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let request = try WebSocketHandshakeRequest(url: url, key: WebSocketHandshake.key(fromRandomBytes: keyBytes),
+                                                    options: options)
+        let endpoint = Endpoint(host: request.host, port: request.port, tls: request.usesTLS ? options.tls : nil)
+        let connector = self.connector
+        let timeout = options.connectTimeout
+        let started = ContinuousClock.now
+
+        let stream: any ByteStream
+        do {
+            stream = try await connector(endpoint, timeout)
+        } catch {
+            if Task.isCancelled { throw WebSocketError(.cancelled, "connect was cancelled") }
+            if error.kind == .connectTimedOut { throw WebSocketError(.timedOut, error.message) }
+            throw WebSocketError(error)
+        }
+        let remaining = timeout - (ContinuousClock.now - started)
+        let timedOut = TimeoutFlag()
+        let outcome: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError> = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await Task.sleep(for: remaining)
+                    timedOut.fire()
+                    stream.close()
+                } catch {}
+            }
+            let result: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError>
+            do throws(WebSocketError) {
+                result = .success(try await Self.handshake(request, over: stream))
+            } catch {
+                result = .failure(error)
+            }
+            group.cancelAll()
+            return result
+        }
+        do {
+            let (response, leftover) = try outcome.get()
+            let agreement = try response.validate(against: request)
+            return WebSocketClientConnection(stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,
+                                             maxMessageSize: options.maxMessageSize,
+                                             compression: agreement.compression, subprotocol: agreement.subprotocol,
+                                             closeTimeout: options.closeTimeout)
+        } catch {
+            stream.close()
+            if timedOut.hasFired { throw WebSocketError(.timedOut, "opening handshake timed out") }
+            if Task.isCancelled { throw WebSocketError(.cancelled, "connect was cancelled") }
+            throw error
+        }
+    }
+
+    /// Sends the upgrade request and reads the response head.
+    private static func handshake(_ request: WebSocketHandshakeRequest,
+                                  over stream: any ByteStream) async throws(WebSocketError) -> (WebSocketHandshakeResponse, [UInt8]) {
+        let result: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError> = await withTaskCancellationHandler {
+            do throws(WebSocketError) {
+                do throws(NetworkError) {
+                    try await stream.write(request.serialized())
+                } catch {
+                    throw WebSocketError(error)
+                }
+                var reader = WebSocketResponseHeadReader()
+                while true {
+                    let bytes: [UInt8]
+                    do throws(NetworkError) {
+                        bytes = try await stream.read(maxLength: 16 * 1024)
+                    } catch {
+                        throw WebSocketError(error)
+                    }
+                    guard !bytes.isEmpty else {
+                        throw WebSocketError(.handshakeFailed(status: 0), "server closed the connection during the handshake")
+                    }
+                    if case .head(let response, let remaining) = try reader.append(bytes) {
+                        return .success((response, remaining))
+                    }
+                }
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            stream.close()
+        }
+        return try result.get()
+    }
+}

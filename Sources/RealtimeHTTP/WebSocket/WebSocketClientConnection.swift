@@ -1,0 +1,228 @@
+package import HTTP1Codec
+import RealtimeIO
+package import WebSocketCodec
+import Synchronization
+
+/// One open client WebSocket (RFC 6455) over a ``ByteStream``.
+///
+/// ``receive()`` returns whole messages; pings are answered inside it, and the close
+/// handshake is completed there when the server closes. ``send(_:)`` may be called from any
+/// task: frames are written one at a time. ``close(code:reason:)`` sends a close frame, waits
+/// up to ``closeTimeout`` for the server's, then closes the socket.
+///
+/// ```swift
+/// let connection = try await WebSocketClient().connect(to: url, options: WebSocketOptions())
+/// try await connection.send(.text("hello"))
+/// while let message = try await connection.receive() { ... }
+/// ```
+///
+/// - Important: Unicast receive: one task at a time calls ``receive()``. Messages are read
+///   from the socket only while someone waits in ``receive()`` (so pings are answered only
+///   then too). Cancelling a task blocked in ``receive()`` or ``send(_:)`` closes the socket.
+package final class WebSocketClientConnection: WebSocketConnection {
+    private struct State {
+        var machine: WebSocketConnectionStateMachine
+        /// Tasks currently reading (0 or 1 in correct use).
+        var readers = 0
+        /// `close()` calls waiting for the reader to finish or step aside.
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    package let responseHeaders: HTTPHeaders
+    /// The permessage-deflate parameters in effect, if compression was negotiated.
+    package let compression: PerMessageDeflateParameters?
+    /// The sub-protocol the server selected, if any.
+    package let subprotocol: String?
+    /// How long ``close(code:reason:)`` waits for the server's close frame.
+    package let closeTimeout: Duration
+
+    private let stream: any ByteStream
+    private let writer: WebSocketFrameWriter
+    private let state: Mutex<State>
+    private static let readSize = 64 * 1024
+
+    init(stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
+         maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
+         closeTimeout: Duration) {
+        self.stream = stream
+        self.responseHeaders = responseHeaders
+        self.compression = compression
+        self.subprotocol = subprotocol
+        self.closeTimeout = closeTimeout
+        var compressor: PerMessageDeflateCompressor?
+        var decompressor: PerMessageDeflateDecompressor?
+        if let compression {
+            // zlib cannot produce raw streams with an 8-bit window; with 8 negotiated we send
+            // uncompressed messages, which RFC 7692 §6.1 allows.
+            if compression.clientMaxWindowBits >= 9 {
+                compressor = PerMessageDeflateCompressor(windowBits: compression.clientMaxWindowBits,
+                                                         noContextTakeover: compression.clientNoContextTakeover)
+            }
+            decompressor = PerMessageDeflateDecompressor(noContextTakeover: compression.serverNoContextTakeover)
+        }
+        self.writer = WebSocketFrameWriter(stream: stream, compressor: compressor)
+        var machine = WebSocketConnectionStateMachine(maxMessageSize: maxMessageSize, decompressor: decompressor)
+        if !bufferedBytes.isEmpty { machine.bytesReceived(bufferedBytes) }
+        self.state = Mutex(State(machine: machine))
+    }
+
+    deinit {
+        self.stream.close()
+    }
+
+    package var closeStatus: (code: UInt16, reason: String)? {
+        self.state.withLock { $0.machine.closeStatus }
+    }
+
+    // MARK: Sending
+
+    package func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+        if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }
+        do {
+            try await self.writer.send(message)
+        } catch {
+            throw Task.isCancelled ? WebSocketError(.cancelled, "the sending task was cancelled") : WebSocketError(error)
+        }
+    }
+
+    /// Sends a ping (the pong is consumed by ``receive()``).
+    package func ping(_ payload: [UInt8] = []) async throws(WebSocketError) {
+        if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }
+        do {
+            try await self.writer.sendControl(.ping, payload: Array(payload.prefix(125)))
+        } catch {
+            throw WebSocketError(error)
+        }
+    }
+
+    // MARK: Receiving
+
+    package func receive() async throws(WebSocketError) -> WebSocketMessage? {
+        self.state.withLock { $0.readers += 1 }
+        defer { self.leaveReader() }
+        return try await self.readLoop()
+    }
+
+    private func leaveReader() {
+        let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.readers -= 1
+            let waiters = state.closeWaiters
+            state.closeWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func readLoop() async throws(WebSocketError) -> WebSocketMessage? {
+        while true {
+            let action = self.state.withLock { $0.machine.nextReadAction() }
+            switch action {
+            case .deliver(let message):
+                return message
+            case .sendPong(let payload):
+                // A failed write surfaces on the next read.
+                try? await self.writer.sendControl(.pong, payload: payload)
+            case .readMore:
+                let stream = self.stream
+                let result: Result<[UInt8], NetworkError> = await withTaskCancellationHandler {
+                    do throws(NetworkError) {
+                        return .success(try await stream.read(maxLength: Self.readSize))
+                    } catch {
+                        return .failure(error)
+                    }
+                } onCancel: {
+                    stream.close()
+                }
+                switch result {
+                case .success(let bytes) where !bytes.isEmpty:
+                    self.state.withLock { $0.machine.bytesReceived(bytes) }
+                case .success:
+                    let error = self.state.withLock { $0.machine.streamEnded(nil, cancelled: Task.isCancelled) }
+                    self.stream.close()
+                    throw error
+                case .failure(let networkError):
+                    let error = self.state.withLock { $0.machine.streamEnded(networkError, cancelled: Task.isCancelled) }
+                    self.stream.close()
+                    if case .finished(nil) = self.state.withLock({ $0.machine.nextReadAction() }) { return nil }
+                    throw error
+                }
+            case .echoCloseAndShutdown(let payload):
+                try? await self.writer.sendControl(.close, payload: payload)
+                self.stream.close()
+                return nil
+            case .shutdown:
+                self.stream.close()
+                return nil
+            case .failConnection(let closePayload, let error):
+                if let closePayload {
+                    try? await self.writer.sendControl(.close, payload: closePayload)
+                }
+                self.stream.close()
+                throw error
+            case .finished(let error):
+                if let error { throw error }
+                return nil
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    package func close(code: UInt16, reason: String) async {
+        let action = self.state.withLock { $0.machine.closeRequested(code: code, reason: reason) }
+        if case .sendClose(let payload) = action {
+            do {
+                try await self.writer.sendControl(.close, payload: payload)
+            } catch {
+                self.stream.close()
+                _ = self.state.withLock { $0.machine.streamEnded(error, cancelled: false) }
+                return
+            }
+        }
+        let stream = self.stream
+        let timeout = self.closeTimeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Bound the wait for the server's close frame.
+                do {
+                    try await Task.sleep(for: timeout)
+                    stream.close()
+                } catch {}
+            }
+            await self.waitForReadSideToFinish()
+            group.cancelAll()
+        }
+        self.state.withLock { $0.machine.closeTimedOut() }
+        self.stream.close()
+    }
+
+    /// Reads (discarding messages) until the close handshake ends, or lets the task already
+    /// in ``receive()`` do it and waits.
+    private func waitForReadSideToFinish() async {
+        while true {
+            enum Step { case done, read, wait }
+            let step = self.state.withLock { state -> Step in
+                if state.machine.isFinished { return .done }
+                return state.readers == 0 ? .read : .wait
+            }
+            switch step {
+            case .done:
+                return
+            case .read:
+                do {
+                    while try await self.receive() != nil {}
+                } catch {}
+                return
+            case .wait:
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = self.state.withLock { state -> Bool in
+                        if state.machine.isFinished || state.readers == 0 { return true }
+                        state.closeWaiters.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+#if canImport(Glibc)
+import Glibc
+import CRealtimeOpenSSL
+import Synchronization
+
+/// Receives readiness notifications from the ``EventLoop``.
+///
+/// - Important: ``handleReadiness(_:)`` runs on the loop thread. It must not block and must not
+///   call back into the loop's registration API while holding its own lock in a way that could
+///   wait on the loop (the loop never holds its lock while calling a handler, so registering or
+///   deregistering from a handler is allowed).
+package protocol EventLoopHandler: AnyObject, Sendable {
+    /// The `epoll` event bits (`EPOLLIN`, `EPOLLOUT`, `EPOLLERR`, `EPOLLHUP`, `EPOLLRDHUP`)
+    /// that fired for the handler's file descriptor.
+    func handleReadiness(_ events: UInt32)
+}
+
+/// The process-wide `epoll` event loop: one dedicated thread that waits for socket readiness and
+/// timer deadlines and resumes the tasks waiting for them.
+///
+/// ## Threading model
+/// There is exactly one loop thread for the whole process (``shared``), started lazily on first
+/// use. It blocks in `epoll_wait(2)` and does nothing else: it never reads or writes a socket
+/// itself. Sockets are non-blocking. A task that wants to read or write first attempts the
+/// syscall on its own thread (the fast path: no hop through the loop when data is already there
+/// or buffer space is free). Only when the kernel answers `EAGAIN` does the task store an
+/// `UnsafeContinuation` in the socket's state (under the socket's lock) and suspend; the loop
+/// thread, on the next readiness event for that descriptor, takes the continuation out under the
+/// same lock and resumes it. The resumed task then runs again on Swift's cooperative pool and
+/// retries the syscall. No thread is ever blocked on behalf of one connection, and no blocking
+/// syscall runs on the cooperative pool.
+///
+/// ## Edge-triggered registration
+/// Each descriptor is registered once, for `EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET`, and never
+/// modified. Edge-triggered mode means the loop is only told about *changes* of readiness, so a
+/// handler counts readiness edges in per-direction epochs: a task snapshots the epoch before its
+/// syscall, and when that syscall returns `EAGAIN` it only suspends if no edge arrived since the
+/// snapshot (otherwise it retries at once). This closes the race between "`EAGAIN`" and
+/// "continuation stored" without any `epoll_ctl` per wait.
+///
+/// ## Wake-ups and timers
+/// An `eventfd` wakes the loop when a timer earlier than its current sleep deadline is
+/// scheduled. Timers (used for connect and name-resolution deadlines) run their callback on the
+/// loop thread; callbacks must be short and non-blocking.
+///
+/// ## Cancellation
+/// The loop itself knows nothing about task cancellation: waiting operations wrap their
+/// suspension in `withTaskCancellationHandler`, and the cancellation handler fails the stored
+/// continuation (under the socket's lock) from whichever thread cancels. A continuation is
+/// therefore resumed exactly once: by the loop (readiness, timer) or by the canceller or by
+/// `close()`, whichever takes it out of the socket's state first.
+package final class EventLoop: Sendable {
+    /// The single loop of the process.
+    package static let shared = EventLoop()
+
+    /// A scheduled timer's identity, for ``cancelTimer(_:)``.
+    package struct TimerID: Sendable, Hashable {
+        fileprivate let rawValue: UInt64
+    }
+
+    private struct Timer {
+        var deadline: ContinuousClock.Instant
+        var id: UInt64
+        var callback: @Sendable () -> Void
+    }
+
+    private struct State {
+        var handlers: [UInt64: any EventLoopHandler] = [:]
+        var nextHandlerID: UInt64 = 1
+        /// Sorted by deadline, latest first, so the earliest is `last`.
+        var timers: [Timer] = []
+        var nextTimerID: UInt64 = 1
+        /// When the loop thread is inside `epoll_wait`: the deadline it sleeps until
+        /// (`nil` = forever). `.some` only while sleeping.
+        var sleeping: ContinuousClock.Instant?? = nil
+    }
+
+    private static let wakeupID: UInt64 = 0
+    private static let maxEventsPerWait: Int32 = 256
+
+    private let epollFD: Int32
+    private let wakeupFD: Int32
+    private let state = Mutex(State())
+
+    private init() {
+        // A write to a socket whose peer is gone must fail with EPIPE, not kill the process.
+        // Our own sends use MSG_NOSIGNAL; this also covers any library writing to a socket.
+        signal(SIGPIPE, SIG_IGN)
+        self.epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        self.wakeupFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        precondition(self.epollFD >= 0 && self.wakeupFD >= 0,
+                     "EventLoop: epoll_create1/eventfd failed (errno \(errno))")
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLET.rawValue
+        event.data.u64 = Self.wakeupID
+        _ = epoll_ctl(self.epollFD, EPOLL_CTL_ADD, self.wakeupFD, &event)
+
+        var thread = pthread_t()
+        let unmanaged = Unmanaged.passRetained(self)
+        let rc = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
+            loop.run()
+            return nil
+        }, unmanaged.toOpaque())
+        precondition(rc == 0, "EventLoop: pthread_create failed (\(rc))")
+        pthread_detach(thread)
+    }
+
+    // MARK: Registration
+
+    /// Registers a non-blocking descriptor for edge-triggered read and write readiness.
+    ///
+    /// The loop keeps a strong reference to `handler` until ``deregister(fileDescriptor:id:)``.
+    /// - Returns: the registration id to pass to ``deregister(fileDescriptor:id:)``.
+    /// - Throws: `.systemError` if `epoll_ctl` fails.
+    package func register(fileDescriptor: Int32, handler: any EventLoopHandler) throws(NetworkError) -> UInt64 {
+        let id = self.state.withLock { state in
+            let id = state.nextHandlerID
+            state.nextHandlerID &+= 1
+            state.handlers[id] = handler
+            return id
+        }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+        event.data.u64 = id
+        if epoll_ctl(self.epollFD, EPOLL_CTL_ADD, fileDescriptor, &event) != 0 {
+            let code = errno
+            _ = self.state.withLock { $0.handlers.removeValue(forKey: id) }
+            throw NetworkError(.systemError, "epoll_ctl(ADD) failed: \(SystemErrno.describe(code))")
+        }
+        return id
+    }
+
+    /// Removes a descriptor from the loop. Call it before closing the descriptor.
+    ///
+    /// A readiness event already taken from the kernel may still be delivered to the handler
+    /// once after this returns; handlers must tolerate that (they check their own closed state).
+    package func deregister(fileDescriptor: Int32, id: UInt64) {
+        var event = epoll_event()
+        _ = epoll_ctl(self.epollFD, EPOLL_CTL_DEL, fileDescriptor, &event)
+        _ = self.state.withLock { $0.handlers.removeValue(forKey: id) }
+    }
+
+    // MARK: Timers
+
+    /// Runs `callback` on the loop thread at (or shortly after) `deadline`.
+    ///
+    /// - Important: `callback` runs on the loop thread; it must be short and never block.
+    @discardableResult
+    package func scheduleTimer(at deadline: ContinuousClock.Instant,
+                               _ callback: @escaping @Sendable () -> Void) -> TimerID {
+        let (id, mustWake) = self.state.withLock { state -> (UInt64, Bool) in
+            let id = state.nextTimerID
+            state.nextTimerID &+= 1
+            // Binary search for the insertion point in the latest-first array.
+            var low = 0
+            var high = state.timers.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.timers[middle].deadline > deadline { low = middle + 1 } else { high = middle }
+            }
+            state.timers.insert(Timer(deadline: deadline, id: id, callback: callback), at: low)
+            var mustWake = false
+            if case .some(let sleepDeadline) = state.sleeping {
+                if let sleepDeadline { mustWake = deadline < sleepDeadline } else { mustWake = true }
+                if mustWake { state.sleeping = .some(deadline) }
+            }
+            return (id, mustWake)
+        }
+        if mustWake { self.wakeUp() }
+        return TimerID(rawValue: id)
+    }
+
+    /// Cancels a timer; a no-op if it already fired.
+    package func cancelTimer(_ timer: TimerID) {
+        self.state.withLock { state in
+            if let index = state.timers.lastIndex(where: { $0.id == timer.rawValue }) {
+                state.timers.remove(at: index)
+            }
+        }
+    }
+
+    private func wakeUp() {
+        var one: UInt64 = 1
+        _ = write(self.wakeupFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        let capacity = Int(Self.maxEventsPerWait)
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
+        var dueTimers: [@Sendable () -> Void] = []
+        while true {
+            let timeout: Int32 = self.state.withLock { state in
+                guard let next = state.timers.last?.deadline else {
+                    state.sleeping = .some(nil)
+                    return -1
+                }
+                state.sleeping = .some(next)
+                return Self.milliseconds(until: next)
+            }
+            let count = epoll_wait(self.epollFD, events, Self.maxEventsPerWait, timeout)
+            self.state.withLock { $0.sleeping = nil }
+            if count > 0 {
+                for index in 0..<Int(count) {
+                    let event = events[index]
+                    let id = event.data.u64
+                    if id == Self.wakeupID {
+                        var value: UInt64 = 0
+                        _ = read(self.wakeupFD, &value, MemoryLayout<UInt64>.size)
+                        continue
+                    }
+                    let handler = self.state.withLock { $0.handlers[id] }
+                    handler?.handleReadiness(event.events)
+                }
+            }
+            let now = ContinuousClock.now
+            self.state.withLock { state in
+                while let last = state.timers.last, last.deadline <= now {
+                    dueTimers.append(last.callback)
+                    state.timers.removeLast()
+                }
+            }
+            for callback in dueTimers { callback() }
+            dueTimers.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let remaining = deadline - ContinuousClock.now
+        if remaining <= .zero { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+}
+#endif

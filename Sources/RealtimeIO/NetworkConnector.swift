@@ -1,0 +1,79 @@
+/// Opens ``ByteStream``s: the single entry point of the native transport.
+///
+/// ```swift
+/// let stream = try await NetworkConnector.connect(
+///     to: Endpoint(host: "example.com", port: 443, tls: TLSConfiguration()),
+///     timeout: .seconds(10))
+/// try await stream.write(Array("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
+/// let reply = try await stream.read(maxLength: 65_536)
+/// ```
+package enum NetworkConnector {
+    /// Resolves `endpoint.host`, connects over TCP (trying each address in the resolver's order),
+    /// and performs the TLS handshake when `endpoint.tls` is set.
+    ///
+    /// `timeout` bounds the whole operation: name resolution, TCP connect and TLS handshake. When a
+    /// name has several addresses, each but the last gets an equal share of the remaining time,
+    /// so one black-holed address does not consume the whole budget.
+    ///
+    /// - Parameters:
+    ///   - endpoint: host (name, IPv4 or IPv6 literal), port, and optional TLS settings.
+    ///   - timeout: the deadline for the stream to be ready.
+    /// - Returns: a connected stream (TCP, or TLS over TCP) with `TCP_NODELAY` set.
+    /// - Throws: `.invalidAddress`, `.nameResolutionFailed`, `.connectionRefused`,
+    ///   `.connectTimedOut`, `.cancelled` (the task was cancelled; the socket is closed),
+    ///   the TLS errors (`.tlsHandshakeFailed`, `.certificateUntrusted`, `.certificateExpired`,
+    ///   `.hostnameMismatch`), or `.systemError`.
+    /// - Important: Never blocks a thread: resolution runs on dedicated resolver threads and
+    ///   socket waits are resumed by the ``EventLoop``.
+    package static func connect(to endpoint: Endpoint, timeout: Duration) async throws(NetworkError) -> any ByteStream {
+        #if canImport(Glibc)
+        let deadline = ContinuousClock.now + timeout
+        do throws(NetworkError) {
+            let addresses = try await NameResolver.resolve(host: endpoint.host, port: endpoint.port, deadline: deadline)
+            let tcp = try await self.connectTCP(addresses, deadline: deadline)
+            guard let tls = endpoint.tls else {
+                tcp.core.disarmConnectDeadline()
+                return tcp
+            }
+            #if canImport(CRealtimeOpenSSL)
+            return try await TLSStream.handshake(over: tcp, host: endpoint.host, configuration: tls)
+            #else
+            _ = tls
+            tcp.close()
+            throw NetworkError(.tlsHandshakeFailed, "TLS is not available on this platform")
+            #endif
+        } catch {
+            if Task.isCancelled, error.kind != .cancelled {
+                throw NetworkError(.cancelled, "connecting to \(endpoint.host):\(endpoint.port) was cancelled")
+            }
+            throw error
+        }
+        #else
+        throw NetworkError(.systemError, "the native transport is only available on Linux")
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// Tries each address in order; returns the first that connects. The connect deadline stays
+    /// armed on the returned stream (the TLS handshake shares it).
+    private static func connectTCP(_ addresses: [SocketAddress],
+                                   deadline: ContinuousClock.Instant) async throws(NetworkError) -> TCPStream {
+        var lastError = NetworkError(.nameResolutionFailed, "no address to connect to")
+        for (index, address) in addresses.enumerated() {
+            let remainingAttempts = addresses.count - index
+            let now = ContinuousClock.now
+            if now >= deadline, index > 0 { break }
+            let attemptDeadline = remainingAttempts == 1 ? deadline : now + (deadline - now) / remainingAttempts
+            do {
+                let stream = try await TCPStream.connect(to: address, deadline: attemptDeadline)
+                if attemptDeadline != deadline { stream.core.armConnectDeadline(deadline) }
+                return stream
+            } catch {
+                if error.kind == .cancelled { throw error }
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+    #endif
+}

@@ -1,0 +1,320 @@
+#if canImport(Glibc)
+import Glibc
+import CRealtimeOpenSSL
+import Synchronization
+
+/// A non-blocking TCP socket registered with the ``EventLoop``: the descriptor, the two waiting
+/// continuations (one reader, one writer) and the readiness epochs, all under one lock.
+///
+/// Every syscall is attempted on the caller's thread first; only `EAGAIN` makes the caller store
+/// a continuation and suspend until the loop reports a readiness edge (see ``EventLoop``).
+///
+/// ## Closing while a syscall runs
+/// A descriptor number is reused by the kernel as soon as it is closed, so closing it while
+/// another thread is inside `recv`/`send` on it could make that thread touch an unrelated
+/// socket. Every syscall therefore runs between ``beginSyscall(_:)`` and ``endSyscall()``, which
+/// count calls in flight; ``shutdown(readError:writeError:)`` deregisters at once but leaves the
+/// actual `close(2)` to the last call in flight.
+///
+/// - Important: The owner serializes use: at most one task reads and one task writes at a time
+///   (``TCPStream`` and ``TLSStream`` enforce it). Waiting is cancellable: cancelling the waiting
+///   task closes the socket and fails the wait with `.cancelled`.
+final class SocketCore: EventLoopHandler {
+    enum Direction: Sendable { case read, write }
+
+    private struct State {
+        var fileDescriptor: Int32
+        var registrationID: UInt64 = 0
+        /// Set once closed: the errors pending and future operations fail with.
+        var closeErrors: (read: NetworkError, write: NetworkError)?
+        var descriptorClosed = false
+        var syscallsInFlight = 0
+        var readEpoch: UInt64 = 0
+        var writeEpoch: UInt64 = 0
+        var readWaiter: UnsafeContinuation<NetworkError?, Never>?
+        var writeWaiter: UnsafeContinuation<NetworkError?, Never>?
+        var connectTimer: EventLoop.TimerID?
+        var connectDeadlinePassed = false
+
+        func failure(for direction: Direction) -> NetworkError? {
+            if let closeErrors {
+                return direction == .read ? closeErrors.read : closeErrors.write
+            }
+            return nil
+        }
+    }
+
+    let remoteAddress: SocketAddress
+    private let state: Mutex<State>
+    private let loop: EventLoop
+
+    /// Wraps and registers a connected or connecting non-blocking descriptor.
+    /// - Throws: `.systemError` if registration fails (the descriptor is closed then).
+    init(fileDescriptor: Int32, remoteAddress: SocketAddress, loop: EventLoop = .shared) throws(NetworkError) {
+        self.remoteAddress = remoteAddress
+        self.loop = loop
+        self.state = Mutex(State(fileDescriptor: fileDescriptor))
+        do {
+            let id = try loop.register(fileDescriptor: fileDescriptor, handler: self)
+            self.state.withLock { $0.registrationID = id }
+        } catch {
+            Glibc.close(fileDescriptor)
+            throw error
+        }
+    }
+
+    // MARK: Loop callbacks
+
+    func handleReadiness(_ events: UInt32) {
+        let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+        let writable = EPOLLOUT.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+        let (reader, writer) = self.state.withLock { state in
+            var reader: UnsafeContinuation<NetworkError?, Never>?
+            var writer: UnsafeContinuation<NetworkError?, Never>?
+            if events & readable != 0 {
+                state.readEpoch &+= 1
+                reader = state.readWaiter
+                state.readWaiter = nil
+            }
+            if events & writable != 0 {
+                state.writeEpoch &+= 1
+                writer = state.writeWaiter
+                state.writeWaiter = nil
+            }
+            return (reader, writer)
+        }
+        reader?.resume(returning: nil)
+        writer?.resume(returning: nil)
+    }
+
+    // MARK: Syscall bracketing
+
+    /// Marks a syscall in flight and returns the descriptor and the direction's current epoch.
+    /// - Throws: the close error if the socket is closed.
+    func beginSyscall(_ direction: Direction) throws(NetworkError) -> (descriptor: Int32, epoch: UInt64) {
+        try self.state.withLock { state throws(NetworkError) in
+            if let error = state.failure(for: direction) { throw error }
+            state.syscallsInFlight += 1
+            return (state.fileDescriptor, direction == .read ? state.readEpoch : state.writeEpoch)
+        }
+    }
+
+    /// Ends a syscall begun with ``beginSyscall(_:)``; closes the descriptor if a close waited.
+    func endSyscall() {
+        let descriptorToClose: Int32? = self.state.withLock { state in
+            state.syscallsInFlight -= 1
+            if state.syscallsInFlight == 0, state.closeErrors != nil, !state.descriptorClosed {
+                state.descriptorClosed = true
+                return state.fileDescriptor
+            }
+            return nil
+        }
+        if let descriptorToClose { Glibc.close(descriptorToClose) }
+    }
+
+    // MARK: Waiting
+
+    /// Suspends until the direction's epoch moves past `epoch` (a readiness edge), the socket is
+    /// closed, the connect deadline passes, or the task is cancelled.
+    ///
+    /// - Throws: `.cancelled` (and closes the socket) if the task is cancelled; the close error if
+    ///   the socket is closed; `.connectTimedOut` if the connect deadline passed.
+    func waitUntilReady(_ direction: Direction, since epoch: UInt64) async throws(NetworkError) {
+        let error: NetworkError? = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<NetworkError?, Never>) in
+                let immediate: NetworkError?? = self.state.withLock { state in
+                    if let error = state.failure(for: direction) { return .some(error) }
+                    switch direction {
+                    case .read:
+                        if state.readEpoch != epoch { return .some(nil) }
+                        if state.readWaiter != nil {
+                            return .some(NetworkError(.concurrentOperation, "two tasks wait to read the same socket"))
+                        }
+                        state.readWaiter = continuation
+                    case .write:
+                        if state.writeEpoch != epoch { return .some(nil) }
+                        if state.writeWaiter != nil {
+                            return .some(NetworkError(.concurrentOperation, "two tasks wait to write the same socket"))
+                        }
+                        state.writeWaiter = continuation
+                    }
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let cancelled = NetworkError(.cancelled, "the task was cancelled; the connection was closed")
+            let closed = NetworkError(.closed, "the connection was closed because another task was cancelled")
+            switch direction {
+            case .read: self.shutdown(readError: cancelled, writeError: closed)
+            case .write: self.shutdown(readError: closed, writeError: cancelled)
+            }
+        }
+        if let error {
+            if Task.isCancelled, error.kind != .cancelled {
+                throw NetworkError(.cancelled, "the task was cancelled; the connection was closed")
+            }
+            throw error
+        }
+    }
+
+    // MARK: Connect deadline
+
+    /// Starts a timer that fails current and future waits with `.connectTimedOut` at `deadline`.
+    func armConnectDeadline(_ deadline: ContinuousClock.Instant) {
+        let timer = self.loop.scheduleTimer(at: deadline) { [weak self] in self?.connectDeadlinePassed() }
+        let stale: EventLoop.TimerID? = self.state.withLock { state in
+            let stale = state.connectTimer
+            state.connectTimer = timer
+            return stale
+        }
+        if let stale { self.loop.cancelTimer(stale) }
+    }
+
+    /// Stops the connect deadline once the connection (and TLS handshake) is established.
+    func disarmConnectDeadline() {
+        let timer: EventLoop.TimerID? = self.state.withLock { state in
+            let timer = state.connectTimer
+            state.connectTimer = nil
+            return timer
+        }
+        if let timer { self.loop.cancelTimer(timer) }
+    }
+
+    private func connectDeadlinePassed() {
+        let address = self.remoteAddress.description
+        let error = NetworkError(.connectTimedOut, "connecting to \(address) did not complete before the deadline")
+        self.shutdown(readError: error, writeError: error)
+    }
+
+    // MARK: Closing
+
+    /// Closes the socket: deregisters it, fails pending and future operations with the given
+    /// errors, and closes the descriptor (now, or when the last syscall in flight ends).
+    /// Idempotent: only the first call has an effect.
+    func shutdown(readError: NetworkError, writeError: NetworkError) {
+        let taken = self.state.withLock { state -> (UnsafeContinuation<NetworkError?, Never>?,
+                                                     UnsafeContinuation<NetworkError?, Never>?,
+                                                     EventLoop.TimerID?)? in
+            guard state.closeErrors == nil else { return nil }
+            state.closeErrors = (readError, writeError)
+            // Deregister under the lock so no concurrent endSyscall can close (and the kernel
+            // reuse) the descriptor number before epoll_ctl(DEL) ran on it.
+            self.loop.deregister(fileDescriptor: state.fileDescriptor, id: state.registrationID)
+            if state.syscallsInFlight == 0 {
+                state.descriptorClosed = true
+                Glibc.close(state.fileDescriptor)
+            }
+            let taken = (state.readWaiter, state.writeWaiter, state.connectTimer)
+            state.readWaiter = nil
+            state.writeWaiter = nil
+            state.connectTimer = nil
+            return taken
+        }
+        guard let (reader, writer, timer) = taken else { return }
+        if let timer { self.loop.cancelTimer(timer) }
+        reader?.resume(returning: readError)
+        writer?.resume(returning: writeError)
+    }
+
+    /// Closes with `.closed` for both directions.
+    func close() {
+        let error = NetworkError(.closed, "the connection was closed")
+        self.shutdown(readError: error, writeError: error)
+    }
+
+    var isClosed: Bool { self.state.withLock { $0.closeErrors != nil } }
+}
+
+// MARK: - Syscalls
+
+extension SocketCore {
+    /// Reads at most `maxLength` bytes into a new array, waiting for readiness as needed.
+    /// - Returns: the bytes, or `[]` at EOF.
+    func receive(maxLength: Int) async throws(NetworkError) -> [UInt8] {
+        let capacity = max(1, maxLength)
+        while true {
+            let (descriptor, epoch) = try self.beginSyscall(.read)
+            var errorCode: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                let result = recv(descriptor, buffer.baseAddress, capacity, 0)
+                if result >= 0 { count = result } else { count = 0; errorCode = errno }
+            }
+            self.endSyscall()
+            switch errorCode {
+            case 0: return bytes
+            case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.read, since: epoch)
+            case EINTR: continue
+            default: throw SystemErrno.streamError(errorCode, operation: "read")
+            }
+        }
+    }
+
+    /// Reads into caller-owned memory that stays valid across suspension.
+    /// - Returns: the number of bytes read; `0` at EOF.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) async throws(NetworkError) -> Int {
+        while true {
+            let (descriptor, epoch) = try self.beginSyscall(.read)
+            let result = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            let errorCode = result < 0 ? errno : 0
+            self.endSyscall()
+            switch errorCode {
+            case 0: return result
+            case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.read, since: epoch)
+            case EINTR: continue
+            default: throw SystemErrno.streamError(errorCode, operation: "read")
+            }
+        }
+    }
+
+    /// Writes every byte of `bytes[range]`, waiting for buffer space as needed.
+    func send(_ bytes: [UInt8], range: Range<Int>) async throws(NetworkError) {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let (descriptor, epoch) = try self.beginSyscall(.write)
+            let result = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress! + offset, range.upperBound - offset, Int32(MSG_NOSIGNAL))
+            }
+            let errorCode = result < 0 ? errno : 0
+            self.endSyscall()
+            switch errorCode {
+            case 0: offset += result
+            case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.write, since: epoch)
+            case EINTR: continue
+            default: throw SystemErrno.streamError(errorCode, operation: "write")
+            }
+        }
+    }
+
+    /// Sends what the kernel takes right now, without waiting (best effort, e.g. TLS
+    /// `close_notify` just before closing).
+    func sendWithoutWaiting(_ bytes: [UInt8]) {
+        guard let (descriptor, _) = try? self.beginSyscall(.write) else { return }
+        _ = bytes.withUnsafeBytes { raw in Glibc.send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+        self.endSyscall()
+    }
+
+    /// Completes a non-blocking `connect(2)` that returned `EINPROGRESS`.
+    func finishConnect() async throws(NetworkError) {
+        while true {
+            let (descriptor, epoch) = try self.beginSyscall(.write)
+            var socketError: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            let optionResult = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &socketError, &length)
+            var connectErrno: Int32 = 0
+            if optionResult == 0 && socketError == 0 {
+                let result = self.remoteAddress.withSocketAddress { Glibc.connect(descriptor, $0, $1) }
+                connectErrno = result == 0 ? 0 : errno
+            } else {
+                connectErrno = optionResult == 0 ? socketError : errno
+            }
+            self.endSyscall()
+            switch connectErrno {
+            case 0, EISCONN: return
+            case EALREADY, EINPROGRESS, EINTR: try await self.waitUntilReady(.write, since: epoch)
+            default: throw SystemErrno.connectError(connectErrno, address: self.remoteAddress.description)
+            }
+        }
+    }
+}
+#endif

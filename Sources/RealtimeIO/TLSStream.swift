@@ -1,0 +1,283 @@
+#if canImport(CRealtimeOpenSSL)
+import CRealtimeOpenSSL
+import Synchronization
+
+/// A TLS client ``ByteStream`` (TLS 1.2 and 1.3, OpenSSL 3) over a non-blocking ``TCPStream``.
+///
+/// OpenSSL works on memory BIOs: the stream moves ciphertext between them and the socket, so the
+/// socket keeps its event-loop waits, cancellation and `MSG_NOSIGNAL`. `SSL_ERROR_WANT_READ`
+/// becomes "read the socket (suspending on `EAGAIN`) and feed the bytes in"; produced ciphertext
+/// is flushed to the socket after every OpenSSL call. Verification follows ``TLSConfiguration``:
+/// chain against the system store plus the extra roots, and host name (RFC 6125 via
+/// `SSL_set1_host`, or the IP address for IP literals) by default.
+///
+/// - Important: All OpenSSL calls for one connection run under this stream's one lock (OpenSSL
+///   objects are not thread-safe); socket waits happen outside it. One reader and one writer may
+///   run concurrently; their ciphertext output is serialized through a single flusher, so records
+///   never interleave on the wire. A peer that closes without `close_notify` is reported as EOF.
+package final class TLSStream: ByteStream {
+    private struct State {
+        /// Ciphertext waiting to be sent, in order.
+        var outbound: [UInt8] = []
+        /// Whether a task is currently sending `outbound` to the socket.
+        var isFlushing = false
+        var isReading = false
+        var isWriting = false
+        var receivedEOF = false
+        var isClosed = false
+    }
+
+    /// Result of one `SSL_read` under the lock.
+    private enum ReadStep {
+        case data([UInt8])
+        case endOfStream
+        case needInput
+        case failed(NetworkError)
+    }
+
+    private let transport: TCPStream
+    private let session: TLSSession
+    private let state = Mutex(State())
+    /// Socket-read buffer for ciphertext. Only the single active reader (or the handshake, before
+    /// any reader exists) touches it; `State.isReading` enforces that.
+    private let readBuffer: ReadBuffer
+    /// The ALPN protocol the server selected, if any (RFC 7301).
+    package let negotiatedApplicationProtocol: String?
+
+    private init(transport: TCPStream, session: TLSSession, readBuffer: ReadBuffer, alpn: String?) {
+        self.transport = transport
+        self.session = session
+        self.readBuffer = readBuffer
+        self.negotiatedApplicationProtocol = alpn
+    }
+
+    deinit {
+        self.transport.close()
+    }
+
+    // MARK: Handshake
+
+    /// Runs the client handshake over `transport` (whose connect deadline stays armed until the
+    /// handshake ends) and returns the ready stream.
+    ///
+    /// - Throws: `.certificateExpired`, `.hostnameMismatch`, `.certificateUntrusted` for
+    ///   verification failures, `.tlsHandshakeFailed` for any other handshake failure,
+    ///   `.connectTimedOut` / `.cancelled` from the transport. The transport is closed on failure.
+    static func handshake(over transport: TCPStream, host: String,
+                          configuration: TLSConfiguration) async throws(NetworkError) -> TLSStream {
+        do throws(NetworkError) {
+            let context = try TLSContext.forConfiguration(configuration)
+            let session = try TLSSession(context: context)
+            try Self.configureIdentity(session.ssl, host: host, configuration: configuration)
+            let readBuffer = ReadBuffer()
+            var outbound: [UInt8] = []
+            while true {
+                ERR_clear_error()
+                let result = SSL_do_handshake(session.ssl)
+                let code = SSL_get_error(session.ssl, result)
+                let failure: NetworkError? = result == 1 ? nil : Self.handshakeFailure(session.ssl, code: code,
+                                                                                       host: configuration.serverName ?? host)
+                session.drainOutput(into: &outbound)
+                if !outbound.isEmpty {
+                    try await transport.core.send(outbound, range: outbound.indices)
+                    outbound.removeAll(keepingCapacity: true)
+                }
+                if result == 1 { break }
+                if let failure { throw failure }
+                if code == SSL_ERROR_WANT_READ {
+                    let count = try await transport.core.receive(into: readBuffer.bytes)
+                    guard count > 0 else {
+                        throw NetworkError(.tlsHandshakeFailed, "the server closed the connection during the TLS handshake")
+                    }
+                    _ = session.feedInput(UnsafeRawBufferPointer(rebasing: readBuffer.bytes[0..<count]))
+                }
+            }
+            transport.core.disarmConnectDeadline()
+            return TLSStream(transport: transport, session: session, readBuffer: readBuffer,
+                             alpn: Self.selectedProtocol(session.ssl))
+        } catch {
+            transport.close()
+            throw error
+        }
+    }
+
+    private static func configureIdentity(_ ssl: OpaquePointer, host: String,
+                                          configuration: TLSConfiguration) throws(NetworkError) {
+        var name = configuration.serverName ?? host
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        let isIPLiteral = SocketAddress(numericHost: name, port: 0) != nil
+        // RFC 6066 §3: SNI carries host names only, never IP literals.
+        if !isIPLiteral, !name.isEmpty, crealtime_SSL_set_tlsext_host_name(ssl, name) != 1 {
+            throw NetworkError(.tlsHandshakeFailed, "cannot set SNI host name \"\(name)\": \(TLSErrors.drain())")
+        }
+        guard configuration.verification == .fullVerification else { return }
+        if isIPLiteral {
+            guard let parameters = SSL_get0_param(ssl), X509_VERIFY_PARAM_set1_ip_asc(parameters, name) == 1 else {
+                throw NetworkError(.tlsHandshakeFailed, "cannot verify against IP \(name): \(TLSErrors.drain())")
+            }
+        } else {
+            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+            guard SSL_set1_host(ssl, name) == 1 else {
+                throw NetworkError(.tlsHandshakeFailed, "cannot verify host name \"\(name)\": \(TLSErrors.drain())")
+            }
+        }
+    }
+
+    private static func selectedProtocol(_ ssl: OpaquePointer) -> String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    // MARK: ByteStream
+
+    package func read(maxLength: Int) async throws(NetworkError) -> [UInt8] {
+        try self.claim(reading: true)
+        defer { self.state.withLock { $0.isReading = false } }
+        let capacity = max(1, min(maxLength, Int(Int32.max)))
+        while true {
+            let step = self.state.withLock { state -> ReadStep in
+                if state.isClosed { return .failed(NetworkError(.closed, "the connection was closed")) }
+                ERR_clear_error()
+                var code: Int32 = 0
+                let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                    let result = SSL_read(self.session.ssl, buffer.baseAddress, Int32(capacity))
+                    count = max(0, Int(result))
+                    code = result > 0 ? SSL_ERROR_NONE : SSL_get_error(self.session.ssl, result)
+                }
+                self.session.drainOutput(into: &state.outbound)
+                switch code {
+                case SSL_ERROR_NONE: return .data(bytes)
+                case SSL_ERROR_ZERO_RETURN: return .endOfStream
+                case SSL_ERROR_WANT_READ: return state.receivedEOF ? .endOfStream : .needInput
+                default:
+                    return .failed(NetworkError(.connectionReset, "TLS error while reading: \(TLSErrors.drain())"))
+                }
+            }
+            try await self.flush()
+            switch step {
+            case .data(let bytes): return bytes
+            case .endOfStream: return []
+            case .failed(let error): throw error
+            case .needInput:
+                let count = try await self.transport.core.receive(into: self.readBuffer.bytes)
+                let fed = self.state.withLock { state -> Bool in
+                    if count == 0 {
+                        // EOF without close_notify: reported as EOF (many servers skip it).
+                        state.receivedEOF = true
+                        return true
+                    }
+                    guard !state.isClosed else { return false }
+                    return self.session.feedInput(UnsafeRawBufferPointer(rebasing: self.readBuffer.bytes[0..<count]))
+                }
+                if !fed { throw NetworkError(.closed, "the connection was closed") }
+            }
+        }
+    }
+
+    package func write(_ bytes: [UInt8]) async throws(NetworkError) {
+        try self.claim(reading: false)
+        defer { self.state.withLock { $0.isWriting = false } }
+        // Encrypt at most this much before sending, so a huge write never doubles in memory.
+        let chunkSize = 64 * 1024
+        var offset = 0
+        while offset < bytes.count {
+            let length = min(chunkSize, bytes.count - offset)
+            let written = try self.state.withLock { state throws(NetworkError) -> Int in
+                if state.isClosed { throw NetworkError(.closed, "the connection was closed") }
+                ERR_clear_error()
+                let result = bytes.withUnsafeBytes { raw in
+                    SSL_write(self.session.ssl, raw.baseAddress! + offset, Int32(length))
+                }
+                if result <= 0 {
+                    let code = SSL_get_error(self.session.ssl, result)
+                    throw NetworkError(.connectionReset, "TLS error while writing (\(code)): \(TLSErrors.drain())")
+                }
+                self.session.drainOutput(into: &state.outbound)
+                return Int(result)
+            }
+            offset += written
+            try await self.flush()
+        }
+    }
+
+    package func close() {
+        // Best effort close_notify (RFC 8446 §6.1) when no flush is in progress (never interleave
+        // it into a record being sent); then close the socket.
+        let notify: [UInt8]? = self.state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            guard !state.isFlushing else { return nil }
+            ERR_clear_error()
+            _ = SSL_shutdown(self.session.ssl)
+            ERR_clear_error()
+            var bytes = state.outbound
+            self.session.drainOutput(into: &bytes)
+            state.outbound = []
+            return bytes
+        }
+        if let notify, !notify.isEmpty { self.transport.core.sendWithoutWaiting(notify) }
+        self.transport.close()
+    }
+
+    // MARK: Internals
+
+    private func claim(reading: Bool) throws(NetworkError) {
+        try self.state.withLock { state throws(NetworkError) in
+            if state.isClosed { throw NetworkError(.closed, "the connection was closed") }
+            if reading {
+                if state.isReading { throw NetworkError(.concurrentOperation, "read called while another read is pending") }
+                state.isReading = true
+            } else {
+                if state.isWriting { throw NetworkError(.concurrentOperation, "write called while another write is pending") }
+                state.isWriting = true
+            }
+        }
+    }
+
+    /// Sends queued ciphertext. Exactly one task flushes at a time; a task finding another one
+    /// flushing returns at once (that task sends the newly queued bytes before it stops).
+    private func flush() async throws(NetworkError) {
+        var batch: [UInt8]? = self.state.withLock { state in
+            guard !state.isFlushing, !state.outbound.isEmpty else { return nil }
+            state.isFlushing = true
+            defer { state.outbound = [] }
+            return state.outbound
+        }
+        while let bytes = batch {
+            do {
+                try await self.transport.core.send(bytes, range: bytes.indices)
+            } catch {
+                self.state.withLock { $0.isFlushing = false }
+                throw error
+            }
+            batch = self.state.withLock { state in
+                guard !state.outbound.isEmpty else {
+                    state.isFlushing = false
+                    return nil
+                }
+                defer { state.outbound = [] }
+                return state.outbound
+            }
+        }
+    }
+}
+
+/// A fixed ciphertext receive buffer, allocated once per connection.
+// @unchecked Sendable: the memory is only touched by the stream's single active reader (or the
+// handshake before the stream exists), which `TLSStream.State.isReading` serializes.
+final class ReadBuffer: @unchecked Sendable {
+    static let size = 64 * 1024
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init() {
+        self.bytes = .allocate(byteCount: Self.size, alignment: 16)
+    }
+
+    deinit {
+        self.bytes.deallocate()
+    }
+}
+#endif

@@ -1,0 +1,305 @@
+/// The WHATWG event-stream parser: bytes in, events out, no I/O.
+///
+/// Implements HTML §9.2.5 "Parsing an event stream" and §9.2.6 "Interpreting an event
+/// stream" (https://html.spec.whatwg.org/multipage/server-sent-events.html):
+/// - the stream is UTF-8; ill-formed bytes become U+FFFD, one leading byte order mark is
+///   removed, and bytes of a character split across chunks are joined first;
+/// - lines end at CRLF, LF or CR (see ``SSELineScanner``);
+/// - an empty line dispatches the event; a line starting with `:` is a comment;
+///   `name: value` lines lose one space after the colon; a line without a colon is a field
+///   with an empty value;
+/// - `data` appends its value and LF to the data buffer; `event` sets the type; `id` sets
+///   the last event ID buffer unless it contains U+0000; `retry` made of ASCII digits is
+///   reported as ``Output/retry(_:)``; other fields are ignored;
+/// - at dispatch the last event ID is committed (also for an event with empty data, which
+///   is not dispatched), the trailing LF is removed from the data, and the type is `nil`
+///   when no (or an empty) `event` field came;
+/// - an event not terminated by an empty line when the stream ends is discarded: call
+///   ``reset()`` for a new connection.
+///
+/// Memory is bounded by ``Configuration/maximumLineLength`` and
+/// ``Configuration/maximumEventSize``. Time is linear in the input: every byte is scanned
+/// once, complete lines are interpreted in place, and `data` values of long lines stream
+/// straight into the data buffer without an intermediate line copy.
+///
+/// ```swift
+/// var parser = SSEParser()
+/// try parser.feed(Array("data: hello\n\n".utf8)) { output in
+///     if case .event(let event) = output { print(event.data) }
+/// }
+/// ```
+///
+/// - Important: A value type with no locks: one owner feeds it at a time.
+package struct SSEParser: Sendable {
+    package let configuration: Configuration
+
+    private var scanner: SSELineScanner
+    private var lineState: LineState = .lineStart
+    /// The current line when it spans chunks and is not a streamed `data` line.
+    private var lineBuffer: [UInt8] = []
+    /// The data buffer: each `data` value followed by LF.
+    private var dataBuffer: [UInt8] = []
+    private var eventTypeBuffer: String?
+    /// The `id` field seen since the last dispatch, if any.
+    private var eventIdField: String?
+    private var lastEventIdBuffer: String
+    /// The last event ID committed at the most recent dispatch.
+    package private(set) var lastEventId: String
+    private var failure: SSEParserError?
+
+    private enum LineState: Sendable {
+        /// At the start of a line.
+        case lineStart
+        /// Inside a line that spans chunks, collected in `lineBuffer`.
+        case buffering
+        /// Inside a `data:` line that spans chunks; its value goes straight to `dataBuffer`.
+        /// `pendingSpace`: no value byte seen yet, so a leading space is still to be dropped.
+        case streamingData(pendingSpace: Bool)
+        /// Inside a comment line nobody asked for: its bytes are skipped.
+        case skippingComment
+    }
+
+    /// Buffers larger than this are released after use instead of kept for the next event.
+    private static let retainedCapacity = 64 << 10
+
+    /// - Parameters:
+    ///   - configuration: limits and options.
+    ///   - lastEventId: the last event ID to start from (e.g. restored from storage).
+    package init(configuration: Configuration = Configuration(), lastEventId: String = "") {
+        self.configuration = configuration
+        self.scanner = SSELineScanner(maximumLineLength: configuration.maximumLineLength)
+        self.lastEventIdBuffer = lastEventId
+        self.lastEventId = lastEventId
+    }
+
+    /// Forgets the unfinished line and event (a stream ended or a new connection starts) and
+    /// clears a failure. The last event ID is kept, as WHATWG keeps it across reconnections.
+    package mutating func reset() {
+        self.scanner.reset()
+        self.lineState = .lineStart
+        Self.clear(&self.lineBuffer)
+        Self.clear(&self.dataBuffer)
+        self.eventTypeBuffer = nil
+        self.eventIdField = nil
+        self.lastEventIdBuffer = self.lastEventId
+        self.failure = nil
+    }
+
+    /// Parses the next bytes of the stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: any number of bytes, split anywhere.
+    ///   - output: called for each event, retry and (if configured) comment, in order.
+    /// - Throws: ``SSEParserError`` when a limit is exceeded; the parser then stays failed
+    ///   until ``reset()``. Outputs reported before the error remain valid.
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer,
+                               _ output: (Output) -> Void) throws(SSEParserError) {
+        if let failure = self.failure { throw failure }
+        var scanner = self.scanner
+        defer { self.scanner = scanner }
+        do {
+            try scanner.scan(bytes) { (fragment, endsLine) throws(SSEParserError) in
+                try self.consume(fragment, endsLine: endsLine, output)
+            }
+        } catch {
+            self.failure = error
+            throw error
+        }
+    }
+
+    /// Parses the next bytes of the stream. See ``feed(_:_:)-(UnsafeRawBufferPointer,_)``.
+    package mutating func feed(_ bytes: [UInt8], _ output: (Output) -> Void) throws(SSEParserError) {
+        try bytes.withBytes { (raw) throws(SSEParserError) in
+            try self.feed(raw, output)
+        }
+    }
+
+    /// Parses the next bytes and returns what they produced.
+    package mutating func parse(_ bytes: [UInt8]) throws(SSEParserError) -> [Output] {
+        var outputs: [Output] = []
+        try self.feed(bytes) { outputs.append($0) }
+        return outputs
+    }
+
+    // MARK: - Lines
+
+    @inline(__always)
+    private mutating func consume(_ fragment: UnsafeRawBufferPointer, endsLine: Bool,
+                                  _ output: (Output) -> Void) throws(SSEParserError) {
+        switch self.lineState {
+        case .lineStart:
+            if endsLine {
+                try self.interpretLine(fragment, output)
+            } else {
+                try self.beginPartialLine(fragment)
+            }
+        case .buffering:
+            self.lineBuffer.append(contentsOf: fragment)
+            if endsLine {
+                self.lineState = .lineStart
+                var line = self.lineBuffer
+                self.lineBuffer = []
+                try line.withBytes { (raw) throws(SSEParserError) in
+                    try self.interpretLine(raw, output)
+                }
+                Self.clear(&line)
+                self.lineBuffer = line
+            } else {
+                try self.streamBufferedDataLineIfPossible()
+            }
+        case .streamingData(let pendingSpace):
+            var value = fragment
+            if pendingSpace && !value.isEmpty {
+                value = ByteScanning.droppingOneLeadingSpace(value)
+                self.lineState = .streamingData(pendingSpace: false)
+            }
+            try self.appendData(value)
+            if endsLine {
+                self.dataBuffer.append(ByteScanning.lineFeed)
+                self.lineState = .lineStart
+            }
+        case .skippingComment:
+            if endsLine { self.lineState = .lineStart }
+        }
+    }
+
+    /// The first fragment of a line that continues in the next chunk.
+    private mutating func beginPartialLine(_ fragment: UnsafeRawBufferPointer) throws(SSEParserError) {
+        if fragment.first == ByteScanning.colon && !self.configuration.reportsComments {
+            self.lineState = .skippingComment
+        } else if ByteScanning.startsWithDataColon(fragment) {
+            let value = UnsafeRawBufferPointer(rebasing: fragment[5...])
+            self.lineState = .streamingData(pendingSpace: value.isEmpty)
+            try self.appendData(ByteScanning.droppingOneLeadingSpace(value))
+        } else {
+            self.lineBuffer.append(contentsOf: fragment)
+            self.lineState = .buffering
+        }
+    }
+
+    /// A buffered partial line that turned out to start with `data:` (its first bytes came
+    /// in tiny chunks) switches to streaming, so a long value is not copied twice.
+    private mutating func streamBufferedDataLineIfPossible() throws(SSEParserError) {
+        guard self.lineBuffer.count >= 5 else { return }
+        let isData = self.lineBuffer.withUnsafeBytes { ByteScanning.startsWithDataColon($0) }
+        guard isData else { return }
+        var line = self.lineBuffer
+        self.lineBuffer = []
+        let hasValue = line.count > 5
+        try line.withBytes { (raw) throws(SSEParserError) in
+            let value = UnsafeRawBufferPointer(rebasing: raw[5...])
+            try self.appendData(ByteScanning.droppingOneLeadingSpace(value))
+        }
+        self.lineState = .streamingData(pendingSpace: !hasValue)
+        Self.clear(&line)
+        self.lineBuffer = line
+    }
+
+    /// Interprets one complete line (WHATWG §9.2.6).
+    @inline(__always)
+    private mutating func interpretLine(_ line: UnsafeRawBufferPointer,
+                                        _ output: (Output) -> Void) throws(SSEParserError) {
+        if line.isEmpty {
+            self.dispatch(output)
+            return
+        }
+        if ByteScanning.startsWithDataColon(line) {
+            let value = ByteScanning.droppingOneLeadingSpace(UnsafeRawBufferPointer(rebasing: line[5...]))
+            try self.appendData(value)
+            self.dataBuffer.append(ByteScanning.lineFeed)
+            return
+        }
+        if line[0] == ByteScanning.colon {
+            if self.configuration.reportsComments {
+                let text = ByteScanning.droppingOneLeadingSpace(UnsafeRawBufferPointer(rebasing: line[1...]))
+                output(.comment(Self.decode(text)))
+            }
+            return
+        }
+        let name: UnsafeRawBufferPointer
+        let value: UnsafeRawBufferPointer
+        if let colon = ByteScanning.firstIndex(of: ByteScanning.colon, in: line) {
+            name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            value = ByteScanning.droppingOneLeadingSpace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        } else {
+            name = line
+            value = UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        try self.processField(name: name, value: value, output)
+    }
+
+    /// WHATWG §9.2.6 "process the field".
+    private mutating func processField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                                       _ output: (Output) -> Void) throws(SSEParserError) {
+        if ByteScanning.bytes(name, equal: "data") {
+            try self.appendData(value)
+            self.dataBuffer.append(ByteScanning.lineFeed)
+        } else if ByteScanning.bytes(name, equal: "event") {
+            self.eventTypeBuffer = Self.decode(value)
+        } else if ByteScanning.bytes(name, equal: "id") {
+            if ByteScanning.firstIndex(of: 0, in: value) == nil {
+                let id = Self.decode(value)
+                self.lastEventIdBuffer = id
+                self.eventIdField = id
+            }
+        } else if ByteScanning.bytes(name, equal: "retry") {
+            if let milliseconds = Self.parseDigits(value) {
+                output(.retry(milliseconds))
+            }
+        }
+    }
+
+    /// Appends a `data` value (or part of one) to the data buffer, within the size limit.
+    @inline(__always)
+    private mutating func appendData(_ value: UnsafeRawBufferPointer) throws(SSEParserError) {
+        // The buffer ends with the LF that will join this value to the previous one.
+        guard self.dataBuffer.count + value.count <= self.configuration.maximumEventSize else {
+            throw SSEParserError.eventTooLarge(limit: self.configuration.maximumEventSize)
+        }
+        self.dataBuffer.append(contentsOf: value)
+    }
+
+    // MARK: - Dispatch
+
+    /// WHATWG §9.2.6 "dispatch the event".
+    private mutating func dispatch(_ output: (Output) -> Void) {
+        self.lastEventId = self.lastEventIdBuffer
+        defer {
+            self.eventTypeBuffer = nil
+            self.eventIdField = nil
+        }
+        guard !self.dataBuffer.isEmpty else { return }
+        let data = self.dataBuffer.withUnsafeBytes { raw in
+            Self.decode(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 1)]))
+        }
+        Self.clear(&self.dataBuffer)
+        let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
+        output(.event(SSEEvent(type: type, data: data, id: self.eventIdField, lastEventId: self.lastEventId)))
+    }
+
+    // MARK: - Helpers
+
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
+
+    /// A base-ten integer when `bytes` is one or more ASCII digits (saturating), else `nil`.
+    private static func parseDigits(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - 0x30))
+            value = (overflow1 || overflow2) ? Int.max : sum
+        }
+        return value
+    }
+
+    /// Empties a buffer, keeping its storage unless it grew large.
+    @inline(__always)
+    private static func clear(_ buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+    }
+}

@@ -1,0 +1,84 @@
+/// The acknowledgements a namespace is waiting for, keyed by ack id, with optional deadlines.
+///
+/// socket.io-protocol v5, "Acknowledgement": an EVENT carrying an id expects an ACK with the
+/// same id. Ids are allocated here, increasing from 0 like socket.io-client-swift
+/// (`SocketIOClient.currentAck` starts at -1 and is incremented before each use). Deadlines
+/// are inputs (time is never read): ``expire(now:)`` returns what timed out and
+/// ``nextDeadline`` tells the owner when to call it.
+///
+/// ```swift
+/// var acks = AckTable<Callback>()
+/// let id = acks.register(callback, deadline: now + .seconds(5))   // 0
+/// acks.resolve(id: 0)                                               // callback
+/// acks.expire(now: later)                                           // [] (already resolved)
+/// ```
+///
+/// - Important: Not thread-safe by itself; the owner keeps it under its lock.
+package struct AckTable<Pending> {
+    /// One waiting acknowledgement.
+    package struct Entry {
+        package var id: Int
+        package var deadline: ContinuousClock.Instant?
+        package var pending: Pending
+    }
+
+    private var nextID = 0
+    private var entries: [Int: Entry] = [:]
+
+    /// An empty table whose first id is 0.
+    package init() {}
+
+    /// How many acknowledgements are waiting.
+    package var count: Int { self.entries.count }
+
+    /// `true` when nothing is waiting.
+    package var isEmpty: Bool { self.entries.isEmpty }
+
+    /// The id the next ``register(_:deadline:)`` will return.
+    package var peekNextID: Int { self.nextID }
+
+    /// Allocates the next id and remembers `pending` under it.
+    ///
+    /// - Parameter deadline: when the acknowledgement times out; `nil` waits forever.
+    /// - Returns: the ack id to put in the EVENT packet.
+    package mutating func register(_ pending: Pending, deadline: ContinuousClock.Instant?) -> Int {
+        let id = self.nextID
+        self.nextID = self.nextID == Int.max ? 0 : self.nextID + 1
+        self.entries[id] = Entry(id: id, deadline: deadline, pending: pending)
+        return id
+    }
+
+    /// Removes and returns what waits for `id`; `nil` for an unknown, resolved or expired id
+    /// (a late or duplicate ACK from the server).
+    package mutating func resolve(id: Int) -> Pending? {
+        self.entries.removeValue(forKey: id)?.pending
+    }
+
+    /// Removes and returns every entry whose deadline is at or before `now`, by increasing id.
+    package mutating func expire(now: ContinuousClock.Instant) -> [Entry] {
+        var expired: [Entry] = []
+        for (id, entry) in self.entries {
+            if let deadline = entry.deadline, deadline <= now {
+                expired.append(entry)
+                self.entries[id] = nil
+            }
+        }
+        expired.sort { $0.id < $1.id }
+        return expired
+    }
+
+    /// The earliest deadline still pending, to schedule the next ``expire(now:)``.
+    package var nextDeadline: ContinuousClock.Instant? {
+        self.entries.values.compactMap(\.deadline).min()
+    }
+
+    /// Removes and returns every entry by increasing id (on disconnect). Ids keep counting.
+    package mutating func removeAll() -> [Entry] {
+        let all = self.entries.values.sorted { $0.id < $1.id }
+        self.entries.removeAll()
+        return all
+    }
+}
+
+extension AckTable: Sendable where Pending: Sendable {}
+extension AckTable.Entry: Sendable where Pending: Sendable {}

@@ -1,0 +1,117 @@
+import EngineIOProtocol
+
+/// Collects the binary attachments of a BINARY_EVENT / BINARY_ACK packet and puts them where
+/// their placeholders are.
+///
+/// socket.io-protocol v5, "Packet encoding" / "with binary data": the packet text announces
+/// `<n>-` attachments, its payload holds `{"_placeholder":true,"num":i}` objects, and the `n`
+/// attachments follow as binary Engine.IO messages. The assembler validates every placeholder
+/// up front (an index outside `0..<n` is rejected before any attachment is buffered), collects
+/// exactly `n` attachments, and returns the packet with each placeholder replaced by
+/// ``JSONValue/binary(_:)``. A further attachment is rejected.
+///
+/// ```swift
+/// var assembler = try BinaryPacketAssembler(packet: decoded)   // 51-["baz",{"_placeholder":true,"num":0}]
+/// let packet = try assembler.append([1, 2, 3, 4])              // ["baz", .binary([1, 2, 3, 4])]
+/// ```
+package struct BinaryPacketAssembler: Sendable {
+    private var packet: SocketPacket
+    private var attachments: [[UInt8]] = []
+    private var isFinished = false
+
+    /// Starts collecting attachments for `packet`.
+    ///
+    /// - Throws: ``SocketProtocolError/invalidPlaceholder`` when a placeholder's `num` is not an
+    ///   index of the announced attachments.
+    package init(packet: SocketPacket) throws(SocketProtocolError) {
+        self.packet = packet
+        if let data = packet.data {
+            try Self.validatePlaceholders(data, count: packet.attachmentCount)
+        }
+        self.attachments.reserveCapacity(min(packet.attachmentCount, 16))
+    }
+
+    /// How many attachments are still expected.
+    package var remainingAttachments: Int {
+        self.isFinished ? 0 : self.packet.attachmentCount - self.attachments.count
+    }
+
+    /// The reassembled packet when no attachment was announced (`50-[...]`), else `nil`.
+    package mutating func packetIfComplete() -> SocketPacket? {
+        guard !self.isFinished, self.packet.attachmentCount == 0 else { return nil }
+        return self.finish()
+    }
+
+    /// Adds the next attachment.
+    ///
+    /// - Returns: the reassembled packet once the last announced attachment arrived, else `nil`.
+    /// - Throws: ``SocketProtocolError/unexpectedAttachment`` once the packet is complete.
+    package mutating func append(_ attachment: [UInt8]) throws(SocketProtocolError) -> SocketPacket? {
+        guard !self.isFinished, self.attachments.count < self.packet.attachmentCount else {
+            throw .unexpectedAttachment
+        }
+        self.attachments.append(attachment)
+        guard self.attachments.count == self.packet.attachmentCount else {
+            return nil
+        }
+        return self.finish()
+    }
+
+    private mutating func finish() -> SocketPacket {
+        self.isFinished = true
+        var packet = self.packet
+        if let data = packet.data {
+            packet.data = Self.substitute(data, attachments: self.attachments)
+        }
+        self.attachments = []
+        return packet
+    }
+
+    // MARK: Placeholders
+
+    /// The attachment index of a placeholder object, `-1` for a malformed placeholder, `nil`
+    /// when the object is not a placeholder (socket.io-parser: `_placeholder === true`).
+    private static func placeholderIndex(_ object: JSONObject) -> Int? {
+        guard object["_placeholder"] == .bool(true) else { return nil }
+        guard let num = object["num"], case .int(let index) = num else { return -1 }
+        return index
+    }
+
+    private static func validatePlaceholders(_ value: JSONValue, count: Int) throws(SocketProtocolError) {
+        switch value {
+        case .object(let object):
+            if let index = Self.placeholderIndex(object) {
+                guard index >= 0, index < count else { throw .invalidPlaceholder }
+                return
+            }
+            for element in object.values {
+                try Self.validatePlaceholders(element, count: count)
+            }
+        case .array(let elements):
+            for element in elements {
+                try Self.validatePlaceholders(element, count: count)
+            }
+        case .null, .bool, .int, .double, .string, .binary:
+            break
+        }
+    }
+
+    private static func substitute(_ value: JSONValue, attachments: [[UInt8]]) -> JSONValue {
+        switch value {
+        case .object(let object):
+            if let index = Self.placeholderIndex(object), attachments.indices.contains(index) {
+                return .binary(attachments[index])
+            }
+            var result = JSONObject()
+            result.reserveCapacity(object.count)
+            for (key, element) in object {
+                result.append(key: key, value: Self.substitute(element, attachments: attachments))
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map { Self.substitute($0, attachments: attachments) })
+        case .null, .bool, .int, .double, .string, .binary:
+            return value
+        }
+    }
+}

@@ -1,0 +1,259 @@
+package import EngineIOProtocol
+
+/// The connection of one Socket.IO namespace over a shared Engine.IO session.
+///
+/// socket.io-protocol v5, "Connection to a namespace" and "Disconnection from a namespace":
+/// the client sends CONNECT (with an optional auth object), the server answers CONNECT with
+/// `{"sid":…}` or CONNECT_ERROR with `{"message":…,"data":…}`; either side may send DISCONNECT.
+///
+/// Behaviour beyond the spec, as observed with python-socketio 5.x: events the server emits in
+/// its connect handler arrive *before* the CONNECT acknowledgement. The machine buffers EVENT
+/// and ACK packets received while connecting (up to ``maximumBufferedPackets``) and delivers
+/// them right after ``NamespaceAction/connected(sid:)``, in arrival order.
+///
+/// A CONNECT_ERROR puts the machine back in `disconnected`, so ``connect(auth:)`` can retry.
+///
+/// ```swift
+/// var namespace = NamespaceStateMachine(namespace: "/")
+/// namespace.connect(auth: ["token": "x"])   // [] until the transport is open
+/// namespace.transportOpened()               // [.send(0{"token":"x"})]
+/// namespace.receive(connectAck)             // [.connected(sid:), .deliverEvent(...)...]
+/// ```
+///
+/// - Important: A value type with no locking; the owner keeps it under its one lock and
+///   performs the returned actions in order after releasing it.
+package struct NamespaceStateMachine: Sendable {
+    private enum State: Sendable {
+        /// Not connected and not trying.
+        case disconnected
+        /// Wants to connect; `sent` once CONNECT went out on the current transport.
+        case connecting(auth: JSONValue?, sent: Bool, buffered: [SocketPacket])
+        /// Connected with the server-assigned socket id; `auth` is re-sent after a reconnect.
+        case connected(sid: String, auth: JSONValue?)
+    }
+
+    /// The namespace name, `/` for the main namespace.
+    package let namespace: String
+    /// How many EVENT/ACK packets may arrive before the CONNECT acknowledgement; one more is a
+    /// protocol violation.
+    package var maximumBufferedPackets: Int
+
+    private var state: State = .disconnected
+    private var transportIsOpen = false
+
+    /// A machine for `namespace`, initially disconnected, with the transport not open.
+    package init(namespace: String, maximumBufferedPackets: Int = 1_000) {
+        self.namespace = namespace
+        self.maximumBufferedPackets = maximumBufferedPackets
+    }
+
+    /// The socket id while connected.
+    package var sid: String? {
+        if case .connected(let sid, _) = self.state { return sid }
+        return nil
+    }
+
+    /// `true` while connected.
+    package var isConnected: Bool { self.sid != nil }
+
+    /// `true` while waiting for the CONNECT acknowledgement (or for the transport to open).
+    package var isConnecting: Bool {
+        if case .connecting = self.state { return true }
+        return false
+    }
+
+    // MARK: Inputs from the user
+
+    /// Starts connecting with an optional auth payload (a JSON object).
+    ///
+    /// Sends CONNECT now if the transport is open, else when ``transportOpened()`` is called.
+    /// Does nothing while already connecting or connected.
+    package mutating func connect(auth: JSONValue?) -> [NamespaceAction] {
+        guard case .disconnected = self.state else { return [] }
+        if self.transportIsOpen {
+            self.state = .connecting(auth: auth, sent: true, buffered: [])
+            return [.send(self.connectPacket(auth: auth))]
+        }
+        self.state = .connecting(auth: auth, sent: false, buffered: [])
+        return []
+    }
+
+    /// Leaves the namespace: sends DISCONNECT when the server knows about us, and reports
+    /// ``NamespaceDisconnectReason/clientDisconnect``.
+    package mutating func disconnect() -> [NamespaceAction] {
+        switch self.state {
+        case .disconnected:
+            return []
+        case .connecting(_, let sent, _):
+            self.state = .disconnected
+            var actions: [NamespaceAction] = []
+            if sent && self.transportIsOpen {
+                actions.append(.send(SocketPacket(type: .disconnect, namespace: self.namespace)))
+            }
+            actions.append(.disconnected(.clientDisconnect))
+            return actions
+        case .connected:
+            self.state = .disconnected
+            var actions: [NamespaceAction] = []
+            if self.transportIsOpen {
+                actions.append(.send(SocketPacket(type: .disconnect, namespace: self.namespace)))
+            }
+            actions.append(.disconnected(.clientDisconnect))
+            return actions
+        }
+    }
+
+    // MARK: Inputs from the Engine.IO session
+
+    /// The Engine.IO session opened (or reopened after a reconnect).
+    package mutating func transportOpened() -> [NamespaceAction] {
+        self.transportIsOpen = true
+        guard case .connecting(let auth, false, _) = self.state else { return [] }
+        self.state = .connecting(auth: auth, sent: true, buffered: [])
+        return [.send(self.connectPacket(auth: auth))]
+    }
+
+    /// The Engine.IO session closed.
+    ///
+    /// - Parameter willReconnect: `true` when the manager will open a new session; a connected
+    ///   namespace then goes back to connecting (CONNECT is sent again on the next
+    ///   ``transportOpened()``) and reports ``NamespaceAction/reconnecting``; otherwise it
+    ///   reports ``NamespaceDisconnectReason/transportClose``.
+    package mutating func transportClosed(willReconnect: Bool) -> [NamespaceAction] {
+        self.transportIsOpen = false
+        switch self.state {
+        case .disconnected:
+            return []
+        case .connecting(let auth, _, _):
+            if willReconnect {
+                self.state = .connecting(auth: auth, sent: false, buffered: [])
+                return []
+            }
+            self.state = .disconnected
+            return [.disconnected(.transportClose)]
+        case .connected(_, let auth):
+            if willReconnect {
+                self.state = .connecting(auth: auth, sent: false, buffered: [])
+                return [.reconnecting]
+            }
+            self.state = .disconnected
+            return [.disconnected(.transportClose)]
+        }
+    }
+
+    /// A packet for this namespace arrived (binary packets already reassembled).
+    package mutating func receive(_ packet: SocketPacket) -> [NamespaceAction] {
+        switch packet.type {
+        case .connect:
+            return self.receiveConnect(packet)
+        case .connectError:
+            return self.receiveConnectError(packet)
+        case .disconnect:
+            switch self.state {
+            case .disconnected:
+                return []
+            case .connecting, .connected:
+                self.state = .disconnected
+                return [.disconnected(.serverDisconnect)]
+            }
+        case .event, .binaryEvent, .ack, .binaryAck:
+            switch self.state {
+            case .disconnected:
+                return []
+            case .connecting(let auth, let sent, var buffered):
+                guard buffered.count < self.maximumBufferedPackets else {
+                    self.state = .disconnected
+                    var actions: [NamespaceAction] = []
+                    if self.transportIsOpen {
+                        actions.append(.send(SocketPacket(type: .disconnect, namespace: self.namespace)))
+                    }
+                    actions.append(.disconnected(.tooManyPacketsBeforeConnect))
+                    return actions
+                }
+                buffered.append(packet)
+                self.state = .connecting(auth: auth, sent: sent, buffered: buffered)
+                return []
+            case .connected:
+                return [Self.delivery(of: packet)]
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func receiveConnect(_ packet: SocketPacket) -> [NamespaceAction] {
+        guard case .connecting(let auth, _, let buffered) = self.state else {
+            return []  // duplicate or unsolicited CONNECT: ignored, as socket.io-client does
+        }
+        guard let sid = packet.data?["sid"]?.stringValue else {
+            // socket.io-client: "It seems you are trying to reach a Socket.IO server in v2.x
+            // with a v3.x client, but they are not compatible".
+            self.state = .disconnected
+            return [.connectError(message: "CONNECT acknowledgement without sid (server is not Socket.IO v5?)", data: nil)]
+        }
+        self.state = .connected(sid: sid, auth: auth)
+        var actions: [NamespaceAction] = [.connected(sid: sid)]
+        actions.reserveCapacity(1 + buffered.count)
+        for buffered in buffered {
+            actions.append(Self.delivery(of: buffered))
+        }
+        return actions
+    }
+
+    private mutating func receiveConnectError(_ packet: SocketPacket) -> [NamespaceAction] {
+        guard case .connecting = self.state else { return [] }
+        self.state = .disconnected
+        switch packet.data {
+        case .string(let message)?:
+            return [.connectError(message: message, data: nil)]
+        case .object(let object)?:
+            let message = object["message"]?.stringValue ?? "connect error"
+            return [.connectError(message: message, data: object["data"])]
+        default:
+            return [.connectError(message: "connect error", data: nil)]
+        }
+    }
+
+    private func connectPacket(auth: JSONValue?) -> SocketPacket {
+        SocketPacket(type: .connect, namespace: self.namespace, data: auth)
+    }
+
+    private static func delivery(of packet: SocketPacket) -> NamespaceAction {
+        switch packet.type {
+        case .ack, .binaryAck:
+            return .deliverAck(packet)
+        default:
+            return .deliverEvent(packet)
+        }
+    }
+}
+
+/// What the owner of a ``NamespaceStateMachine`` must do, in order.
+package enum NamespaceAction: Sendable, Hashable {
+    /// Encode and send this packet over the Engine.IO session.
+    case send(SocketPacket)
+    /// The namespace is connected (socket.io-client-swift emits `connect`).
+    case connected(sid: String)
+    /// Hand an EVENT / BINARY_EVENT to the event handlers.
+    case deliverEvent(SocketPacket)
+    /// Resolve the ack callback of an ACK / BINARY_ACK.
+    case deliverAck(SocketPacket)
+    /// The server refused the connection; the namespace is disconnected and may retry.
+    case connectError(message: String, data: JSONValue?)
+    /// The namespace was connected and now waits for the session to come back.
+    case reconnecting
+    /// The namespace is disconnected.
+    case disconnected(NamespaceDisconnectReason)
+}
+
+/// Why a namespace disconnected (names follow socket.io-client's disconnect reasons).
+package enum NamespaceDisconnectReason: Sendable, Hashable {
+    /// The server sent DISCONNECT ("io server disconnect").
+    case serverDisconnect
+    /// The user disconnected ("io client disconnect").
+    case clientDisconnect
+    /// The Engine.IO session closed with no reconnect ("transport close").
+    case transportClose
+    /// The server sent more EVENT/ACK packets before its CONNECT acknowledgement than allowed.
+    case tooManyPacketsBeforeConnect
+}

@@ -1,0 +1,207 @@
+/// Incremental WebSocket frame decoder (RFC 6455 §5.2).
+///
+/// Feed bytes with ``append(_:)`` as they arrive, then call ``nextFrame()`` until it returns
+/// `nil` ("need more"). Headers are validated as soon as they are complete: reserved bits,
+/// reserved opcodes, control-frame rules, the 64-bit length's top bit, the masking rule of
+/// the role, and the frame size limit — all *before* any payload storage is allocated.
+///
+/// ```swift
+/// var decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: 1 << 20)
+/// decoder.append(bytesFromSocket)
+/// while let frame = try decoder.nextFrame() { handle(frame) }
+/// ```
+///
+/// Payload bytes are copied once, from the input into the frame's own array.
+package struct WebSocketFrameDecoder: Sendable {
+    /// Which side of the connection decodes. Servers' frames are never masked; clients'
+    /// frames always are (RFC 6455 §5.1).
+    package enum Role: Sendable {
+        /// Decodes frames sent by a server: a masked frame is a protocol error.
+        case client
+        /// Decodes frames sent by a client: an unmasked frame is a protocol error.
+        case server
+    }
+
+    private struct Header: Sendable {
+        var fin: Bool
+        var rsv1: Bool
+        var rsv2: Bool
+        var rsv3: Bool
+        var opcode: WebSocketOpcode
+        var maskingKey: WebSocketMaskingKey?
+        var payloadLength: Int
+    }
+
+    package let role: Role
+    /// Largest payload of a single frame; a longer header fails with close code 1009.
+    package var maxFramePayloadSize: Int
+    /// RSV bits an extension negotiated (RSV1 for permessage-deflate); others are errors.
+    package var allowsRSV1: Bool
+
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    private var pendingHeader: Header?
+    private var pendingPayload: [UInt8] = []
+    private var failed: WebSocketProtocolError?
+
+    package init(role: Role = .client, maxFramePayloadSize: Int = 16 << 20, allowsRSV1: Bool = false) {
+        self.role = role
+        self.maxFramePayloadSize = maxFramePayloadSize
+        self.allowsRSV1 = allowsRSV1
+    }
+
+    /// Bytes received but not yet returned inside a frame.
+    package var bufferedByteCount: Int { self.buffer.count - self.readIndex + self.pendingPayload.count }
+
+    /// Adds bytes from the wire. Takes `bytes` without copying when nothing is buffered.
+    package mutating func append(_ bytes: [UInt8]) {
+        if self.readIndex == self.buffer.count {
+            self.buffer = bytes
+            self.readIndex = 0
+        } else {
+            if self.readIndex > 0 && self.readIndex >= self.buffer.count / 2 {
+                self.buffer.removeSubrange(0..<self.readIndex)
+                self.readIndex = 0
+            }
+            self.buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// Adds bytes from the wire (copying them).
+    package mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        self.append(Array(bytes))
+    }
+
+    /// The next complete frame, or `nil` when more bytes are needed.
+    ///
+    /// - Throws: ``WebSocketProtocolError`` with 1002 for malformed frames and 1009 for frames
+    ///   over ``maxFramePayloadSize``. The decoder then stays failed: every later call rethrows.
+    package mutating func nextFrame() throws(WebSocketProtocolError) -> WebSocketFrame? {
+        if let failed = self.failed { throw failed }
+        do {
+            return try self.decodeStep()
+        } catch {
+            self.failed = error
+            self.buffer = []
+            self.readIndex = 0
+            self.pendingPayload = []
+            throw error
+        }
+    }
+
+    private mutating func decodeStep() throws(WebSocketProtocolError) -> WebSocketFrame? {
+        let header: Header
+        if let pending = self.pendingHeader {
+            header = pending
+        } else {
+            guard let parsed = try self.parseHeader() else { return nil }
+            header = parsed
+        }
+        let available = self.buffer.count - self.readIndex
+        let missing = header.payloadLength - self.pendingPayload.count
+        if self.pendingHeader == nil && available >= missing {
+            // Whole payload already here: one copy, straight out of the input.
+            var payload = Array(self.buffer[self.readIndex..<(self.readIndex + missing)])
+            self.consume(missing)
+            if let key = header.maskingKey {
+                payload.withUnsafeMutableBytes { key.apply(to: $0) }
+            }
+            return Self.frame(header, payload)
+        }
+        if self.pendingHeader == nil {
+            self.pendingHeader = header
+            self.pendingPayload = []
+            self.pendingPayload.reserveCapacity(header.payloadLength)
+        }
+        let take = min(available, missing)
+        if take > 0 {
+            self.pendingPayload.append(contentsOf: self.buffer[self.readIndex..<(self.readIndex + take)])
+            self.consume(take)
+        }
+        guard self.pendingPayload.count == header.payloadLength else { return nil }
+        var payload = self.pendingPayload
+        self.pendingPayload = []
+        self.pendingHeader = nil
+        if let key = header.maskingKey {
+            payload.withUnsafeMutableBytes { key.apply(to: $0) }
+        }
+        return Self.frame(header, payload)
+    }
+
+    private static func frame(_ header: Header, _ payload: [UInt8]) -> WebSocketFrame {
+        WebSocketFrame(fin: header.fin, rsv1: header.rsv1, rsv2: header.rsv2, rsv3: header.rsv3,
+                       opcode: header.opcode, payload: payload)
+    }
+
+    private mutating func consume(_ count: Int) {
+        self.readIndex += count
+        if self.readIndex == self.buffer.count {
+            self.buffer = []
+            self.readIndex = 0
+        }
+    }
+
+    /// Parses and validates a header at `readIndex`, consuming it; `nil` if incomplete.
+    private mutating func parseHeader() throws(WebSocketProtocolError) -> Header? {
+        let available = self.buffer.count - self.readIndex
+        guard available >= 2 else { return nil }
+        let first = self.buffer[self.readIndex]
+        let second = self.buffer[self.readIndex + 1]
+
+        guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else {
+            throw .protocolError("reserved opcode 0x\(String(first & 0x0F, radix: 16))")
+        }
+        let fin = first & 0x80 != 0
+        let rsv1 = first & 0x40 != 0
+        let rsv2 = first & 0x20 != 0
+        let rsv3 = first & 0x10 != 0
+        if rsv2 || rsv3 || (rsv1 && !self.allowsRSV1) {
+            throw .protocolError("reserved bit set without a negotiated extension")
+        }
+        let masked = second & 0x80 != 0
+        switch self.role {
+        case .client where masked: throw .protocolError("server sent a masked frame")
+        case .server where !masked: throw .protocolError("client sent an unmasked frame")
+        default: break
+        }
+        let length7 = Int(second & 0x7F)
+        if opcode.isControl {
+            guard fin else { throw .protocolError("fragmented control frame") }
+            guard length7 <= 125 else { throw .protocolError("control frame payload over 125 bytes") }
+        }
+        let lengthBytes = length7 == 127 ? 8 : (length7 == 126 ? 2 : 0)
+        let headerSize = 2 + lengthBytes + (masked ? 4 : 0)
+        guard available >= headerSize else { return nil }
+
+        var index = self.readIndex + 2
+        var payloadLength: Int
+        switch lengthBytes {
+        case 2:
+            payloadLength = Int(self.buffer[index]) << 8 | Int(self.buffer[index + 1])
+        case 8:
+            var value: UInt64 = 0
+            for offset in 0..<8 { value = value << 8 | UInt64(self.buffer[index + offset]) }
+            guard value & (1 << 63) == 0 else {
+                throw .protocolError("64-bit payload length with the most significant bit set")
+            }
+            guard value <= UInt64(self.maxFramePayloadSize) else {
+                throw .messageTooBig("frame of \(value) bytes over the limit of \(self.maxFramePayloadSize)")
+            }
+            payloadLength = Int(value)
+        default:
+            payloadLength = length7
+        }
+        index += lengthBytes
+        guard payloadLength <= self.maxFramePayloadSize else {
+            throw .messageTooBig("frame of \(payloadLength) bytes over the limit of \(self.maxFramePayloadSize)")
+        }
+        var maskingKey: WebSocketMaskingKey?
+        if masked {
+            maskingKey = WebSocketMaskingKey(self.buffer[index], self.buffer[index + 1],
+                                             self.buffer[index + 2], self.buffer[index + 3])
+        }
+        self.consume(headerSize)
+        return Header(fin: fin, rsv1: rsv1, rsv2: rsv2, rsv3: rsv3, opcode: opcode,
+                      maskingKey: maskingKey, payloadLength: payloadLength)
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+@testable import EngineIOProtocol
+
+/// Vectors from engine.io-protocol v4, "Packet encoding".
+@Suite struct EnginePacketCodecTests {
+    // MARK: WebSocket
+
+    @Test(arguments: [
+        (EnginePacket.message("hello"), EngineWebSocketFrame.text("4hello")),
+        (.ping("probe"), .text("2probe")),
+        (.pong("probe"), .text("3probe")),
+        (.ping(""), .text("2")),
+        (.pong(""), .text("3")),
+        (.upgrade, .text("5")),
+        (.close, .text("1")),
+        (.noop, .text("6")),
+        (.open(#"{"sid":"x"}"#), .text(#"0{"sid":"x"}"#)),
+        (.message("€ 😀"), .text("4€ 😀")),
+        (.message(""), .text("4")),
+        (.binaryMessage([1, 2, 3, 4]), .binary([1, 2, 3, 4])),
+        (.binaryMessage([]), .binary([])),
+    ])
+    func webSocketFramesRoundTrip(packet: EnginePacket, frame: EngineWebSocketFrame) throws {
+        #expect(packet.webSocketFrame() == frame)
+        #expect(try EnginePacket(webSocketFrame: frame) == packet)
+    }
+
+    @Test func webSocketTextKeepsCombiningMarksAfterTheTypeDigit() throws {
+        // "4" followed by a combining acute accent forms one Character; the data must keep it.
+        #expect(try EnginePacket(webSocketText: "4\u{301}x") == .message("\u{301}x"))
+    }
+
+    @Test func webSocketDataOnControlPacketsIsDropped() throws {
+        #expect(try EnginePacket(webSocketText: "6junk") == .noop)
+        #expect(try EnginePacket(webSocketText: "1") == .close)
+    }
+
+    @Test(arguments: [
+        ("", EngineProtocolError.emptyPacket),
+        ("7", .unknownPacketType(UInt8(ascii: "7"))),
+        ("x4", .unknownPacketType(UInt8(ascii: "x"))),
+        ("/", .unknownPacketType(UInt8(ascii: "/"))),
+        ("€", .unknownPacketType(0xE2)),
+    ])
+    func malformedWebSocketTextIsRejected(text: String, error: EngineProtocolError) {
+        #expect(throws: error) { try EnginePacket(webSocketText: text) }
+    }
+
+    // MARK: Polling
+
+    static let pollingVectors: [(String, [EnginePacket])] = [
+        ("4hello\u{1E}2\u{1E}4world", [.message("hello"), .ping(""), .message("world")]),
+        ("4hello\u{1E}bAQIDBA==", [.message("hello"), .binaryMessage([1, 2, 3, 4])]),
+        (#"42["hello"]"# + "\u{1E}" + #"42["world"]"#, [.message(#"2["hello"]"#), .message(#"2["world"]"#)]),
+        (#"0{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#,
+         [.open(#"{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#)]),
+        ("6", [.noop]),
+        ("4€\u{1E}4😀\u{1E}3probe\u{1E}b\u{1E}bAQ==\u{1E}bAQI=", [
+            .message("€"), .message("😀"), .pong("probe"), .binaryMessage([]), .binaryMessage([1]), .binaryMessage([1, 2]),
+        ]),
+        ("", []),
+    ]
+
+    @Test(arguments: Self.pollingVectors)
+    func pollingPayloadsDecodeWholeByteByByteAndSplitAtEveryOffset(body: String, packets: [EnginePacket]) throws {
+        let bytes = Array(body.utf8)
+        #expect(try EnginePollingPayload.decode(bytes) == packets)
+
+        var byteByByte = PollingPayloadDecoder()
+        var decoded: [EnginePacket] = []
+        for byte in bytes {
+            decoded += try byteByByte.feed([byte])
+        }
+        decoded += try byteByByte.finish()
+        #expect(decoded == packets)
+
+        for offset in 0...bytes.count {
+            var decoder = PollingPayloadDecoder()
+            var split = try decoder.feed(bytes[..<offset])
+            split += try decoder.feed(bytes[offset...])
+            split += try decoder.finish()
+            #expect(split == packets, "split at \(offset)")
+        }
+    }
+
+    @Test(arguments: Self.pollingVectors)
+    func pollingPayloadsEncodeToTheSpecText(body: String, packets: [EnginePacket]) {
+        #expect(EnginePollingPayload.encode(packets) == Array(body.utf8))
+    }
+
+    static let malformedBodies: [([UInt8], EngineProtocolError)] = [
+        (Array("\u{1E}".utf8), .emptyPacket),
+        (Array("4a\u{1E}".utf8), .emptyPacket),
+        (Array("4a\u{1E}\u{1E}4b".utf8), .emptyPacket),
+        (Array("9".utf8), .unknownPacketType(UInt8(ascii: "9"))),
+        (Array("4a\u{1E}x".utf8), .unknownPacketType(UInt8(ascii: "x"))),
+        (Array("b!!!!".utf8), .invalidBase64),
+        (Array("bAQ=".utf8), .invalidBase64),
+        (Array("bA".utf8), .invalidBase64),
+        (Array("bAR==".utf8), .invalidBase64),
+        (Array("bA===".utf8), .invalidBase64),
+        (Array("bAQ==\u{1E}4x".utf8).map { $0 == UInt8(ascii: "Q") ? UInt8(ascii: "=") : $0 }, .invalidBase64),
+        ([UInt8(ascii: "4"), 0xFF], .invalidUTF8),
+        ([UInt8(ascii: "4"), 0xE2, 0x82, 0x1E, UInt8(ascii: "2")], .invalidUTF8),
+        ([UInt8(ascii: "4"), 0xED, 0xA0, 0x80], .invalidUTF8),
+    ]
+
+    @Test(arguments: Self.malformedBodies)
+    func malformedPollingBodiesAreRejectedHoweverTheyAreSplit(body: [UInt8], error: EngineProtocolError) {
+        #expect(throws: error) { try EnginePollingPayload.decode(body) }
+        for offset in 0...body.count {
+            #expect(throws: error, "split at \(offset)") {
+                var decoder = PollingPayloadDecoder()
+                _ = try decoder.feed(body[..<offset])
+                _ = try decoder.feed(body[offset...])
+                _ = try decoder.finish()
+            }
+        }
+    }
+
+    @Test func oversizedBodyIsRejectedBeforeBuffering() throws {
+        var decoder = PollingPayloadDecoder(maximumLength: 10)
+        #expect(try decoder.feed(Array("4abc\u{1E}4d".utf8)) == [.message("abc")])
+        #expect(throws: EngineProtocolError.payloadTooLarge(limit: 10)) {
+            try decoder.feed(Array("efgh".utf8))
+        }
+        #expect(throws: EngineProtocolError.payloadTooLarge(limit: 4)) {
+            try EnginePollingPayload.decode(Array("4hello".utf8), maximumLength: 4)
+        }
+        // Exactly at the limit is fine.
+        #expect(try EnginePollingPayload.decode(Array("4hell".utf8), maximumLength: 5) == [.message("hell")])
+    }
+
+    @Test func base64RoundTripsEveryLength() throws {
+        var generator = SplitMix64(seed: 7)
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let text = Base64.encodedString(bytes)
+            #expect(text.utf8.count == (length + 2) / 3 * 4)
+            #expect(Base64.decode(text) == bytes)
+            // Unpadded input is accepted too.
+            let unpadded = String(text.prefix { $0 != "=" })
+            #expect(Base64.decode(unpadded) == bytes)
+        }
+        #expect(Base64.encodedString([1, 2, 3, 4]) == "AQIDBA==")
+        #expect(Base64.encodedString(Array("Man".utf8)) == "TWFu")
+    }
+
+    @Test func batchesRespectMaxPayload() {
+        let packets: [EnginePacket] = [.message("aaaa"), .message("bbbb"), .message("cccc")]
+        // Each record is 5 bytes, separators 1 byte: 5, 11, 17.
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: nil) == 3)
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: 17) == 3)
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: 16) == 2)
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: 11) == 2)
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: 10) == 1)
+        // A packet larger than the limit still goes alone.
+        #expect(EnginePollingPayload.batchCount(packets, maxPayload: 2) == 1)
+        #expect(EnginePollingPayload.batchCount([EnginePacket](), maxPayload: 2) == 0)
+        #expect(EnginePollingPayload.encodedLength(of: .binaryMessage([1, 2, 3, 4])) == 9)
+        #expect(EnginePollingPayload.encode([EnginePacket.binaryMessage([1, 2, 3, 4])]).count == 9)
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+@testable import SSEProtocol
+
+/// Random streams built from the tokens that matter to the grammar, compared with a naive
+/// reference reading of the spec, fed whole, byte by byte, split everywhere and in random chunks.
+@Suite struct SSEParserModelTests {
+    private static let tokens: [[UInt8]] = [
+        Array("data".utf8), Array("data:".utf8), Array("data: ".utf8), Array("event:".utf8), Array("id:".utf8),
+        Array("id".utf8), Array("retry:".utf8), Array("12".utf8), Array("x".utf8), Array(":".utf8), Array(" ".utf8),
+        Array("é".utf8), Array("𝄞".utf8), [0], [0xFF], [0xE2, 0x82], [0xEF, 0xBB, 0xBF], [0xEF, 0xBB],
+        [0x0D], [0x0A], [0x0D, 0x0A], [0x0A, 0x0A], [0x0D, 0x0D],
+    ]
+
+    /// A small deterministic generator (SplitMix64), so failures reproduce.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            self.state &+= 0x9E37_79B9_7F4A_7C15
+            var z = self.state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func randomStreamsMatchTheReference(reportsComments: Bool) {
+        var random = SplitMix(state: reportsComments ? 7 : 3)
+        let configuration = SSEParser.Configuration(reportsComments: reportsComments)
+        for _ in 0..<400 {
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                input += Self.tokens.randomElement(using: &random)!
+            }
+            let expected = ReferenceEventStreamParser.parse(input, reportsComments: reportsComments)
+            var chunkings = Feeding.chunkings(input)
+            var randomChunks: [[UInt8]] = []
+            var offset = 0
+            while offset < input.count {
+                let end = min(input.count, offset + Int.random(in: 1...5, using: &random))
+                randomChunks.append(Array(input[offset..<end]))
+                offset = end
+            }
+            chunkings.append(randomChunks)
+            for chunks in chunkings {
+                let (outputs, error, _) = Feeding.parse(chunks, configuration: configuration)
+                #expect(error == nil)
+                #expect(outputs == expected, "input \(input) chunks \(chunks.map(\.count))")
+                if outputs != expected { return }
+            }
+        }
+    }
+}
