@@ -5,8 +5,17 @@ import RealtimeIO
 
 /// The transports an engine drives.
 struct EngineTransports: Sendable {
-    var http: any HTTPTransport
+    /// `nil` until a native HTTP client exists on this platform: polling is then unavailable.
+    var http: (any HTTPTransport)?
     var webSocket: any WebSocketTransport
+
+    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector.
+    static func native() -> EngineTransports {
+        let webSocket = WebSocketClient(connector: { endpoint, timeout throws(NetworkError) in
+            try await NetworkConnector.connect(to: endpoint, timeout: timeout)
+        })
+        return EngineTransports(http: nil, webSocket: webSocket)
+    }
 }
 
 extension SocketEngine {

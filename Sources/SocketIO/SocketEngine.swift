@@ -152,9 +152,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         setConfigs(config)
     }
 
+    /// Whether HTTP long-polling is available in this build.
+    package static var supportsPolling: Bool {
+        return EngineTransports.native().http != nil
+    }
+
     /// The native HTTP/1.1 and WebSocket clients of `RealtimeHTTP`.
     static func defaultTransports() -> EngineTransports? {
-        return nil
+        return EngineTransports.native()
     }
 
     /// Creates a new engine.
@@ -274,8 +279,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         let task = Task {
             if self.forceWebsockets {
                 await self.openWebSocketDirectly(generation: generation, transport: transports.webSocket)
+            } else if let http = transports.http {
+                await self.openPolling(generation: generation, transport: http)
             } else {
-                await self.openPolling(generation: generation, transport: transports.http)
+                self.fail(generation: generation, reason: "HTTP long-polling is not available; use .forceWebsockets(true)")
             }
         }
         self.own(task, generation: generation)

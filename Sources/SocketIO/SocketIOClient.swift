@@ -33,7 +33,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var connectPayload: [String: Any]?
         var currentAck = -1
         var acks: [Int: AckCallback] = [:]
+        /// Events that arrived while `connecting` (a server emitting from its connect handler
+        /// sends them before the CONNECT packet); delivered right after `connect`.
+        var earlyEvents: [SocketPacket] = []
     }
+
+    /// Most events kept while connecting; later ones are dropped (and logged).
+    static let maximumEarlyEvents = 1_000
 
     let state: SocketLock<State>
 
@@ -186,6 +192,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         setStatus(.connected)
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
+
+        let early = self.state.withLock { state -> [SocketPacket] in
+            defer { state.earlyEvents.removeAll() }
+            return state.earlyEvents
+        }
+        for packet in early {
+            handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
+        }
     }
 
     /// Called when the client has disconnected from socket.io.
@@ -196,7 +210,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
-        self.state.withLock { $0.sid = "" }
+        self.state.withLock { state in
+            state.sid = ""
+            state.earlyEvents.removeAll()
+        }
         setStatus(.disconnected)
 
         handleClientEvent(.disconnect, data: [reason])
@@ -369,6 +386,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Causes a client to handle a socket.io packet. The namespace for the packet must match the namespace of the
     /// socket.
     ///
+    /// Events that arrive while the socket is `connecting` (python-socketio sends what its
+    /// connect handler emits before the CONNECT packet) are kept and delivered right after
+    /// the `connect` client event, instead of being dropped as upstream does.
+    ///
     /// A CONNECT_ERROR (`.error`) packet is reported as an `error` client event carrying the server's
     /// object (`["message": ..., "data": ...]`), and — unlike upstream — moves a connecting socket
     /// to `.disconnected`, so `connect` can be called again (for example with a fresh token).
@@ -379,6 +400,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         switch packet.type {
         case .event, .binaryEvent:
+            let kept = self.state.withLock { state -> Bool in
+                guard state.status == .connecting else { return false }
+                if state.earlyEvents.count < SocketIOClient.maximumEarlyEvents {
+                    state.earlyEvents.append(packet)
+                }
+                return true
+            }
+            guard !kept else { return }
             handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
         case .ack, .binaryAck:
             handleAck(packet.id, data: packet.data)
@@ -387,7 +416,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         case .disconnect:
             didDisconnect(reason: "Got Disconnect")
         case .error:
-            if status == .connecting {
+            let wasConnecting = self.state.withLock { state -> Bool in
+                state.earlyEvents.removeAll()
+                return state.status == .connecting
+            }
+            if wasConnecting {
                 setStatus(.disconnected)
             }
             handleEvent("error", data: packet.data, isInternalMessage: true, withAck: packet.id)
