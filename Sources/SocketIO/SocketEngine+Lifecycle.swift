@@ -1,3 +1,4 @@
+import EngineIOProtocol
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
@@ -125,24 +126,19 @@ extension SocketEngine {
     ///
     /// - Returns: `false` when the JSON is not a valid handshake.
     func applyHandshake(_ json: Substring, generation: Int) -> Bool {
-        guard let object = (try? SocketJSON.parse(json)) as? [String: Any],
-              let sid = object["sid"] as? String, !sid.isEmpty else {
+        guard let handshake = try? EngineHandshake(jsonText: String(json)), !handshake.sid.isEmpty else {
             return false
         }
-        let upgrades = object["upgrades"] as? [String] ?? []
-        let pingInterval = object["pingInterval"] as? Int ?? 25_000
-        let pingTimeout = object["pingTimeout"] as? Int ?? 20_000
-        let maxPayload = object["maxPayload"] as? Int ?? 1_000_000
 
         return self.state.withLock { state -> Bool in
             guard state.session.isCurrent(generation) else { return false }
-            state.sid = sid
+            state.sid = handshake.sid
             state.connected = true
             state.closed = false
-            state.session.upgrades = upgrades
-            state.session.pingInterval = .milliseconds(max(0, min(pingInterval, 3_600_000)))
-            state.session.pingTimeout = .milliseconds(max(0, min(pingTimeout, 3_600_000)))
-            state.session.maxPayload = max(1_024, maxPayload)
+            state.session.upgrades = handshake.upgrades
+            state.session.pingInterval = handshake.pingInterval
+            state.session.pingTimeout = handshake.pingTimeout
+            state.session.maxPayload = max(1_024, handshake.maxPayload ?? 1_000_000)
             state.session.lastHeartbeat = ContinuousClock().now
             return true
         }

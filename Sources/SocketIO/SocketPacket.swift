@@ -61,7 +61,9 @@ public struct SocketPacket: CustomStringConvertible {
     ///
     /// Note: This includes all data inside of the socket.io packet payload array, which includes the event name for
     /// event type packets.
-    public internal(set) var data: [Any]
+    public internal(set) var data: [Any] {
+        didSet { cachedText = nil }
+    }
 
     /// Returns the payload for this packet, minus the event name if this is an event or binaryEvent type packet.
     public var args: [Any] {
@@ -91,6 +93,9 @@ public struct SocketPacket: CustomStringConvertible {
 
     let placeholders: Int
 
+    /// The encoded text, kept by `packetFromEmit` so an emit is encoded once.
+    var cachedText: String?
+
     init(type: PacketType, data: [Any] = [Any](), id: Int = -1, nsp: String, placeholders: Int = 0,
          binary: [Data] = [Data]()) {
         self.data = data
@@ -103,6 +108,7 @@ public struct SocketPacket: CustomStringConvertible {
 
     /// Adds one binary attachment; returns `true` once every placeholder is filled.
     mutating func addData(_ data: Data) -> Bool {
+        cachedText = nil
         if placeholders == binary.count {
             return true
         }
@@ -118,29 +124,7 @@ public struct SocketPacket: CustomStringConvertible {
     }
 
     private func createPacketString() -> String {
-        var result = String(type.rawValue)
-
-        if type.isBinary {
-            result += "\(binary.count)-"
-        }
-
-        if nsp != "/" {
-            result += "\(nsp),"
-        }
-
-        if id != -1 {
-            result += String(id)
-        }
-
-        if type == .connect || type == .disconnect {
-            // CONNECT carries an optional object (the auth payload), DISCONNECT nothing.
-            if let object = data.first, type == .connect {
-                result += SocketJSON.serialize(object)
-            }
-            return result
-        }
-
-        return result + SocketJSON.serialize(data)
+        return cachedText ?? encoded().text
     }
 
     private mutating func fillInPlaceholders() {
@@ -160,54 +144,5 @@ public struct SocketPacket: CustomStringConvertible {
         default:
             return object
         }
-    }
-}
-
-extension SocketPacket {
-    private static func findType(_ binCount: Int, ack: Bool) -> PacketType {
-        switch (binCount, ack) {
-        case (0, false): return .event
-        case (0, true): return .ack
-        case (_, false): return .binaryEvent
-        case (_, true): return .binaryAck
-        }
-    }
-
-    static func packetFromEmit(_ items: [Any], id: Int, nsp: String, ack: Bool, checkForBinary: Bool = true) -> SocketPacket {
-        if checkForBinary {
-            let (parsedData, binary) = deconstructData(items)
-
-            return SocketPacket(type: findType(binary.count, ack: ack), data: parsedData, id: id, nsp: nsp,
-                                binary: binary)
-        } else {
-            return SocketPacket(type: findType(0, ack: ack), data: items, id: id, nsp: nsp)
-        }
-    }
-
-    /// Replaces every `Data` (also nested, also `NSData`) by `{"_placeholder":true,"num":n}`.
-    private static func shred(_ data: Any, binary: inout [Data]) -> Any {
-        switch data {
-        case let bin as Data:
-            let placeholder: [String: Any] = ["_placeholder": true, "num": binary.count]
-            binary.append(bin)
-            return placeholder
-        case let arr as [Any]:
-            return arr.map({ shred($0, binary: &binary) })
-        case let dict as [String: Any]:
-            var result = [String: Any](minimumCapacity: dict.count)
-            // Walk keys in a stable order so attachment numbers are deterministic.
-            for (key, value) in dict.sorted(by: { $0.key < $1.key }) {
-                result[key] = shred(value, binary: &binary)
-            }
-            return result
-        default:
-            return data
-        }
-    }
-
-    static func deconstructData(_ data: [Any]) -> ([Any], [Data]) {
-        var binary = [Data]()
-
-        return (data.map({ shred($0, binary: &binary) }), binary)
     }
 }
