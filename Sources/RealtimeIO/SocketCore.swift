@@ -229,10 +229,14 @@ final class SocketCore: EventLoopHandler {
 // MARK: - Syscalls
 
 extension SocketCore {
+    /// The largest single read: a bigger `maxLength` is clamped, so a careless caller cannot
+    /// make one read allocate an unbounded buffer.
+    static let maximumReadLength = 16 * 1024 * 1024
+
     /// Reads at most `maxLength` bytes into a new array, waiting for readiness as needed.
     /// - Returns: the bytes, or `[]` at EOF.
     func receive(maxLength: Int) async throws(NetworkError) -> [UInt8] {
-        let capacity = max(1, maxLength)
+        let capacity = min(max(1, maxLength), Self.maximumReadLength)
         while true {
             let (descriptor, epoch) = try self.beginSyscall(.read)
             var errorCode: Int32 = 0

@@ -10,8 +10,11 @@ import Synchronization
 ///
 /// - Important: One reader and one writer may run concurrently; a second concurrent reader (or
 ///   writer) fails with `.concurrentOperation`. Cancelling a task suspended in a read or write
-///   closes the stream and fails that call with `.cancelled`. Dropping the last reference
-///   closes the socket.
+///   closes the stream and fails that call with `.cancelled` (the other direction's pending call
+///   fails with `.closed`). A call from an already-cancelled task still returns what the kernel
+///   can deliver at once, and fails with `.cancelled` (closing the stream) only if it would have
+///   to wait. A read returns at most 16 MiB however large `maxLength` is. Dropping the last
+///   reference closes the socket.
 package final class TCPStream: ByteStream {
     let core: SocketCore
     private let isReading = Atomic<Bool>(false)

@@ -35,6 +35,8 @@ package final class TLSStream: ByteStream {
         case failed(NetworkError)
     }
 
+    private static let maximumRecordPlaintext = 16 * 1024
+
     private let transport: TCPStream
     private let session: TLSSession
     private let state = Mutex(State())
@@ -136,7 +138,9 @@ package final class TLSStream: ByteStream {
     package func read(maxLength: Int) async throws(NetworkError) -> [UInt8] {
         try self.claim(reading: true)
         defer { self.state.withLock { $0.isReading = false } }
-        let capacity = max(1, min(maxLength, Int(Int32.max)))
+        // SSL_read returns at most one record's plaintext (RFC 8446 §5.1: 2^14 bytes), so a
+        // bigger buffer would only waste memory.
+        let capacity = max(1, min(maxLength, Self.maximumRecordPlaintext))
         while true {
             let step = self.state.withLock { state -> ReadStep in
                 if state.isClosed { return .failed(NetworkError(.closed, "the connection was closed")) }

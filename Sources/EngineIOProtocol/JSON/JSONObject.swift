@@ -12,7 +12,9 @@ package struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     /// One member: a key and its value.
     package typealias Element = (key: String, value: JSONValue)
 
+    /// The member names, in order.
     package private(set) var keys: [String]
+    /// The member values, in the order of ``keys``.
     package private(set) var values: [JSONValue]
 
     /// An empty object.
@@ -36,6 +38,7 @@ package struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     package var startIndex: Int { 0 }
     package var endIndex: Int { self.keys.count }
 
+    /// The member at `position`.
     package subscript(position: Int) -> Element {
         (self.keys[position], self.values[position])
     }
@@ -69,6 +72,7 @@ package struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         self.values.append(value)
     }
 
+    /// Reserves room for `count` members.
     package mutating func reserveCapacity(_ count: Int) {
         self.keys.reserveCapacity(count)
         self.values.reserveCapacity(count)

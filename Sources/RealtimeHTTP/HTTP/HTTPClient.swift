@@ -1,0 +1,84 @@
+import Foundation
+package import HTTP1Codec
+package import RealtimeIO
+
+/// The native HTTP/1.1 client over ``RealtimeIO`` byte streams (RFC 9110, RFC 9112).
+///
+/// ```swift
+/// let client = HTTPClient()
+/// let response = try await client.execute(HTTPClientRequest(url: url, maxRedirects: 5))
+/// for try await chunk in response.body { consume(chunk) }
+/// ```
+///
+/// - Keep-alive: a connection whose response allowed reuse goes back to a bounded pool of
+///   idle connections per ``HTTPOrigin`` (scheme, host, port, TLS settings) and serves the
+///   next request to that origin. A request that fails on a reused connection before any
+///   response byte arrived (the server closed it while idle) is retried once on a new one.
+/// - Streaming: ``HTTPClientResponse/body`` reads the socket only while pulled.
+/// - Idle timeout: ``HTTPClientRequest/idleTimeout`` bounds each wait on the network
+///   (connect, write, read), never the life of a healthy stream.
+/// - Cookies: ``cookieStore`` takes `Set-Cookie` fields and adds a `Cookie` field to
+///   matching requests (RFC 6265).
+/// - Redirects: up to ``HTTPClientRequest/maxRedirects`` (see ``HTTPRedirectPolicy``); with
+///   0 the redirect response itself is returned.
+/// - Cancellation: cancelling the calling task closes the connection at once and throws
+///   `.cancelled`.
+///
+/// - Important: Thread-safe; many requests may run concurrently, each on its own connection.
+///   The client does not pipeline.
+package final class HTTPClient: HTTPTransport {
+    /// Opens a byte stream to an endpoint; ``NetworkConnector/connect(to:timeout:)`` in
+    /// production, anything that speaks ``ByteStream`` in tests.
+    package typealias Connector = @Sendable (Endpoint, Duration) async throws(NetworkError) -> any ByteStream
+
+    /// Pool bounds and buffer sizes.
+    package struct Configuration: Sendable {
+        /// Idle keep-alive connections kept per origin.
+        package var maxIdleConnectionsPerOrigin: Int = 8
+        /// Idle keep-alive connections kept in all.
+        package var maxIdleConnections: Int = 64
+        /// How long an idle connection is kept before it is closed instead of reused.
+        package var idleConnectionLifetime: Duration = .seconds(55)
+        /// The most bytes one socket read asks for (and so the most a body holds unpulled).
+        package var readSize: Int = 64 * 1024
+        /// Bounds on response heads and chunked framing.
+        package var parserLimits = HTTPParserLimits()
+        /// Body bytes of a redirect response read to keep its connection; past that the
+        /// connection is closed instead.
+        package var maxRedirectBodyDrain: Int = 64 * 1024
+
+        package init() {}
+    }
+
+    package let configuration: Configuration
+    /// The client's cookies; read and add to it freely.
+    package let cookieStore: HTTPCookieStore
+    let pool: HTTPConnectionPool
+    let connector: Connector
+
+    /// - Parameters:
+    ///   - configuration: pool bounds and buffer sizes.
+    ///   - cookieStore: the cookies to send and fill (shared with other clients if you wish).
+    ///   - connector: how connections are opened (the native transport by default).
+    package init(configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
+                 connector: @escaping Connector = NetworkConnector.connect(to:timeout:)) {
+        self.configuration = configuration
+        self.cookieStore = cookieStore
+        self.connector = connector
+        self.pool = HTTPConnectionPool(maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin,
+                                       maxIdleTotal: configuration.maxIdleConnections,
+                                       idleLifetime: configuration.idleConnectionLifetime)
+    }
+
+    deinit {
+        self.pool.shutdown()
+    }
+
+    /// Idle keep-alive connections currently pooled.
+    package var idleConnectionCount: Int { self.pool.idleCount }
+
+    /// Closes every idle pooled connection (connections in use are not affected).
+    package func closeIdleConnections() {
+        self.pool.closeIdleConnections()
+    }
+}

@@ -1,0 +1,162 @@
+import HTTP1Codec
+import Synchronization
+
+/// A response body read from an ``HTTPConnection``: the socket is read only while a caller
+/// waits in ``next()`` (backpressure: at most one read of `readSize` bytes is held).
+///
+/// At the clean end of the body the connection goes back to the pool when the response
+/// allows reuse (RFC 9112 §9.3), else it is closed. ``cancel()``, an error, a timeout, task
+/// cancellation or dropping the body unread close it.
+///
+/// - Important: Unicast: one consumer calls ``next()`` at a time (a concurrent call throws
+///   `.invalidResponse`); ``cancel()`` may be called from anywhere.
+final class HTTPConnectionBodySource: HTTPBodySource {
+    private enum Phase {
+        case ready
+        case reading
+        case finished
+        case failed(HTTPClientError)
+    }
+
+    private struct State {
+        var parser: HTTPResponseParser
+        var phase: Phase = .ready
+        var receivedEOF = false
+    }
+
+    private enum Step {
+        case deliver([UInt8])
+        case complete(reusable: Bool)
+        case read
+        case fail(HTTPClientError, closing: Bool)
+        case done
+    }
+
+    private let connection: HTTPConnection
+    private let pool: HTTPConnectionPool
+    private let watchdog: HTTPIdleWatchdog
+    private let readSize: Int
+    private let state: Mutex<State>
+
+    init(parser: HTTPResponseParser, connection: HTTPConnection, pool: HTTPConnectionPool,
+         watchdog: HTTPIdleWatchdog, readSize: Int) {
+        self.connection = connection
+        self.pool = pool
+        self.watchdog = watchdog
+        self.readSize = readSize
+        self.state = Mutex(State(parser: parser))
+    }
+
+    deinit {
+        let unfinished = self.state.withLock { state -> Bool in
+            if case .ready = state.phase { return true }
+            if case .reading = state.phase { return true }
+            return false
+        }
+        self.watchdog.stop()
+        if unfinished { self.connection.close() }
+    }
+
+    func next() async throws(HTTPClientError) -> [UInt8]? {
+        while true {
+            switch self.step() {
+            case .deliver(let bytes):
+                return bytes
+            case .done:
+                return nil
+            case .complete(let reusable):
+                self.watchdog.stop()
+                if reusable { self.pool.checkin(self.connection) } else { self.connection.close() }
+                return nil
+            case .fail(let error, let closing):
+                if closing {
+                    self.watchdog.stop()
+                    self.connection.close()
+                }
+                throw error
+            case .read:
+                let bytes: [UInt8]
+                do {
+                    bytes = try await self.connection.read(maxLength: self.readSize, watchdog: self.watchdog)
+                } catch {
+                    self.fail(with: error)
+                    throw error
+                }
+                let cancelled = self.state.withLock { state -> Bool in
+                    guard case .reading = state.phase else { return true }
+                    state.phase = .ready
+                    if bytes.isEmpty { state.receivedEOF = true } else { state.parser.append(bytes) }
+                    return false
+                }
+                if cancelled { throw HTTPClientError(.cancelled, "the body was cancelled") }
+            }
+        }
+    }
+
+    func cancel() {
+        let wasActive = self.state.withLock { state -> Bool in
+            switch state.phase {
+            case .ready, .reading:
+                state.phase = .failed(HTTPClientError(.cancelled, "the body was cancelled"))
+                return true
+            case .finished, .failed:
+                return false
+            }
+        }
+        if wasActive {
+            self.watchdog.stop()
+            self.connection.close()
+        }
+    }
+
+    private func step() -> Step {
+        self.state.withLock { state -> Step in
+            switch state.phase {
+            case .finished:
+                return .done
+            case .failed(let error):
+                return .fail(error, closing: false)
+            case .reading:
+                return .fail(HTTPClientError(.invalidResponse, "concurrent reads of one response body"),
+                             closing: false)
+            case .ready:
+                break
+            }
+            do throws(HTTPParseError) {
+                let event = state.receivedEOF ? try state.parser.finish() : try state.parser.next()
+                switch event {
+                case .body(let bytes)?:
+                    return .deliver(bytes)
+                case .end?:
+                    state.phase = .finished
+                    return .complete(reusable: state.parser.canReuseConnection)
+                case .head?:
+                    // Only pipelining could produce a second head here, and the client never pipelines.
+                    let error = HTTPClientError(.invalidResponse, "unexpected response after the body")
+                    state.phase = .failed(error)
+                    return .fail(error, closing: true)
+                case nil:
+                    if state.receivedEOF {
+                        // A 101 head (no body follows) or an upgraded stream.
+                        state.phase = .finished
+                        return .complete(reusable: false)
+                    }
+                    state.phase = .reading
+                    return .read
+                }
+            } catch {
+                let clientError = HTTPClientError(parseError: error)
+                state.phase = .failed(clientError)
+                return .fail(clientError, closing: true)
+            }
+        }
+    }
+
+    private func fail(with error: HTTPClientError) {
+        self.state.withLock { state in
+            if case .reading = state.phase { state.phase = .failed(error) }
+        }
+        self.watchdog.stop()
+        self.connection.close()
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The state of one URLSession data task, shared by the session delegate (producer) and the
+/// ``HTTPResponseBody`` consumer: the pending response head, a bounded queue of body
+/// chunks and the redirect bookkeeping.
+///
+/// Backpressure: when the queued bytes exceed `bufferLimit` the task is suspended; it is
+/// resumed once the consumer drained the queue below half the limit. The queue holds at most
+/// `bufferLimit` plus one delivery.
+final class URLSessionTaskBridge: HTTPBodySource {
+    typealias HeadResult = Result<HTTPURLResponse, HTTPClientError>
+
+    private struct State {
+        var headWaiter: CheckedContinuation<HeadResult, Never>?
+        var head: HeadResult?
+        var chunks: [[UInt8]] = []
+        var chunkIndex = 0
+        var bufferedBytes = 0
+        var completion: HTTPClientError??   // nil: running; .some(nil): finished; .some(error): failed
+        var bodyWaiter: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
+        var isSuspended = false
+        var cancelledByConsumer = false
+        var redirectsFollowed = 0
+        var failureOverride: HTTPClientError?
+    }
+
+    let request: HTTPClientRequest
+    let bufferLimit: Int
+    private let state = Mutex(State())
+    private let task = Mutex<URLSessionDataTask?>(nil)
+
+    init(request: HTTPClientRequest, bufferLimit: Int) {
+        self.request = request
+        self.bufferLimit = bufferLimit
+    }
+
+    func attach(_ task: URLSessionDataTask) {
+        self.task.withLock { $0 = task }
+    }
+
+    private var dataTask: URLSessionDataTask? { self.task.withLock { $0 } }
+
+    // MARK: Consumer side
+
+    /// Starts the task and waits for the response head.
+    func start() async -> HeadResult {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<HeadResult, Never>) in
+                let ready = self.state.withLock { state -> HeadResult? in
+                    if let head = state.head { return head }
+                    state.headWaiter = continuation
+                    return nil
+                }
+                if let ready {
+                    continuation.resume(returning: ready)
+                } else {
+                    self.dataTask?.resume()
+                }
+            }
+        } onCancel: {
+            self.dataTask?.cancel()
+        }
+    }
+
+    func next() async throws(HTTPClientError) -> [UInt8]? {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>) in
+                enum Action { case deliver(Result<[UInt8]?, HTTPClientError>, resume: Bool), wait }
+                let action = self.state.withLock { state -> Action in
+                    if state.chunkIndex < state.chunks.count {
+                        let chunk = state.chunks[state.chunkIndex]
+                        state.chunks[state.chunkIndex] = []
+                        state.chunkIndex += 1
+                        if state.chunkIndex == state.chunks.count {
+                            state.chunks.removeAll(keepingCapacity: true)
+                            state.chunkIndex = 0
+                        }
+                        state.bufferedBytes -= chunk.count
+                        var resume = false
+                        if state.isSuspended && state.bufferedBytes <= self.bufferLimit / 2 {
+                            state.isSuspended = false
+                            resume = true
+                        }
+                        return .deliver(.success(chunk), resume: resume)
+                    }
+                    switch state.completion {
+                    case .some(.none): return .deliver(.success(nil), resume: false)
+                    case .some(.some(let error)): return .deliver(.failure(error), resume: false)
+                    case .none:
+                        if state.bodyWaiter != nil {
+                            return .deliver(.failure(HTTPClientError(.invalidResponse,
+                                                                     "concurrent reads of one response body")),
+                                            resume: false)
+                        }
+                        state.bodyWaiter = continuation
+                        return .wait
+                    }
+                }
+                if case .deliver(let result, let resume) = action {
+                    if resume { self.dataTask?.resume() }
+                    continuation.resume(returning: result)
+                }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+        return try result.get()
+    }
+
+    func cancel() {
+        let running = self.state.withLock { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.cancelledByConsumer = true
+            return true
+        }
+        if running { self.dataTask?.cancel() }
+    }
+
+    // MARK: Delegate side
+
+    func didReceive(response: URLResponse) {
+        let result: HeadResult
+        if let http = response as? HTTPURLResponse {
+            result = .success(http)
+        } else {
+            result = .failure(HTTPClientError(.invalidResponse, "not an HTTP response"))
+        }
+        let waiter = self.state.withLock { state -> CheckedContinuation<HeadResult, Never>? in
+            state.head = result
+            defer { state.headWaiter = nil }
+            return state.headWaiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func didReceive(data: Data) {
+        let chunk = [UInt8](data)
+        guard !chunk.isEmpty else { return }
+        enum Action { case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend }
+        let action = self.state.withLock { state -> Action in
+            if let waiter = state.bodyWaiter {
+                state.bodyWaiter = nil
+                return .deliver(waiter)
+            }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            if state.bufferedBytes > self.bufferLimit && !state.isSuspended {
+                state.isSuspended = true
+                return .suspend
+            }
+            return .none
+        }
+        switch action {
+        case .none: break
+        case .deliver(let waiter): waiter.resume(returning: .success(chunk))
+        case .suspend: self.dataTask?.suspend()
+        }
+    }
+
+    func didComplete(error: (any Error)?) {
+        let (headWaiter, bodyWaiter, outcome) = self.state.withLock { state in
+            var failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
+            if let override = state.failureOverride { failure = override }
+            state.completion = .some(failure)
+            if state.head == nil {
+                state.head = .failure(failure ?? HTTPClientError(.invalidResponse, "no response"))
+            }
+            let head = state.head
+            defer {
+                state.headWaiter = nil
+                state.bodyWaiter = nil
+            }
+            return (state.headWaiter.map { ($0, head) }, state.bodyWaiter, failure)
+        }
+        if let (waiter, head) = headWaiter, let head { waiter.resume(returning: head) }
+        if let bodyWaiter {
+            bodyWaiter.resume(returning: outcome.map { .failure($0) } ?? .success(nil))
+        }
+    }
+
+    /// Counts a redirect; `false` (and the task fails with `.tooManyRedirects`) past the limit.
+    func admitRedirect() -> Bool {
+        self.state.withLock { state in
+            guard state.redirectsFollowed < self.request.maxRedirects else {
+                state.failureOverride = HTTPClientError(.tooManyRedirects,
+                                                        "more than \(self.request.maxRedirects) redirects")
+                return false
+            }
+            state.redirectsFollowed += 1
+            return true
+        }
+    }
+
+    static func clientError(for error: any Error, cancelledByConsumer: Bool) -> HTTPClientError {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else {
+            return HTTPClientError(.invalidResponse, nsError.localizedDescription)
+        }
+        switch nsError.code {
+        case NSURLErrorCancelled:
+            return HTTPClientError(.cancelled, "the task was cancelled")
+        case NSURLErrorTimedOut:
+            return HTTPClientError(.timedOut, "no progress within the idle timeout")
+        case NSURLErrorCannotConnectToHost:
+            return HTTPClientError(.network(.connectionRefused), nsError.localizedDescription)
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return HTTPClientError(.network(.nameResolutionFailed), nsError.localizedDescription)
+        case NSURLErrorNetworkConnectionLost:
+            return HTTPClientError(.network(.connectionReset), nsError.localizedDescription)
+        case NSURLErrorBadURL, NSURLErrorUnsupportedURL:
+            return HTTPClientError(.invalidURL, nsError.localizedDescription)
+        case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
+             NSURLErrorSecureConnectionFailed:
+            return HTTPClientError(.network(.certificateUntrusted), nsError.localizedDescription)
+        case NSURLErrorHTTPTooManyRedirects:
+            return HTTPClientError(.tooManyRedirects, nsError.localizedDescription)
+        default:
+            return HTTPClientError(.invalidResponse, "\(nsError.code): \(nsError.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+"""A raw asyncio HTTP peer that misbehaves on purpose, for the client's error tests.
+
+Binds 127.0.0.1 on a free port and prints PORT=<n> first. It reads one request head and
+answers by path:
+  /close-delimited   HTTP/1.0 200 without Content-Length, body "streamed until close", then closes
+  /truncated-chunked chunked head and one chunk, then closes without the last chunk
+  /reset             Content-Length 100000, 10 bytes of body, then a TCP reset (SO_LINGER 0)
+  /huge-header       a 200 KiB header field
+  /never             reads the request and never answers
+  /bad-status        "HTTP/1.1 OK" (malformed status line)
+"""
+import asyncio
+import socket
+import struct
+import sys
+
+
+async def handle(reader, writer):
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        writer.close()
+        return
+    path = head.split(b" ", 2)[1].decode()
+    if path == "/close-delimited":
+        writer.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nstreamed ")
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.write(b"until close")
+        await writer.drain()
+        writer.close()
+    elif path == "/truncated-chunked":
+        writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.close()
+    elif path == "/reset":
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n0123456789")
+        await writer.drain()
+        await asyncio.sleep(0.1)
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()
+    elif path == "/huge-header":
+        writer.write(b"HTTP/1.1 200 OK\r\nX-Huge: " + b"h" * (200 * 1024) + b"\r\nContent-Length: 0\r\n\r\n")
+        try:
+            await writer.drain()
+        except ConnectionError:
+            pass
+        writer.close()
+    elif path == "/never":
+        await asyncio.sleep(3600)
+    elif path == "/bad-status":
+        writer.write(b"HTTP/1.1 OK\r\n\r\n")
+        await writer.drain()
+        writer.close()
+    else:
+        writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    print(f"PORT={server.sockets[0].getsockname()[1]}", flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)
