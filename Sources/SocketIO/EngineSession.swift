@@ -94,7 +94,12 @@ struct EngineSession {
         self.outgoing.append(PendingWrite(frames: frames, completion: completion))
     }
 
-    /// Takes the next batch: for polling, whole writes up to `maxPayload` bytes (at least one);
+    /// Most packets in one POST: python-engineio rejects payloads of more than 16 packets
+    /// with 400 ("Too many packets in payload", `Payload.max_decode_packets`).
+    static let maximumPacketsPerPost = 16
+
+    /// Takes the next batch: for polling, whole writes up to `maxPayload` bytes and
+    /// ``maximumPacketsPerPost`` packets (at least one write);
     /// for WebSocket, everything queued.
     mutating func takeBatch(polling: Bool) -> [PendingWrite] {
         guard polling else {
@@ -102,11 +107,14 @@ struct EngineSession {
             return self.outgoing
         }
         var size = 0
+        var frames = 0
         var count = 0
         for write in self.outgoing {
             let writeSize = write.frames.reduce(0) { $0 + $1.byteCount + 1 }
-            if count > 0 && size + writeSize > self.maxPayload { break }
+            if count > 0 && (size + writeSize > self.maxPayload
+                             || frames + write.frames.count > Self.maximumPacketsPerPost) { break }
             size += writeSize
+            frames += write.frames.count
             count += 1
         }
         defer { self.outgoing.removeFirst(count) }

@@ -6,16 +6,20 @@ import RealtimeIO
 
 /// The transports an engine drives.
 struct EngineTransports: Sendable {
-    /// `nil` until a native HTTP client exists on this platform: polling is then unavailable.
+    /// `nil` when no HTTP client exists on this platform: polling is then unavailable.
     var http: (any HTTPTransport)?
     var webSocket: any WebSocketTransport
+    /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
+    /// so the engine adds them only to the WebSocket upgrade request.
+    var httpKeepsCookies: Bool
 
-    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector.
+    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
+    /// its own HTTP client, so cookies never leak between managers.
     static func native() -> EngineTransports {
         let webSocket = WebSocketClient(connector: { endpoint, timeout throws(NetworkError) in
             try await NetworkConnector.connect(to: endpoint, timeout: timeout)
         })
-        return EngineTransports(http: nil, webSocket: webSocket)
+        return EngineTransports(http: HTTPClient(), webSocket: webSocket, httpKeepsCookies: true)
     }
 }
 
@@ -187,7 +191,10 @@ extension SocketEngine {
 
     /// Headers for every request: `.extraHeaders`, then `Cookie` from `.cookies` and the
     /// server's sticky cookies (never logged).
-    func requestHeaders() -> HTTPHeaders {
+    ///
+    /// - Parameter forWebSocket: the WebSocket client has no cookie store, so it always gets
+    ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
+    func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
         let (extraHeaders, cookies, sticky) = self.state.withLock {
             ($0.extraHeaders, $0.cookies, $0.session.stickyCookies)
         }
@@ -196,7 +203,8 @@ extension SocketEngine {
             headers.add(name: name, value: value)
         }
         var pairs: [String] = (cookies ?? []).map { "\($0.name)=\($0.value)" }
-        pairs += sticky.filter { cookie in !(cookies ?? []).contains(where: { $0.name == cookie.name }) }
+        let addSticky = forWebSocket || !(self.transports?.httpKeepsCookies ?? false)
+        pairs += sticky.filter { _ in addSticky }.filter { cookie in !(cookies ?? []).contains(where: { $0.name == cookie.name }) }
             .map { "\($0.name)=\($0.value)" }
         if !pairs.isEmpty {
             headers.replaceOrAdd(name: "Cookie", value: pairs.joined(separator: "; "))

@@ -21,7 +21,7 @@ extension SocketEngine {
         }
         components.queryItems = items
 
-        var headers = self.requestHeaders()
+        var headers = self.requestHeaders(forWebSocket: false)
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=UTF-8")
         }

@@ -7,7 +7,7 @@ import RealtimeHTTP
 extension SocketEngine {
     func webSocketOptions() -> WebSocketOptions {
         let compress = self.compress
-        return WebSocketOptions(headers: self.requestHeaders(),
+        return WebSocketOptions(headers: self.requestHeaders(forWebSocket: true),
                                 enableCompression: compress,
                                 tls: self.tlsConfiguration())
     }

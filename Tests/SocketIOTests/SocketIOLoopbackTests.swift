@@ -15,6 +15,7 @@ import TestSupport
 
         // The server emits "welcome" from its connect handler, before its CONNECT packet.
         let welcome = EventWaiter(socket, "welcome")
+        let upgraded = EventWaiter(socket, clientEvent: .websocketUpgrade)
         let (connected, refused) = await harness.connect(socket)
         #expect(refused == nil)
         let connect = try #require(connected)
@@ -25,6 +26,17 @@ import TestSupport
         #expect(harness.manager.status == .connected)
         let welcomed = await welcome.value()
         #expect((welcomed?.first as? [String: Any])?["sid"] as? String == sid)
+
+        switch mode {
+        case .upgrade:
+            let headers = await upgraded.value()
+            #expect(headers?.first is [String: String])
+            #expect(harness.manager.engine?.polling == false)
+        case .polling:
+            #expect(harness.manager.engine?.polling == true)
+        case .webSocket:
+            #expect(harness.manager.engine?.polling == false)
+        }
 
         // Every SocketData type, Data nested in containers.
         let echo = EventWaiter(socket, "echo")
@@ -72,6 +84,10 @@ import TestSupport
         }
         let sequence = try #require(await harness.ack(socket, "seq_result", [], timeout: 10))
         #expect((sequence.first as? [Any])?.compactMap { $0 as? Int } == Array(0..<1_000))
+
+        if mode == .polling {
+            #expect(harness.manager.engine?.polling == true)
+        }
 
         // Our disconnect.
         let disconnected = EventWaiter(socket, clientEvent: .disconnect)
