@@ -177,3 +177,36 @@ struct LoopbackHarnessSecondManager {
                                      config: [.handleQueue(harness.queue), .reconnects(false), .forceWebsockets(true)])
     }
 }
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite(.serialized) struct SocketIOOptionsLoopbackTests {
+    @Test(arguments: TransportMode.available)
+    func headersCookiesQueryAndStickySessionReachTheServer(_ mode: TransportMode) async throws {
+        let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: "s1",
+                                                          .domain: "127.0.0.1", .path: "/"]))
+        let harness = try await LoopbackHarness(mode, extra: [.extraHeaders(["X-Client": "swift"]),
+                                                              .cookies([cookie]),
+                                                              .connectParams(["room": "lobby"])])
+        defer { harness.stop() }
+        let socket = harness.manager.defaultSocket
+        #expect(await harness.connect(socket).connected != nil)
+
+        let environ = try #require(await harness.ack(socket, "environ_seen", [])?.first as? [String: Any])
+        #expect((environ["cookie"] as? String)?.contains("session=s1") == true)
+        #expect(environ["x_client"] as? String == "swift")
+        #expect((environ["query"] as? String)?.contains("room=lobby") == true)
+        #expect((environ["query"] as? String)?.contains("EIO=4") == true)
+
+        guard mode != .webSocket else { return }
+        for index in 0..<20 {
+            socket.emit("seq", index)
+        }
+        _ = await harness.ack(socket, "seq_result", [])
+        let report = try #require(await harness.ack(socket, "sticky_report", [])?.first as? [String: Any])
+        #expect((report["with"] as? Int ?? 0) > 0)
+        #expect(report["without"] as? Int == 0)
+    }
+}
