@@ -25,6 +25,7 @@ Events (both namespaces):
 """
 import argparse
 import asyncio
+import ssl
 import sys
 
 import socketio
@@ -34,6 +35,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, default=0)
 parser.add_argument("--ping-interval", type=float, default=25)
 parser.add_argument("--ping-timeout", type=float, default=20)
+parser.add_argument("--cert", default=None, help="PEM certificate chain: serve HTTPS/WSS")
+parser.add_argument("--key", default=None)
 args = parser.parse_args()
 
 sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*",
@@ -135,7 +138,11 @@ register("/admin")
 async def main():
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
+    ssl_context = None
+    if args.cert:
+        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ssl_context.load_cert_chain(args.cert, args.key)
+    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     print(f"PORT={port}", flush=True)
