@@ -210,3 +210,22 @@ import FoundationNetworking
         #expect(report["without"] as? Int == 0)
     }
 }
+
+@Suite(.serialized) struct SocketIOCompressionLoopbackTests {
+    @Test func compressNegotiatesPermessageDeflateOnTheUpgrade() async throws {
+        guard TransportMode.available.contains(.upgrade) else { return }
+        let harness = try await LoopbackHarness(.upgrade, extra: [.compress])
+        defer { harness.stop() }
+        let socket = harness.manager.defaultSocket
+        let upgraded = EventWaiter(socket, clientEvent: .websocketUpgrade)
+        #expect(await harness.connect(socket).connected != nil)
+        let headers = try #require(await upgraded.value()?.first as? [String: String])
+        let extensions = headers.first(where: { $0.key.lowercased() == "sec-websocket-extensions" })?.value ?? ""
+        #expect(extensions.contains("permessage-deflate"))
+
+        let big = String(repeating: "compressible ", count: 20_000)
+        let echo = EventWaiter(socket, "echo")
+        socket.emit("echo", big)
+        #expect(await echo.value()?.first as? String == big)
+    }
+}
