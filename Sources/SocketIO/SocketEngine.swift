@@ -117,6 +117,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     @available(*, deprecated, message: "No longer needed, if we're not polling, then we must be doing websockets")
     public var websocket: Bool { self.state.withLock { $0.websocket } }
 
+    /// `true` once the engine was closed (upstream: the URLSession was invalidated).
+    public var invalidated: Bool { self.state.withLock { $0.closed } }
+
+    /// `true` while the WebSocket transport is open and in use.
+    public var wsConnected: Bool {
+        self.state.withLock { $0.connected && !$0.polling && $0.session.webSocket != nil }
+    }
+
     /// Whether `.enableSOCKSProxy(true)` was set.
     ///
     /// - Important: Recorded only: the native transport connects directly.
@@ -270,6 +278,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.finish(teardown, sendClosePacket: false, polling: false)
 
         DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logType)
+
+        guard self.version == .three else {
+            // Engine.IO 3 frames polling payloads differently; only socket.io 3+ servers are spoken to.
+            self.fail(generation: generation, reason: "socket.io 2 (Engine.IO 3) servers are not supported; use .version(.three)")
+            return
+        }
 
         guard let transports = self.transports else {
             self.fail(generation: generation, reason: "No transport available for this platform")
