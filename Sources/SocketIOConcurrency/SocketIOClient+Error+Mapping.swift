@@ -60,9 +60,9 @@ extension SocketIOClient.Error {
     private static func source(of message: String) -> Source {
         let lowered = message.lowercased()
         if lowered.contains("engine") { return .engine }
-        if lowered.contains("websocket") || lowered.contains("polling") || lowered.contains("transport") {
-            return .transport
-        }
+        let transportWords = ["websocket", "polling", "transport", "connection", "refused", "tls",
+                              "certificate", "dns", "host", "network", "timed out"]
+        if transportWords.contains(where: lowered.contains) { return .transport }
         return .socketIO
     }
 

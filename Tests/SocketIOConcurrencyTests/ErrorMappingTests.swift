@@ -44,6 +44,10 @@ import Testing
          .clientError(event: "connect", message: "Engine URL is malformed", source: .engine)),
         (UncheckedItems(["WebSocket closed"]),
          .clientError(event: "connect", message: "WebSocket closed", source: .transport)),
+        (UncheckedItems(["connection to 127.0.0.1:9 refused"]),
+         .clientError(event: "connect", message: "connection to 127.0.0.1:9 refused", source: .transport)),
+        (UncheckedItems(["Invalid namespace"]),
+         .clientError(event: "connect", message: "Invalid namespace", source: .socketIO)),
     ]
 
     @Test(arguments: errorEvents)
