@@ -16,10 +16,16 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("I
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
-/// A test target exists once its folder does; layers land one at a time.
-func testTarget(_ name: String, _ deps: [Target.Dependency], resources: [Resource]? = nil) -> Target? {
+func testTarget(_ name: String, _ deps: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: deps + ["TestSupport"], swiftSettings: strict)
+}
+
+/// A test target whose layer has not landed yet exists once its folder does.
+/// (SwiftPM caches manifests by content: after adding such a folder, pass
+/// `--manifest-cache none` once or list the target statically.)
+func pendingTestTarget(_ name: String, _ deps: [Target.Dependency]) -> Target? {
     guard FileManager.default.fileExists(atPath: "\(packageRoot)/Tests/\(name)") else { return nil }
-    return .testTarget(name: name, dependencies: deps + ["TestSupport"], resources: resources, swiftSettings: strict)
+    return testTarget(name, deps)
 }
 
 var targets: [Target] = [
@@ -65,9 +71,11 @@ targets += [
     testTarget("SSEProtocolTests", ["SSEProtocol"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
-    testTarget("SocketIOTests", ["SocketIO"]),
-    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
     testTarget("EventSourceTests", ["EventSource"]),
+]
+targets += [
+    pendingTestTarget("SocketIOTests", ["SocketIO"]),
+    pendingTestTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
 ].compactMap { $0 }
 
 /// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.

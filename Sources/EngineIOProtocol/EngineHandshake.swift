@@ -21,6 +21,7 @@ package struct EngineHandshake: Sendable, Hashable {
     /// The largest polling body the server accepts, in bytes; `nil` when not announced (v3).
     package var maxPayload: Int?
 
+    /// A handshake with the given fields (tests, and servers of other revisions).
     package init(sid: String, upgrades: [String], pingInterval: Duration, pingTimeout: Duration, maxPayload: Int?) {
         self.sid = sid
         self.upgrades = upgrades

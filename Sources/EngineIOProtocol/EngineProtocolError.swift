@@ -15,6 +15,8 @@ package enum EngineProtocolError: Error, Sendable, Hashable, CustomStringConvert
     case payloadTooLarge(limit: Int)
     /// An `open` packet whose JSON is malformed or misses a mandatory field.
     case invalidHandshake(String)
+    /// An Engine.IO v3 payload whose `<length>:` framing is malformed or does not match its content.
+    case invalidLengthPrefix
 
     package var description: String {
         switch self {
@@ -24,6 +26,7 @@ package enum EngineProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .invalidUTF8: return "Engine.IO text packet is not valid UTF-8"
         case .payloadTooLarge(let limit): return "Engine.IO payload exceeds \(limit) bytes"
         case .invalidHandshake(let reason): return "invalid Engine.IO handshake: \(reason)"
+        case .invalidLengthPrefix: return "invalid Engine.IO v3 payload length prefix"
         }
     }
 }

@@ -65,3 +65,31 @@ extension EnginePacket {
         self.init(type: type, text: rest)
     }
 }
+
+// MARK: - Protocol revisions
+
+extension EnginePacket {
+    /// The WebSocket frame for this packet in the given revision: as ``webSocketFrame()`` for
+    /// v4; in v3 a binary message's frame starts with the type byte `4` (engine.io-protocol v3,
+    /// "Encoding" / "Packet": "the packet type id is sent in the first byte of the binary contents").
+    package func webSocketFrame(version: EngineProtocolVersion) -> EngineWebSocketFrame {
+        if version == .v3, case .binaryMessage(let bytes) = self {
+            return .binary([EnginePacketType.message.rawValue] + bytes)
+        }
+        return self.webSocketFrame()
+    }
+
+    /// Decodes a WebSocket frame in the given revision.
+    ///
+    /// - Throws: ``EngineProtocolError`` for an empty frame or an unknown type; in v3 a binary
+    ///   frame must start with the message type byte `4`.
+    package init(webSocketFrame frame: EngineWebSocketFrame, version: EngineProtocolVersion) throws(EngineProtocolError) {
+        if version == .v3, case .binary(let bytes) = frame {
+            guard let first = bytes.first else { throw .emptyPacket }
+            guard first == EnginePacketType.message.rawValue else { throw .unknownPacketType(first) }
+            self = .binaryMessage(Array(bytes.dropFirst()))
+            return
+        }
+        try self.init(webSocketFrame: frame)
+    }
+}

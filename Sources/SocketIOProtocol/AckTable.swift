@@ -17,8 +17,11 @@
 package struct AckTable<Pending> {
     /// One waiting acknowledgement.
     package struct Entry {
+        /// The ack id sent with the EVENT.
         package var id: Int
+        /// When the acknowledgement times out; `nil` waits forever.
         package var deadline: ContinuousClock.Instant?
+        /// What the owner stored (typically the callback).
         package var pending: Pending
     }
 

@@ -13,6 +13,11 @@ package import EngineIOProtocol
 ///
 /// A CONNECT_ERROR puts the machine back in `disconnected`, so ``connect(auth:)`` can retry.
 ///
+/// With ``SocketProtocolRevision/v4`` (Socket.IO 2.x servers, socket.io-protocol v4) the main
+/// namespace is joined implicitly (no CONNECT is sent for `/`, the server sends `40` on its own),
+/// CONNECT carries no payload, and the acknowledgement carries no `sid` (the Engine.IO session
+/// id given to ``transportOpened(engineSID:)`` stands in, as in socket.io-client-swift).
+///
 /// ```swift
 /// var namespace = NamespaceStateMachine(namespace: "/")
 /// namespace.connect(auth: ["token": "x"])   // [] until the transport is open
@@ -34,16 +39,22 @@ package struct NamespaceStateMachine: Sendable {
 
     /// The namespace name, `/` for the main namespace.
     package let namespace: String
+    /// The Socket.IO protocol revision spoken.
+    package let revision: SocketProtocolRevision
     /// How many EVENT/ACK packets may arrive before the CONNECT acknowledgement; one more is a
     /// protocol violation.
     package var maximumBufferedPackets: Int
 
     private var state: State = .disconnected
     private var transportIsOpen = false
+    private var engineSID: String?
+    /// v4, main namespace: the server's implicit `40` arrived before the user asked to connect.
+    private var implicitConnectReceived = false
 
     /// A machine for `namespace`, initially disconnected, with the transport not open.
-    package init(namespace: String, maximumBufferedPackets: Int = 1_000) {
+    package init(namespace: String, revision: SocketProtocolRevision = .v5, maximumBufferedPackets: Int = 1_000) {
         self.namespace = namespace
+        self.revision = revision
         self.maximumBufferedPackets = maximumBufferedPackets
     }
 
@@ -70,9 +81,15 @@ package struct NamespaceStateMachine: Sendable {
     /// Does nothing while already connecting or connected.
     package mutating func connect(auth: JSONValue?) -> [NamespaceAction] {
         guard case .disconnected = self.state else { return [] }
+        if self.implicitConnectReceived && self.transportIsOpen {
+            self.implicitConnectReceived = false
+            let sid = self.engineSID ?? ""
+            self.state = .connected(sid: sid, auth: auth)
+            return [.connected(sid: sid)]
+        }
         if self.transportIsOpen {
             self.state = .connecting(auth: auth, sent: true, buffered: [])
-            return [.send(self.connectPacket(auth: auth))]
+            return self.connectActions(auth: auth)
         }
         self.state = .connecting(auth: auth, sent: false, buffered: [])
         return []
@@ -106,11 +123,15 @@ package struct NamespaceStateMachine: Sendable {
     // MARK: Inputs from the Engine.IO session
 
     /// The Engine.IO session opened (or reopened after a reconnect).
-    package mutating func transportOpened() -> [NamespaceAction] {
+    ///
+    /// - Parameter engineSID: the Engine.IO session id; used as the socket id by the v4 revision,
+    ///   whose CONNECT acknowledgement carries none.
+    package mutating func transportOpened(engineSID: String? = nil) -> [NamespaceAction] {
         self.transportIsOpen = true
+        self.engineSID = engineSID
         guard case .connecting(let auth, false, _) = self.state else { return [] }
         self.state = .connecting(auth: auth, sent: true, buffered: [])
-        return [.send(self.connectPacket(auth: auth))]
+        return self.connectActions(auth: auth)
     }
 
     /// The Engine.IO session closed.
@@ -121,6 +142,7 @@ package struct NamespaceStateMachine: Sendable {
     ///   reports ``NamespaceDisconnectReason/transportClose``.
     package mutating func transportClosed(willReconnect: Bool) -> [NamespaceAction] {
         self.transportIsOpen = false
+        self.implicitConnectReceived = false
         switch self.state {
         case .disconnected:
             return []
@@ -183,9 +205,17 @@ package struct NamespaceStateMachine: Sendable {
 
     private mutating func receiveConnect(_ packet: SocketPacket) -> [NamespaceAction] {
         guard case .connecting(let auth, _, let buffered) = self.state else {
+            if case .disconnected = self.state, self.revision == .v4, self.namespace == "/" {
+                self.implicitConnectReceived = true  // joined implicitly; reported on connect(auth:)
+            }
             return []  // duplicate or unsolicited CONNECT: ignored, as socket.io-client does
         }
-        guard let sid = packet.data?["sid"]?.stringValue else {
+        let sid: String
+        if let announced = packet.data?["sid"]?.stringValue {
+            sid = announced
+        } else if self.revision == .v4 {
+            sid = self.engineSID ?? ""
+        } else {
             // socket.io-client: "It seems you are trying to reach a Socket.IO server in v2.x
             // with a v3.x client, but they are not compatible".
             self.state = .disconnected
@@ -214,8 +244,15 @@ package struct NamespaceStateMachine: Sendable {
         }
     }
 
-    private func connectPacket(auth: JSONValue?) -> SocketPacket {
-        SocketPacket(type: .connect, namespace: self.namespace, data: auth)
+    /// v5: CONNECT with the auth payload. v4: CONNECT without payload, and none at all for `/`.
+    private func connectActions(auth: JSONValue?) -> [NamespaceAction] {
+        switch self.revision {
+        case .v5:
+            return [.send(SocketPacket(type: .connect, namespace: self.namespace, data: auth))]
+        case .v4:
+            guard self.namespace != "/" else { return [] }
+            return [.send(SocketPacket(type: .connect, namespace: self.namespace))]
+        }
     }
 
     private static func delivery(of packet: SocketPacket) -> NamespaceAction {

@@ -41,6 +41,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
     /// Tries made since the last successful connect (upstream `currentReconnectAttempt`).
     package private(set) var currentAttempt = 0
 
+    /// A schedule with upstream's defaults unless given.
     package init(reconnectWait: Double = 10, reconnectWaitMax: Double = 30, randomizationFactor: Double = 0.5, reconnectAttempts: Int = -1) {
         self.reconnectWait = reconnectWait
         self.reconnectWaitMax = reconnectWaitMax

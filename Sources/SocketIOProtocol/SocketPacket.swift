@@ -26,6 +26,7 @@ package struct SocketPacket: Sendable, Hashable {
     /// The encoder derives it from ``data`` and ignores this field.
     package var attachmentCount: Int
 
+    /// A packet; the namespace defaults to the main namespace `/`.
     package init(type: SocketPacketType, namespace: String = "/", ackID: Int? = nil, data: JSONValue? = nil, attachmentCount: Int = 0) {
         self.type = type
         self.namespace = namespace

@@ -2,158 +2,210 @@ import Testing
 import TestSupport
 @testable import RealtimeIO
 
-/// Certificates made once for the whole suite (RSA key generation is slow).
-private let certificates: Result<TestCertificates, any Error> = Result { try TestCertificates.make() }
+/// Certificates made once for the whole suite (RSA key generation is slow), off the pool.
+private let sharedCertificates = Task { try await TestCertificates.makeOffThePool() }
 
 @Suite("TLS streams against a real asyncio TLS peer")
 struct TLSStreamTests {
-    private func startServer(_ leaf: String, mode: String = "echo") async throws -> TestServer {
-        let certs = try certificates.get()
-        return try await TestServer.start("io_tcp_server.py", arguments: [
-            mode, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
-        ])
+    /// Runs `body` against a TLS server presenting `leaf`.pem.
+    private func withServer(_ leaf: String, mode: String = "echo", bindHost: String = "127.0.0.1",
+                            _ body: (TestServer) async throws -> Void) async throws {
+        let certs = try await sharedCertificates.value
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: [
+            mode, "--host", bindHost, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
+        ], body)
     }
 
     private func trustingTestCA(_ verification: TLSConfiguration.CertificateVerification = .fullVerification,
                                 serverName: String? = nil,
-                                alpn: [String] = []) throws -> TLSConfiguration {
+                                alpn: [String] = []) async throws -> TLSConfiguration {
         TLSConfiguration(verification: verification,
-                         additionalTrustRootsPEM: [try certificates.get().caCertificatePEM],
+                         additionalTrustRootsPEM: [try await sharedCertificates.value.caCertificatePEM],
                          serverName: serverName, applicationProtocols: alpn)
     }
 
     @Test("a valid chain from the custom CA verifies for an IP literal and for localhost; echo works",
           arguments: ["127.0.0.1", "localhost"])
     func validChain(host: String) async throws {
-        let server = try await self.startServer("localhost")
-        defer { server.stop() }
-        let stream = try await IOTestHelpers.connect(port: server.port, host: host,
-                                                     tls: try self.trustingTestCA(alpn: ["h2", "http/1.1"]))
-        defer { stream.close() }
-        let tls = try #require(stream as? TLSStream)
-        #expect(tls.negotiatedApplicationProtocol == "http/1.1")
-        try await stream.write(Array("secure hello".utf8))
-        #expect(try await IOTestHelpers.read(stream, count: 12) == Array("secure hello".utf8))
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, host: host,
+                                                         tls: try await self.trustingTestCA(alpn: ["h2", "http/1.1"]))
+            defer { stream.close() }
+            let tls = try #require(stream as? TLSStream)
+            #expect(tls.negotiatedApplicationProtocol == "http/1.1")
+            try await stream.write(Array("secure hello".utf8))
+            #expect(try await IOTestHelpers.read(stream, count: 12) == Array("secure hello".utf8))
+        }
     }
 
     @Test("multi-MiB echo over TLS with concurrent reader and writer")
     func largeEcho() async throws {
-        let server = try await self.startServer("localhost")
-        defer { server.stop() }
-        let stream = try await IOTestHelpers.connect(port: server.port, tls: try self.trustingTestCA())
-        defer { stream.close() }
-        let payload = IOTestHelpers.pattern(count: 3 * 1024 * 1024 + 5)
-        async let written: Void = stream.write(payload)
-        let received = try await IOTestHelpers.read(stream, count: payload.count)
-        try await written
-        #expect(received == payload)
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            let payload = IOTestHelpers.pattern(count: 3 * 1024 * 1024 + 5)
+            async let written: Void = stream.write(payload)
+            let received = try await IOTestHelpers.read(stream, count: payload.count)
+            try await written
+            #expect(received == payload)
+        }
     }
 
     @Test("a certificate for another host fails with hostnameMismatch")
     func wrongHost() async throws {
-        let server = try await self.startServer("wronghost")
-        defer { server.stop() }
-        for host in ["localhost", "127.0.0.1"] {
-            let error = await IOTestHelpers.expectError(.hostnameMismatch) {
-                try await IOTestHelpers.connect(port: server.port, host: host, tls: try self.trustingTestCA())
+        try await self.withServer("wronghost") { server in
+            for host in ["localhost", "127.0.0.1"] {
+                let error = await IOTestHelpers.expectError(.hostnameMismatch) {
+                    try await IOTestHelpers.connect(port: server.port, host: host, tls: try await self.trustingTestCA())
+                }
+                #expect(error?.kind == .hostnameMismatch, "\(host): \(String(describing: error))")
+                #expect(error?.message.contains(host) == true)
             }
-            #expect(error?.kind == .hostnameMismatch, "\(host): \(String(describing: error))")
-            #expect(error?.message.contains(host) == true)
         }
     }
 
     @Test("serverName overrides the name sent and verified; noHostnameVerification accepts any name")
     func serverNameAndNoHostnameVerification() async throws {
-        let server = try await self.startServer("wronghost")
-        defer { server.stop() }
-        let named = try await IOTestHelpers.connect(port: server.port,
-                                                    tls: try self.trustingTestCA(serverName: "example.invalid"))
-        try await named.write([7])
-        #expect(try await named.read(maxLength: 1) == [7])
-        named.close()
-        let unchecked = try await IOTestHelpers.connect(port: server.port,
-                                                        tls: try self.trustingTestCA(.noHostnameVerification))
-        try await unchecked.write([8])
-        #expect(try await unchecked.read(maxLength: 1) == [8])
-        unchecked.close()
+        try await self.withServer("wronghost") { server in
+            let named = try await IOTestHelpers.connect(port: server.port,
+                                                        tls: try await self.trustingTestCA(serverName: "example.invalid"))
+            try await named.write([7])
+            #expect(try await named.read(maxLength: 1) == [7])
+            named.close()
+            let unchecked = try await IOTestHelpers.connect(port: server.port,
+                                                            tls: try await self.trustingTestCA(.noHostnameVerification))
+            try await unchecked.write([8])
+            #expect(try await unchecked.read(maxLength: 1) == [8])
+            unchecked.close()
+            let empty = await IOTestHelpers.expectError(.tlsHandshakeFailed) {
+                try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA(serverName: ""))
+            }
+            #expect(empty?.kind == .tlsHandshakeFailed, "an empty server name must not disable the host check")
+        }
     }
 
     @Test("an expired certificate fails with certificateExpired")
     func expired() async throws {
-        let server = try await self.startServer("expired")
-        defer { server.stop() }
-        let error = await IOTestHelpers.expectError(.certificateExpired) {
-            try await IOTestHelpers.connect(port: server.port, tls: try self.trustingTestCA())
+        try await self.withServer("expired") { server in
+            let error = await IOTestHelpers.expectError(.certificateExpired) {
+                try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            }
+            #expect(error?.kind == .certificateExpired, "\(String(describing: error))")
+            #expect(error?.message.contains("expired") == true)
         }
-        #expect(error?.kind == .certificateExpired, "\(String(describing: error))")
-        #expect(error?.message.contains("expired") == true)
     }
 
     @Test("a certificate from an unknown issuer fails with certificateUntrusted, even with noHostnameVerification")
     func untrustedIssuer() async throws {
-        let server = try await self.startServer("untrusted")
-        defer { server.stop() }
-        for verification in [TLSConfiguration.CertificateVerification.fullVerification, .noHostnameVerification] {
-            let error = await IOTestHelpers.expectError(.certificateUntrusted) {
-                try await IOTestHelpers.connect(port: server.port, tls: try self.trustingTestCA(verification))
+        try await self.withServer("untrusted") { server in
+            for verification in [TLSConfiguration.CertificateVerification.fullVerification, .noHostnameVerification] {
+                let error = await IOTestHelpers.expectError(.certificateUntrusted) {
+                    try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA(verification))
+                }
+                #expect(error?.kind == .certificateUntrusted, "\(String(describing: error))")
             }
-            #expect(error?.kind == .certificateUntrusted, "\(String(describing: error))")
         }
     }
 
     @Test("the custom CA is not trusted unless it is added (system store only)")
     func systemStoreOnly() async throws {
-        let server = try await self.startServer("localhost")
-        defer { server.stop() }
-        let error = await IOTestHelpers.expectError(.certificateUntrusted) {
-            try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration())
+        try await self.withServer("localhost") { server in
+            let error = await IOTestHelpers.expectError(.certificateUntrusted) {
+                try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration())
+            }
+            #expect(error?.kind == .certificateUntrusted, "\(String(describing: error))")
         }
-        #expect(error?.kind == .certificateUntrusted, "\(String(describing: error))")
     }
 
     @Test("verification .none accepts a certificate from an unknown issuer")
     func noVerification() async throws {
-        let server = try await self.startServer("untrusted")
-        defer { server.stop() }
-        let stream = try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none))
-        defer { stream.close() }
-        try await stream.write(Array("trust me".utf8))
-        #expect(try await IOTestHelpers.read(stream, count: 8) == Array("trust me".utf8))
+        try await self.withServer("untrusted") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none))
+            defer { stream.close() }
+            try await stream.write(Array("trust me".utf8))
+            #expect(try await IOTestHelpers.read(stream, count: 8) == Array("trust me".utf8))
+        }
     }
 
     @Test("a peer that does not speak TLS fails with tlsHandshakeFailed")
     func plaintextPeer() async throws {
-        let server = try await TestServer.start("io_tcp_server.py", arguments: ["greet"])
-        defer { server.stop() }
-        let error = await IOTestHelpers.expectError(.tlsHandshakeFailed) {
-            try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none))
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["greet"]) { server in
+            let error = await IOTestHelpers.expectError(.tlsHandshakeFailed) {
+                try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none))
+            }
+            #expect(error?.kind == .tlsHandshakeFailed, "\(String(describing: error))")
         }
-        #expect(error?.kind == .tlsHandshakeFailed, "\(String(describing: error))")
     }
 
     @Test("TLS peer close is EOF after the data")
     func endOfFile() async throws {
-        let server = try await self.startServer("localhost", mode: "greet")
-        defer { server.stop() }
-        let stream = try await IOTestHelpers.connect(port: server.port, tls: try self.trustingTestCA())
-        defer { stream.close() }
-        #expect(try await IOTestHelpers.read(stream, count: 5) == Array("hello".utf8))
-        #expect(try await stream.read(maxLength: 10) == [])
+        try await self.withServer("localhost", mode: "greet") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            #expect(try await IOTestHelpers.read(stream, count: 5) == Array("hello".utf8))
+            #expect(try await stream.read(maxLength: 10) == [])
+        }
     }
 
     @Test("cancelling a pending TLS read fails it with cancelled and the server sees the close")
     func cancelRead() async throws {
-        let server = try await self.startServer("localhost")
-        defer { server.stop() }
-        let stream = try await IOTestHelpers.connect(port: server.port, tls: try self.trustingTestCA())
-        let reader = Task { try await stream.read(maxLength: 100) }
-        try await Task.sleep(for: .milliseconds(100))
-        reader.cancel()
-        if case .failure(let error as NetworkError) = await reader.result {
-            #expect(error.kind == .cancelled)
-        } else {
-            Issue.record("the read was not cancelled")
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            let reader = Task { try await stream.read(maxLength: 100) }
+            try await Task.sleep(for: .milliseconds(100))
+            reader.cancel()
+            if case .failure(let error as NetworkError) = await reader.result {
+                #expect(error.kind == .cancelled)
+            } else {
+                Issue.record("the read was not cancelled")
+            }
+            _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "CLOSED" }
         }
-        _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "CLOSED" }
+    }
+
+    @Test("the connect timeout covers the TLS handshake (a server that never answers the ClientHello)")
+    func handshakeTimeout() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
+            let started = ContinuousClock.now
+            let error = await IOTestHelpers.expectError(.connectTimedOut) {
+                try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none),
+                                                timeout: .milliseconds(400))
+            }
+            #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
+            #expect(ContinuousClock.now - started >= .milliseconds(390))
+            _ = try await server.waitForLine { $0 == "ACCEPTED" }
+        }
+    }
+
+    @Test("an IPv6 literal is verified against the certificate's IP SAN", .enabled(
+        if: IOTestHelpers.ipv6LoopbackAvailable, "this machine cannot bind ::1 (no IPv6 loopback)"))
+    func ipv6Literal() async throws {
+        try await self.withServer("localhost", bindHost: "::1") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, host: "::1", tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            try await stream.write([6])
+            #expect(try await stream.read(maxLength: 1) == [6])
+        }
+        // A certificate without the ::1 SAN must not verify for [::1].
+        try await self.withServer("wronghost", bindHost: "::1") { server in
+            let error = await IOTestHelpers.expectError(.hostnameMismatch) {
+                try await IOTestHelpers.connect(port: server.port, host: "[::1]", tls: try await self.trustingTestCA())
+            }
+            #expect(error?.kind == .hostnameMismatch, "\(String(describing: error))")
+        }
+    }
+
+    @Test("two concurrent TLS readers: the second fails with concurrentOperation")
+    func concurrentReaders() async throws {
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            let first = Task { try await stream.read(maxLength: 10) }
+            try await Task.sleep(for: .milliseconds(50))
+            let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
+            #expect(error?.kind == .concurrentOperation)
+            try await stream.write([42])
+            #expect(try await first.value == [42])
+        }
     }
 }

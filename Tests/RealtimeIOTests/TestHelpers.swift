@@ -1,12 +1,38 @@
+import Foundation
 import Glibc
+import TestSupport
 @testable import RealtimeIO
 
 /// Small helpers shared by the RealtimeIO loopback tests.
 enum IOTestHelpers {
     /// Connects to 127.0.0.1 (or `host`) on `port` with a generous timeout.
     static func connect(port: Int, host: String = "127.0.0.1", tls: TLSConfiguration? = nil,
-                        timeout: Duration = .seconds(5)) async throws -> any ByteStream {
+                        timeout: Duration = .seconds(20)) async throws -> any ByteStream {
         try await NetworkConnector.connect(to: Endpoint(host: host, port: UInt16(port), tls: tls), timeout: timeout)
+    }
+
+    /// Starts `Tests/Servers/<script>`, runs `body`, and stops the server on a dedicated thread
+    /// (`TestServer.stop()` sleeps and waits for the process: never on the cooperative pool).
+    static func withServer<T>(_ script: String, arguments: [String] = [],
+                              _ body: (TestServer) async throws -> T) async throws -> T {
+        let server = try await TestServer.start(script, arguments: arguments)
+        do {
+            let result = try await body(server)
+            await self.stopOffThePool(server)
+            return result
+        } catch {
+            await self.stopOffThePool(server)
+            throw error
+        }
+    }
+
+    static func stopOffThePool(_ server: TestServer) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                server.stop()
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// Reads until `count` bytes arrived (or EOF).

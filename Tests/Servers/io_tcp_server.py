@@ -4,6 +4,7 @@ Binds 127.0.0.1 (or --host) on a kernel-chosen port and prints PORT=<n> first. M
   echo       echo every byte back; prints "CLOSED" when a client connection ends
   greet      send b"hello" and close (the client sees data then EOF)
   reset      accept, then close with SO_LINGER 0 so the client gets a RST
+  silent     accept and never send or read (a TLS client's handshake then stalls)
   flood      send endlessly while the client does not read; prints "SENT <total>" every 50 ms
              (a total that stops growing proves TCP flow control stopped the sender)
 With --tls CERT KEY the same modes run over TLS.
@@ -49,6 +50,11 @@ async def reset(reader, writer):
     log("RESET")
 
 
+async def silent(reader, writer):
+    log("ACCEPTED")
+    await asyncio.sleep(3600)
+
+
 async def flood(reader, writer):
     total = 0
     chunk = b"x" * 65536
@@ -73,7 +79,7 @@ async def flood(reader, writer):
 
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["echo", "greet", "reset", "flood"])
+    parser.add_argument("mode", choices=["echo", "greet", "reset", "flood", "silent"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     args = parser.parse_args()
@@ -82,7 +88,7 @@ async def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.tls[0], args.tls[1])
         context.set_alpn_protocols(["http/1.1"])
-    handler = {"echo": echo, "greet": greet, "reset": reset, "flood": flood}[args.mode]
+    handler = {"echo": echo, "greet": greet, "reset": reset, "flood": flood, "silent": silent}[args.mode]
     server = await asyncio.start_server(handler, args.host, 0, ssl=context)
     port = server.sockets[0].getsockname()[1]
     log(f"PORT={port}")

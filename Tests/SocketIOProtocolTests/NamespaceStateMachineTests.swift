@@ -154,3 +154,43 @@ import Testing
         #expect(machine.receive(try self.packet(#"0{"sid":"late"}"#)) == [])
     }
 }
+
+/// Socket.IO 2.x servers (socket.io-protocol v4 over Engine.IO v3).
+@Suite struct NamespaceStateMachineRevision4Tests {
+    @Test func mainNamespaceIsJoinedImplicitly() throws {
+        var machine = NamespaceStateMachine(namespace: "/", revision: .v4)
+        #expect(machine.connect(auth: ["ignored": true]) == [])
+        // No CONNECT for "/": the server sends `40` by itself.
+        #expect(machine.transportOpened(engineSID: "engine-sid") == [])
+        let early = try SocketPacketDecoder().decode(#"2["hi"]"#)
+        #expect(machine.receive(early) == [])
+        #expect(machine.receive(try SocketPacketDecoder().decode("0")) == [.connected(sid: "engine-sid"), .deliverEvent(early)])
+    }
+
+    @Test func otherNamespacesSendConnectWithoutPayload() throws {
+        var machine = NamespaceStateMachine(namespace: "/admin", revision: .v4)
+        _ = machine.transportOpened(engineSID: "e")
+        #expect(machine.connect(auth: ["token": "x"]) == [.send(SocketPacket(type: .connect, namespace: "/admin"))])
+        #expect(SocketPacketEncoder.encode(SocketPacket(type: .connect, namespace: "/admin")).text == "0/admin,")
+        #expect(machine.receive(try SocketPacketDecoder().decode("0/admin")) == [.connected(sid: "e")])
+    }
+
+    @Test func errorPacketCarriesAString() throws {
+        var machine = NamespaceStateMachine(namespace: "/admin", revision: .v4)
+        _ = machine.transportOpened(engineSID: "e")
+        _ = machine.connect(auth: nil)
+        #expect(machine.receive(try SocketPacketDecoder().decode(#"4/admin,"Not authorized""#)) == [.connectError(message: "Not authorized", data: nil)])
+        #expect(SocketProtocolRevision.v4.engineVersion == .v3)
+        #expect(SocketProtocolRevision.v5.engineVersion == .v4)
+    }
+}
+
+extension NamespaceStateMachineRevision4Tests {
+    @Test func implicitConnectBeforeTheUserConnects() throws {
+        var machine = NamespaceStateMachine(namespace: "/", revision: .v4)
+        _ = machine.transportOpened(engineSID: "e")
+        #expect(machine.receive(try SocketPacketDecoder().decode("0")) == [])
+        #expect(machine.connect(auth: nil) == [.connected(sid: "e")])
+        #expect(machine.isConnected)
+    }
+}

@@ -36,8 +36,33 @@ import Testing
     }
 
     @Test(arguments: Self.vectors)
+    func encodesWebSocketFrameTextDirectly(packet: SocketPacket, text: String) {
+        #expect(SocketPacketEncoder.encode(packet, prefixingEngineMessageType: true).text == "4" + text)
+    }
+
+    @Test(arguments: Self.vectors)
     func decodesCanonicalText(packet: SocketPacket, text: String) throws {
         #expect(try SocketPacketDecoder().decode(text) == packet)
+    }
+
+    /// Texts produced by python-socketio 5.18.1 `Packet.encode()` (checked once against the pinned
+    /// peer): `json.dumps` escapes non-ASCII and prints floats as `1.0`, `1e+21`, `1e-07`.
+    @Test func decodesPythonSocketIOOutput() throws {
+        let decoder = SocketPacketDecoder()
+        #expect(try decoder.decode(#"2["e",1,2.5,true,null,"\u00e9\ud83d\ude00",{"k":[1.0,1e+21,1e-07]}]"#)
+            == SocketPacket(type: .event, data: ["e", 1, 2.5, true, nil, "é😀", ["k": [1.0, 1e21, 1e-7]]]))
+        #expect(try decoder.decode("30[]") == SocketPacket(type: .ack, ackID: 0, data: []))
+        #expect(try decoder.decode(#"4{"message":"unauthorized","data":{"a":1}}"#)
+            == SocketPacket(type: .connectError, data: ["message": "unauthorized", "data": ["a": 1]]))
+        // python-socketio's binary encoding matches ours byte for byte.
+        let text = #"52-/admin,7["bin",{"_placeholder":true,"num":0},{"x":{"_placeholder":true,"num":1}}]"#
+        let encoded = SocketPacketEncoder.encode(SocketPacket(type: .event, namespace: "/admin", ackID: 7,
+                                                              data: ["bin", .binary([1, 2]), ["x": .binary([3])]]))
+        #expect(encoded.text == text)
+        #expect(encoded.attachments == [[1, 2], [3]])
+        // As does its Engine.IO payload: `4hello\x1e2\x1ebAQIDBA==`.
+        #expect(EnginePollingPayload.encode([.message("hello"), .ping(""), .binaryMessage([1, 2, 3, 4])])
+            == Array("4hello\u{1E}2\u{1E}bAQIDBA==".utf8))
     }
 
     // MARK: Binary

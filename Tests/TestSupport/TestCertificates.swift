@@ -7,6 +7,14 @@ package struct TestCertificates: Sendable {
 
     package func file(_ name: String) -> URL { self.directory.appendingPathComponent(name) }
 
+    /// ``make()`` on a dedicated thread, so the seconds of RSA key generation (and the blocking
+    /// wait for `openssl`) never occupy a thread of Swift's cooperative pool.
+    package static func makeOffThePool() async throws -> TestCertificates {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try make() }) }.start()
+        }
+    }
+
     /// Makes `ca.pem`/`ca.key`, a valid `localhost.pem`/`.key` (SAN localhost, 127.0.0.1),
     /// an `expired.pem`/`.key`, a `wronghost.pem`/`.key` (SAN example.invalid) and an
     /// `untrusted.pem`/`.key` signed by another CA.

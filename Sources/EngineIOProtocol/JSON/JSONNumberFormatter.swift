@@ -36,77 +36,82 @@ package enum JSONNumberFormatter {
             return
         }
         // Fast path: integral values within ±2^53 print as integers.
-        if value == value.rounded(.towardZero), value.magnitude < 9_007_199_254_740_992 {
-            self.append(Int(value), to: &buffer)
-            return
+        // (`Int(value)` truncates without calling libm's `trunc`, keeping this target free of libm.)
+        if value.magnitude < 9_007_199_254_740_992 {
+            let integer = Int(value)
+            if Double(integer) == value {
+                self.append(integer, to: &buffer)
+                return
+            }
         }
         // Decompose Swift's shortest round-trip text into digits and a decimal exponent n so that
-        // value = 0.d1d2...dk × 10^n.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(17)
-        var digitsBeforePoint = 0
-        var seenPoint = false
-        var exponent = 0
-        var exponentSign = 1
-        var inExponent = false
-        let isNegative = value < 0
-        for byte in value.magnitude.description.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if inExponent {
-                    exponent = exponent * 10 + Int(byte &- UInt8(ascii: "0"))
-                } else {
-                    digits.append(byte)
-                    if !seenPoint { digitsBeforePoint += 1 }
+        // value = 0.d1d2...dk × 10^n. Swift prints at most 17 significant digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digits in
+            var digitCount = 0
+            var digitsBeforePoint = 0
+            var seenPoint = false
+            var exponent = 0
+            var exponentSign = 1
+            var inExponent = false
+            for byte in value.magnitude.description.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if inExponent {
+                        exponent = exponent * 10 + Int(byte &- UInt8(ascii: "0"))
+                    } else if digitCount < digits.count {
+                        digits[digitCount] = byte
+                        digitCount += 1
+                        if !seenPoint { digitsBeforePoint += 1 }
+                    }
+                case UInt8(ascii: "."):
+                    seenPoint = true
+                case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    inExponent = true
+                case UInt8(ascii: "-"):
+                    if inExponent { exponentSign = -1 }
+                default:
+                    break
                 }
-            case UInt8(ascii: "."):
-                seenPoint = true
-            case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                inExponent = true
-            case UInt8(ascii: "-"):
-                if inExponent { exponentSign = -1 }
-            default:
-                break
             }
-        }
-        var n = digitsBeforePoint + exponentSign * exponent
-        // Strip leading zeros (each moves the point) and trailing zeros.
-        var leading = 0
-        while leading < digits.count, digits[leading] == UInt8(ascii: "0") {
-            leading += 1
-            n -= 1
-        }
-        var trailing = digits.count
-        while trailing > leading, digits[trailing - 1] == UInt8(ascii: "0") {
-            trailing -= 1
-        }
-        let significant = digits[leading..<trailing]
-        let k = significant.count
-        if isNegative {
-            buffer.append(UInt8(ascii: "-"))
-        }
-        if k <= n && n <= 21 {
-            buffer.append(contentsOf: significant)
-            for _ in 0..<(n - k) { buffer.append(UInt8(ascii: "0")) }
-        } else if 0 < n && n <= 21 {
-            buffer.append(contentsOf: significant.prefix(n))
-            buffer.append(UInt8(ascii: "."))
-            buffer.append(contentsOf: significant.dropFirst(n))
-        } else if -6 < n && n <= 0 {
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(UInt8(ascii: "."))
-            for _ in 0..<(-n) { buffer.append(UInt8(ascii: "0")) }
-            buffer.append(contentsOf: significant)
-        } else {
-            buffer.append(significant[significant.startIndex])
-            if k > 1 {
+            var n = digitsBeforePoint + exponentSign * exponent
+            // Strip leading zeros (each moves the point) and trailing zeros.
+            var leading = 0
+            while leading < digitCount, digits[leading] == UInt8(ascii: "0") {
+                leading += 1
+                n -= 1
+            }
+            var trailing = digitCount
+            while trailing > leading, digits[trailing - 1] == UInt8(ascii: "0") {
+                trailing -= 1
+            }
+            let significant = UnsafeMutableBufferPointer(rebasing: digits[leading..<trailing])
+            let k = significant.count
+            if value < 0 {
+                buffer.append(UInt8(ascii: "-"))
+            }
+            if k <= n && n <= 21 {
+                buffer.append(contentsOf: significant)
+                for _ in 0..<(n - k) { buffer.append(UInt8(ascii: "0")) }
+            } else if 0 < n && n <= 21 {
+                buffer.append(contentsOf: significant[0..<n])
                 buffer.append(UInt8(ascii: "."))
-                buffer.append(contentsOf: significant.dropFirst())
+                buffer.append(contentsOf: significant[n...])
+            } else if -6 < n && n <= 0 {
+                buffer.append(UInt8(ascii: "0"))
+                buffer.append(UInt8(ascii: "."))
+                for _ in 0..<(-n) { buffer.append(UInt8(ascii: "0")) }
+                buffer.append(contentsOf: significant)
+            } else {
+                buffer.append(significant[0])
+                if k > 1 {
+                    buffer.append(UInt8(ascii: "."))
+                    buffer.append(contentsOf: significant[1...])
+                }
+                buffer.append(UInt8(ascii: "e"))
+                let e = n - 1
+                buffer.append(e < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                self.append(Int(e.magnitude), to: &buffer)
             }
-            buffer.append(UInt8(ascii: "e"))
-            let e = n - 1
-            buffer.append(e < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            self.append(Int(e.magnitude), to: &buffer)
         }
     }
 }

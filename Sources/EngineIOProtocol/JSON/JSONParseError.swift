@@ -32,6 +32,7 @@ package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The byte offset in the input where the problem was found.
     package var offset: Int
 
+    /// An error of `kind` found at byte `offset`.
     package init(_ kind: Kind, at offset: Int) {
         self.kind = kind
         self.offset = offset

@@ -21,7 +21,7 @@
 ///
 /// The type lives in `EngineIOProtocol` because the Engine.IO handshake needs it and
 /// `SocketIOProtocol` builds on this target.
-package indirect enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -56,7 +56,10 @@ extension JSONValue {
         case .int(let value):
             return value
         case .double(let value):
-            return Int(exactly: value)
+            // Range-check, then convert by truncation and compare (no libm `trunc` needed).
+            guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else { return nil }
+            let integer = Int(value)
+            return Double(integer) == value ? integer : nil
         default:
             return nil
         }
@@ -109,7 +112,7 @@ extension JSONValue {
         case .array(let elements):
             return elements.contains { $0.containsBinary }
         case .object(let object):
-            return object.values.contains { $0.containsBinary }
+            return object.contains { $0.value.containsBinary }
         case .null, .bool, .int, .double, .string:
             return false
         }

@@ -1,0 +1,163 @@
+import Foundation
+import SSEProtocol
+
+/// Turns body chunks into ``EventSource/EventType`` values with the parser a data task was
+/// configured with, and keeps the stream's last event ID.
+struct EventDecoder {
+    enum Kind: Sendable {
+        case standard
+        case dataOnly
+        case custom(any EventParser)
+    }
+
+    private enum State {
+        case standard(SSEParser)
+        case dataOnly(DataOnlyEventParser)
+        case custom(pristine: any EventParser, current: any EventParser)
+        /// Held only while a parser is taken out to be mutated (keeps its buffers unique).
+        case taken
+    }
+
+    private var state: State
+    /// The last event ID of everything decoded so far.
+    private(set) var lastEventId: String
+
+    init(kind: Kind, maximumEventSize: Int, lastEventId: String) {
+        self.lastEventId = lastEventId
+        switch kind {
+        case .standard:
+            let configuration = SSEParser.Configuration(maximumLineLength: maximumEventSize + 64,
+                                                        maximumEventSize: maximumEventSize)
+            self.state = .standard(SSEParser(configuration: configuration, lastEventId: lastEventId))
+        case .dataOnly:
+            self.state = .dataOnly(DataOnlyEventParser(maximumEventSize: maximumEventSize))
+        case .custom(let parser):
+            self.state = .custom(pristine: parser, current: parser)
+        }
+    }
+
+    /// A new connection starts: unfinished input is dropped, the last event ID is kept, and a
+    /// custom parser starts again from the copy the task was created with.
+    mutating func reset() {
+        switch self.state {
+        case .standard(var parser):
+            parser.reset()
+            self.state = .standard(parser)
+        case .dataOnly(var parser):
+            parser.reset()
+            self.state = .dataOnly(parser)
+        case .custom(let pristine, _):
+            self.state = .custom(pristine: pristine, current: pristine)
+        case .taken:
+            break
+        }
+    }
+
+    /// Decodes `chunk`, appending events (and the positions where the last event ID changes)
+    /// to `buffer`.
+    ///
+    /// - Returns: the last `retry:` value in the chunk, in milliseconds, if any.
+    /// - Throws: ``SSEParserError`` when the stream exceeds the size limits.
+    mutating func decode(_ chunk: [UInt8], into buffer: inout EventBuffer) throws(SSEParserError) -> Int? {
+        var retry: Int?
+        switch self.state {
+        case .standard(var parser):
+            self.state = .taken
+            var recorded = self.lastEventId
+            defer {
+                self.lastEventId = parser.lastEventId
+                self.state = .standard(parser)
+            }
+            try parser.feed(chunk) { output in
+                switch output {
+                case .event(let event):
+                    if event.lastEventId != recorded {
+                        recorded = event.lastEventId
+                        buffer.recordLastEventId(recorded)
+                    }
+                    buffer.append(.event(ServerEvent(id: event.id, event: event.type, data: event.data)))
+                case .retry(let milliseconds):
+                    retry = milliseconds
+                case .comment:
+                    break
+                }
+            }
+            if parser.lastEventId != recorded {
+                buffer.recordLastEventId(parser.lastEventId)
+            }
+        case .dataOnly(var parser):
+            self.state = .taken
+            defer { self.state = .dataOnly(parser) }
+            try parser.feed(chunk) { event in
+                if let id = event.id {
+                    self.lastEventId = id
+                    buffer.recordLastEventId(id)
+                }
+                buffer.append(.event(event))
+            }
+        case .custom(let pristine, var current):
+            let events = current.parse(Data(chunk))
+            self.state = .custom(pristine: pristine, current: current)
+            for event in events {
+                if let id = event.id {
+                    self.lastEventId = id
+                    buffer.recordLastEventId(id)
+                }
+                buffer.append(.event(event))
+            }
+        case .taken:
+            break
+        }
+        return retry
+    }
+}
+
+/// Events decoded but not yet delivered, with the last event ID to publish as each is reached.
+///
+/// Filled by one chunk's decoding, then drained before the next chunk is read. Draining moves
+/// events out (the array is reversed once, then popped) so no event is retained twice.
+struct EventBuffer {
+    private var events: [EventSource.EventType] = []
+    /// Events appended since the buffer was last empty.
+    private var appended = 0
+    private var draining = false
+    /// (position among the appended events, last event ID from that position on), in order.
+    private var lastEventIdChanges: [(position: Int, id: String)] = []
+    private var changeIndex = 0
+
+    mutating func append(_ event: EventSource.EventType) {
+        self.events.append(event)
+        self.appended += 1
+    }
+
+    /// The last event ID changes before the next appended event.
+    mutating func recordLastEventId(_ id: String) {
+        self.lastEventIdChanges.append((self.appended, id))
+    }
+
+    /// The next event, and the last event ID to publish before delivering it (if it changed).
+    @inline(__always)
+    mutating func next() -> (event: EventSource.EventType?, lastEventId: String?) {
+        if !self.draining {
+            self.events.reverse()
+            self.draining = true
+        }
+        let position = self.appended - self.events.count
+        var lastEventId: String?
+        while self.changeIndex < self.lastEventIdChanges.count
+                && self.lastEventIdChanges[self.changeIndex].position <= position {
+            lastEventId = self.lastEventIdChanges[self.changeIndex].id
+            self.changeIndex += 1
+        }
+        if let event = self.events.popLast() {
+            return (event, lastEventId)
+        }
+        self.appended = 0
+        self.draining = false
+        if !self.lastEventIdChanges.isEmpty {
+            self.lastEventIdChanges.removeAll(keepingCapacity: true)
+            self.changeIndex = 0
+        }
+        return (nil, lastEventId)
+    }
+}

@@ -1,0 +1,49 @@
+extension EventSource {
+    /// The events of a ``DataTask``: an `AsyncSequence` that never throws (failures arrive as
+    /// ``EventType/error(_:)``). Unicast: see ``DataTask/events()``.
+    public struct EventStream: AsyncSequence, Sendable {
+        public typealias Element = EventType
+        public typealias Failure = Never
+
+        let task: DataTask?
+
+        public func makeAsyncIterator() -> Iterator {
+            guard let task = self.task, task.claimIterator() else {
+                return Iterator(driver: nil)
+            }
+            return Iterator(driver: EventStreamDriver(task: task))
+        }
+
+        /// Iterates an ``EventStream``. Dropping it (leaving the loop) closes the connection.
+        public struct Iterator: AsyncIteratorProtocol {
+            public typealias Element = EventType
+            public typealias Failure = Never
+
+            private let driver: EventStreamDriver?
+            private var reportedAlreadyConsumed = false
+
+            init(driver: EventStreamDriver?) {
+                self.driver = driver
+            }
+
+            public mutating func next() async -> EventType? {
+                guard let driver = self.driver else { return self.alreadyConsumed() }
+                if let event = driver.nextBuffered() { return event }
+                return await driver.next()
+            }
+
+            public mutating func next(isolation actor: isolated (any Actor)?) async -> EventType? {
+                guard let driver = self.driver else { return self.alreadyConsumed() }
+                // Events of the current chunk are handed out without another suspension point.
+                if let event = driver.nextBuffered() { return event }
+                return await driver.next()
+            }
+
+            private mutating func alreadyConsumed() -> EventType? {
+                guard !self.reportedAlreadyConsumed else { return nil }
+                self.reportedAlreadyConsumed = true
+                return .error(EventSourceError.alreadyConsumed)
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+
+/// A Server-Sent Events client (WHATWG HTML §9.2,
+/// https://html.spec.whatwg.org/multipage/server-sent-events.html).
+///
+/// An `EventSource` holds settings; ``dataTask(for:)`` makes a ``DataTask`` for one request,
+/// and iterating ``DataTask/events()`` connects and delivers what happens:
+///
+/// ```swift
+/// let eventSource = EventSource()
+/// let dataTask = eventSource.dataTask(for: URLRequest(url: url))
+/// for await event in dataTask.events() {
+///     switch event {
+///     case .open: print("open")
+///     case .event(let event): print(event.event ?? "message", event.data ?? "")
+///     case .error(let error): print(error.localizedDescription)
+///     case .closed: print("closed")
+///     }
+/// }
+/// ```
+///
+/// The stream is parsed by the WHATWG parser (``Mode/default``), Recouse's data-only reading
+/// (``Mode/dataOnly``), or a caller's ``EventParser``. Requests go through the project's
+/// native HTTP/1.1 client on Linux and URLSession on Apple platforms (see ``Transport``).
+public struct EventSource: Sendable {
+    /// How the built-in parser reads events.
+    public enum Mode: Sendable {
+        /// The WHATWG event-stream interpretation: `data` lines joined with LF, one space after
+        /// the colon removed, `event`/`id`/`retry` fields, comments ignored.
+        case `default`
+        /// Each event block (the lines up to an empty line, comments left out) is taken as one
+        /// field: the text before its first colon names it and everything after, spaces and
+        /// tabs trimmed from both ends, is its value, line breaks included. For APIs that send
+        /// one `data:` payload per event (such as OpenAI's), whose payload is then never split.
+        case dataOnly
+    }
+
+    /// The state of a data task's connection.
+    public enum ReadyState: Int, Sendable {
+        /// ``DataTask/events()`` has not been called.
+        case none = -1
+        /// Connecting, or waiting to reconnect.
+        case connecting = 0
+        /// The response was accepted; events flow.
+        case open = 1
+        /// Finished: ended, failed, or cancelled.
+        case closed = 2
+    }
+
+    /// What a data task's event sequence delivers.
+    public enum EventType: Sendable {
+        /// A failure: an ``EventSourceError``, or a `URLError` for network failures and
+        /// timeouts. Followed by `.closed` unless a reconnection policy reconnects.
+        case error(any Error)
+        /// One event from the server: a ``ServerEvent`` or a custom parser's type.
+        case event(any EVEvent)
+        /// The server accepted the request (HTTP 200, `text/event-stream`); after each
+        /// reconnection too.
+        case open
+        /// The connection ended for good; the sequence ends after it.
+        case closed
+    }
+
+    private let mode: Mode
+    private let eventParser: (any EventParser)?
+
+    /// Idle timeout in seconds: a connection that receives nothing for this long (while
+    /// connecting or streaming) fails with `URLError(.timedOut)`. A stream that keeps
+    /// receiving bytes, even only comments, is never cut.
+    public var timeoutInterval: TimeInterval
+    /// Whether and how data tasks reconnect; ``ReconnectionPolicy/disabled`` by default.
+    public var reconnectionPolicy: ReconnectionPolicy
+    /// The HTTP stack requests go through.
+    public var transport: Transport
+    /// The largest event accepted (its data, in bytes); a larger one fails the connection
+    /// with ``EventStreamLimitError``. Also bounds the length of any line. 16 MiB by default.
+    public var maximumEventSize: Int = 16 << 20
+
+    /// Creates an event source.
+    ///
+    /// - Parameters:
+    ///   - mode: how the built-in parser reads events (ignored with a custom `eventParser`).
+    ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
+    ///   - timeoutInterval: the idle timeout in seconds (300 by default).
+    ///   - reconnectionPolicy: reconnection after errors and end of stream (off by default).
+    ///   - transport: the HTTP stack (``Transport/automatic`` by default).
+    public init(mode: Mode = .default,
+                eventParser: (any EventParser)? = nil,
+                timeoutInterval: TimeInterval = 300,
+                reconnectionPolicy: ReconnectionPolicy = .disabled,
+                transport: Transport = .automatic) {
+        self.mode = mode
+        self.eventParser = eventParser
+        self.timeoutInterval = timeoutInterval
+        self.reconnectionPolicy = reconnectionPolicy
+        self.transport = transport
+    }
+
+    /// Makes a task for `urlRequest`. Nothing is sent until its ``DataTask/events()`` is iterated.
+    ///
+    /// The request's method, headers and body are sent as given, plus
+    /// `Accept: text/event-stream` and `Cache-Control: no-store` unless the request sets them,
+    /// and `Last-Event-ID` when there is a last event ID. Redirects are followed; credentials
+    /// (`Authorization`, cookies) are not carried to another origin.
+    public func dataTask(for urlRequest: URLRequest) -> DataTask {
+        let decoder: EventDecoder.Kind
+        if let eventParser = self.eventParser {
+            decoder = .custom(eventParser)
+        } else {
+            decoder = self.mode == .dataOnly ? .dataOnly : .standard
+        }
+        return DataTask(urlRequest: urlRequest, configuration: DataTask.Configuration(
+            decoder: decoder,
+            timeoutInterval: self.timeoutInterval,
+            reconnectionPolicy: self.reconnectionPolicy,
+            transport: self.transport,
+            maximumEventSize: self.maximumEventSize))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Decides what an EventSource data task does next: open, fail, close or reconnect, given
+/// response heads, the end of bodies, `retry:` fields and the current time. No I/O, no clock.
+///
+/// Implements the connection rules of WHATWG HTML §9.2.3 (200 with `text/event-stream`
+/// opens; 204 closes; anything else fails the connection) plus the opt-in
+/// ``EventSource/ReconnectionPolicy`` (backoff, jitter, attempt cap, healthy-period reset).
+struct EventSourceStateMachine: Sendable {
+    enum Phase: Sendable, Equatable {
+        case idle
+        case connecting(attempt: Int)
+        case open(since: ContinuousClock.Instant)
+        case waiting(attempt: Int)
+        case closed
+    }
+
+    /// What a response head means.
+    enum HeadDecision: Sendable, Equatable {
+        /// 200 with `text/event-stream`: the stream is open.
+        case open
+        /// 204: the server asks the client to stop; close without an error.
+        case close
+        /// Another status, or a 200 of another content type: report
+        /// `EventSourceError.connectionError` with the status and close.
+        case fail(statusCode: Int)
+    }
+
+    /// What the end of a connection (clean or failed) leads to.
+    enum EndDecision: Sendable, Equatable {
+        case reconnect(after: Duration, attempt: Int)
+        case close
+    }
+
+    private(set) var phase: Phase = .idle
+    let policy: EventSource.ReconnectionPolicy
+    /// The server's last `retry:` value, if any.
+    private(set) var serverRetry: Duration?
+    /// Consecutive reconnection attempts since the last healthy connection.
+    private(set) var failedAttempts = 0
+
+    init(policy: EventSource.ReconnectionPolicy) {
+        self.policy = policy
+    }
+
+    var readyState: EventSource.ReadyState {
+        switch self.phase {
+        case .idle: .none
+        case .connecting, .waiting: .connecting
+        case .open: .open
+        case .closed: .closed
+        }
+    }
+
+    var isClosed: Bool { self.phase == .closed }
+
+    /// The first connection starts.
+    mutating func start() {
+        guard self.phase == .idle else { return }
+        self.phase = .connecting(attempt: 0)
+    }
+
+    /// A reconnection's wait is over and it connects now.
+    mutating func reconnect() {
+        guard case .waiting(let attempt) = self.phase else { return }
+        self.phase = .connecting(attempt: attempt)
+    }
+
+    /// A response head arrived.
+    mutating func receivedHead(status: Int, contentType: String?, at now: ContinuousClock.Instant) -> HeadDecision {
+        guard case .connecting = self.phase else { return .close }
+        if status == 204 {
+            self.phase = .closed
+            return .close
+        }
+        guard status == 200, Self.isEventStream(contentType) else {
+            self.phase = .closed
+            return .fail(statusCode: status)
+        }
+        self.phase = .open(since: now)
+        return .open
+    }
+
+    /// The server sent `retry:` with this many milliseconds.
+    mutating func receivedRetry(milliseconds: Int) {
+        self.serverRetry = .milliseconds(Int64(clamping: milliseconds))
+    }
+
+    /// The connection ended: `failed` for a network error or timeout, `false` for the end of
+    /// the body. `jitterUnit` is a random number in `0..<1`.
+    mutating func connectionEnded(failed: Bool, at now: ContinuousClock.Instant, jitterUnit: Double) -> EndDecision {
+        switch self.phase {
+        case .closed, .idle, .waiting:
+            self.phase = .closed
+            return .close
+        case .open(let since):
+            if now - since >= Self.duration(self.policy.healthyConnectionInterval) {
+                self.failedAttempts = 0
+            }
+        case .connecting:
+            break
+        }
+        guard self.policy.isEnabled, failed || self.policy.reconnectsAfterEndOfStream else {
+            self.phase = .closed
+            return .close
+        }
+        self.failedAttempts += 1
+        if let maximum = self.policy.maximumAttempts, self.failedAttempts > maximum {
+            self.phase = .closed
+            return .close
+        }
+        let delay = self.delay(attempt: self.failedAttempts, jitterUnit: jitterUnit)
+        self.phase = .waiting(attempt: self.failedAttempts)
+        return .reconnect(after: delay, attempt: self.failedAttempts)
+    }
+
+    /// The task was cancelled or failed for good (e.g. an event over the size limit).
+    mutating func close() {
+        self.phase = .closed
+    }
+
+    /// The wait before reconnection attempt `attempt` (1-based).
+    func delay(attempt: Int, jitterUnit: Double) -> Duration {
+        let base = self.serverRetry.map(Self.seconds) ?? self.policy.initialDelay
+        let growth = pow(max(self.policy.multiplier, 1), Double(max(attempt - 1, 0)))
+        var seconds = min(base * growth, self.policy.maximumDelay)
+        let jitter = min(max(self.policy.jitter, 0), 1)
+        seconds *= 1 - jitter * min(max(jitterUnit, 0), 1)
+        return Self.duration(max(seconds, 0))
+    }
+
+    /// Whether a `Content-Type` value is `text/event-stream` (parameters allowed).
+    static func isEventStream(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+    }
+
+    static func duration(_ seconds: Double) -> Duration {
+        guard seconds.isFinite else { return .seconds(Int64.max / 2) }
+        return .milliseconds(Int64(clamping: Int(min(seconds * 1000, Double(Int64.max / 2)).rounded())))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

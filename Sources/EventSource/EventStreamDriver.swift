@@ -1,0 +1,327 @@
+import Foundation
+import HTTP1Codec
+import RealtimeHTTP
+import SSEProtocol
+
+/// Runs a data task's connections for its iterator: connects, reads the body, decodes
+/// events, and follows the ``EventSourceStateMachine``'s decisions (open, fail, close,
+/// reconnect).
+///
+/// Pull-based: all work happens inside ``next()`` on the iterating task, so there is no
+/// background task and no unbounded buffer. Events of one chunk are decoded at once and
+/// handed out one by one without locking. The two tasks it may start (a connection attempt
+/// and a reconnection wait) exist only so ``EventSource/DataTask/cancel()`` can stop them
+/// from another task; the driver awaits them and cancels them on every exit path.
+///
+/// - Important: Not `Sendable`: owned by one iterator, used from the iterating task only.
+final class EventStreamDriver {
+    private enum Phase {
+        case connect(attempt: Int)
+        case stream(any HTTPBodySource)
+        case wait(Duration, attempt: Int)
+        case finished
+    }
+
+    /// Bytes of an error response's body kept for `EventSourceError.connectionError`.
+    static let errorBodyLimit = 64 << 10
+    /// Redirects followed (the HTTP layer drops credentials across origins).
+    static let maximumRedirects = 10
+
+    private let task: EventSource.DataTask
+    private let transport: any HTTPTransport
+    private var decoder: EventDecoder
+    private var buffer = EventBuffer()
+    private var phase: Phase = .connect(attempt: 0)
+    private var activeSource: (any HTTPBodySource)?
+
+    init(task: EventSource.DataTask) {
+        self.task = task
+        self.transport = task.configuration.transport.makeHTTPTransport()
+        self.decoder = EventDecoder(kind: task.configuration.decoder,
+                                    maximumEventSize: task.configuration.maximumEventSize,
+                                    lastEventId: task.lastMessageId)
+    }
+
+    deinit {
+        self.activeSource?.cancel()
+        let cancelInFlight = self.task.state.withLock { state -> (@Sendable () -> Void)? in
+            state.machine.close()
+            defer { state.cancelInFlight = nil }
+            return state.cancelInFlight
+        }
+        cancelInFlight?()
+    }
+
+    /// The next already-decoded event, without suspending; `nil` when none is buffered or the
+    /// task was cancelled (then ``next()`` finishes the work).
+    @inline(__always)
+    func nextBuffered() -> EventSource.EventType? {
+        if Task.isCancelled || self.task.isCancelled { return nil }
+        let (event, lastEventId) = self.buffer.next()
+        if let lastEventId {
+            self.task.state.withLock { $0.lastMessageId = lastEventId }
+        }
+        return event
+    }
+
+    /// The next event, or `nil` once the stream is over or cancelled.
+    nonisolated(nonsending) func next() async -> EventSource.EventType? {
+        while true {
+            if Task.isCancelled || self.task.isCancelled {
+                self.shutDown()
+                return nil
+            }
+            let (event, lastEventId) = self.buffer.next()
+            if let lastEventId {
+                self.task.state.withLock { $0.lastMessageId = lastEventId }
+            }
+            if let event { return event }
+            switch self.phase {
+            case .finished:
+                return nil
+            case .connect(let attempt):
+                await self.connect(attempt: attempt)
+            case .stream(let source):
+                await self.read(source)
+            case .wait(let delay, let attempt):
+                await self.wait(delay, attempt: attempt)
+            }
+        }
+    }
+
+    // MARK: - Connecting
+
+    nonisolated(nonsending) private func connect(attempt: Int) async {
+        var request = self.task.urlRequest
+        let lastEventId = self.decoder.lastEventId
+        if !lastEventId.isEmpty {
+            request.setValue(lastEventId, forHTTPHeaderField: "Last-Event-ID")
+        } else if attempt > 0 {
+            request.setValue(nil, forHTTPHeaderField: "Last-Event-ID")
+        }
+        if attempt > 0, let prepare = self.task.configuration.reconnectionPolicy.prepareRequest {
+            request = await prepare(request, attempt)
+        }
+        guard let clientRequest = self.clientRequest(for: request) else {
+            self.end(with: HTTPClientError(.invalidURL, "the request has no http or https URL"))
+            return
+        }
+        let transport = self.transport
+        let outcome = await self.runCancellable { () async -> Result<HTTPClientResponse, HTTPClientError> in
+            do throws(HTTPClientError) {
+                return .success(try await transport.execute(clientRequest))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else { return } // cancelled
+        let response: HTTPClientResponse
+        switch outcome {
+        case .success(let value): response = value
+        case .failure(let error):
+            self.end(with: error)
+            return
+        }
+        if self.task.isCancelled || Task.isCancelled {
+            response.body.cancel()
+            self.shutDown()
+            return
+        }
+        let decision = self.task.state.withLock {
+            $0.machine.receivedHead(status: response.status, contentType: response.headers.first(name: "Content-Type"),
+                                    at: .now)
+        }
+        switch decision {
+        case .open:
+            self.decoder.reset()
+            self.activeSource = response.body.source
+            self.task.state.withLock { state in
+                let source = response.body.source
+                state.cancelInFlight = { source.cancel() }
+            }
+            self.phase = .stream(response.body.source)
+            self.buffer.append(.open)
+        case .close:
+            response.body.cancel()
+            self.phase = .finished
+            self.buffer.append(.closed)
+        case .fail(let statusCode):
+            let body = await self.readErrorBody(response.body.source)
+            response.body.cancel()
+            self.phase = .finished
+            self.buffer.append(.error(EventSourceError.connectionError(statusCode: statusCode, response: Data(body))))
+            self.buffer.append(.closed)
+        }
+    }
+
+    /// The transport request for `request`: its method, headers and body, plus the
+    /// event-stream headers it does not set itself.
+    private func clientRequest(for request: URLRequest) -> HTTPClientRequest? {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return nil
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers.add(name: name, value: value)
+        }
+        if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "text/event-stream") }
+        if !headers.contains(name: "Cache-Control") { headers.add(name: "Cache-Control", value: "no-store") }
+        let timeout = self.task.configuration.timeoutInterval
+        return HTTPClientRequest(method: request.httpMethod ?? "GET",
+                                 url: url,
+                                 headers: headers,
+                                 body: request.httpBody.map { [UInt8]($0) },
+                                 idleTimeout: EventSourceStateMachine.duration(timeout > 0 ? timeout : 300),
+                                 maxRedirects: Self.maximumRedirects)
+    }
+
+    /// Reads up to ``errorBodyLimit`` bytes of an error response (whatever came before an
+    /// error or the limit).
+    nonisolated(nonsending) private func readErrorBody(_ source: any HTTPBodySource) async -> [UInt8] {
+        var body: [UInt8] = []
+        while body.count < Self.errorBodyLimit {
+            guard let chunk = try? await withTaskCancellationHandler(operation: { try await source.next() },
+                                                                      onCancel: { source.cancel() })
+            else { break }
+            body += chunk.prefix(Self.errorBodyLimit - body.count)
+        }
+        return body
+    }
+
+    // MARK: - Streaming
+
+    nonisolated(nonsending) private func read(_ source: any HTTPBodySource) async {
+        let chunk: [UInt8]?
+        do {
+            chunk = try await withTaskCancellationHandler(operation: { try await source.next() },
+                                                         onCancel: { source.cancel() })
+        } catch {
+            self.end(with: error as? HTTPClientError ?? HTTPClientError(.cancelled, "\(error)"))
+            return
+        }
+        guard let chunk else {
+            self.end(with: nil)
+            return
+        }
+        do {
+            if let retry = try self.decoder.decode(chunk, into: &self.buffer) {
+                self.task.state.withLock { $0.machine.receivedRetry(milliseconds: retry) }
+            }
+        } catch {
+            source.cancel()
+            self.activeSource = nil
+            self.task.state.withLock { state in
+                state.machine.close()
+                state.cancelInFlight = nil
+            }
+            let limit = self.task.configuration.maximumEventSize
+            self.buffer.append(.error(EventStreamLimitError(limit: limit, description: "\(error)")))
+            self.buffer.append(.closed)
+            self.phase = .finished
+        }
+    }
+
+    /// The connection ended: at the end of the body (`error == nil`) or with an error.
+    private func end(with error: HTTPClientError?) {
+        self.activeSource?.cancel()
+        self.activeSource = nil
+        if self.task.isCancelled || Task.isCancelled || error?.kind == .cancelled || error?.kind == .network(.cancelled) {
+            self.shutDown()
+            return
+        }
+        let decision = self.task.state.withLock { state in
+            state.cancelInFlight = nil
+            return state.machine.connectionEnded(failed: error != nil, at: .now, jitterUnit: Double.random(in: 0..<1))
+        }
+        if let error {
+            self.buffer.append(.error(Self.publicError(error)))
+        }
+        switch decision {
+        case .reconnect(let delay, let attempt):
+            self.phase = .wait(delay, attempt: attempt)
+        case .close:
+            self.phase = .finished
+            self.buffer.append(.closed)
+        }
+    }
+
+    // MARK: - Reconnecting
+
+    nonisolated(nonsending) private func wait(_ delay: Duration, attempt: Int) async {
+        let completed = await self.runCancellable { () async -> Bool in
+            (try? await Task.sleep(for: delay)) != nil
+        }
+        guard completed == true else {
+            self.shutDown()
+            return
+        }
+        self.task.state.withLock { $0.machine.reconnect() }
+        self.phase = .connect(attempt: attempt)
+    }
+
+    // MARK: - Cancellation
+
+    /// Runs `operation` in a task that ``EventSource/DataTask/cancel()`` and the iterating
+    /// task's cancellation both cancel; `nil` when cancelled before it could start.
+    nonisolated(nonsending) private func runCancellable<Value: Sendable>(
+        _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value? {
+        let child = Task.detached(operation: operation)
+        let registered = self.task.state.withLock { state -> Bool in
+            guard !state.machine.isClosed else { return false }
+            state.cancelInFlight = { child.cancel() }
+            return true
+        }
+        guard registered else {
+            child.cancel()
+            return nil
+        }
+        let value = await withTaskCancellationHandler(operation: { await child.value },
+                                                      onCancel: { child.cancel() })
+        self.task.state.withLock { $0.cancelInFlight = nil }
+        return value
+    }
+
+    /// Stops everything: no more events.
+    private func shutDown() {
+        self.activeSource?.cancel()
+        self.activeSource = nil
+        self.phase = .finished
+        let cancelInFlight = self.task.state.withLock { state -> (@Sendable () -> Void)? in
+            state.machine.close()
+            defer { state.cancelInFlight = nil }
+            return state.cancelInFlight
+        }
+        cancelInFlight?()
+    }
+
+    /// What callers see for a transport failure: `URLError` codes for network failures and
+    /// timeouts, `EventSourceError.undefinedConnectionError` for a response that is not HTTP.
+    static func publicError(_ error: HTTPClientError) -> any Error {
+        let code: URLError.Code
+        switch error.kind {
+        case .invalidResponse:
+            return EventSourceError.undefinedConnectionError
+        case .invalidURL: code = .badURL
+        case .timedOut: code = .timedOut
+        case .headersTooLarge: code = .badServerResponse
+        case .bodyTooLarge: code = .dataLengthExceedsMaximum
+        case .truncatedBody: code = .networkConnectionLost
+        case .tooManyRedirects: code = .httpTooManyRedirects
+        case .cancelled: code = .cancelled
+        case .network(let kind):
+            switch kind {
+            case .invalidAddress, .nameResolutionFailed: code = .cannotFindHost
+            case .connectionRefused: code = .cannotConnectToHost
+            case .connectTimedOut: code = .timedOut
+            case .connectionReset, .closed: code = .networkConnectionLost
+            case .tlsHandshakeFailed, .hostnameMismatch: code = .secureConnectionFailed
+            case .certificateUntrusted: code = .serverCertificateUntrusted
+            case .certificateExpired: code = .serverCertificateHasBadDate
+            case .cancelled: code = .cancelled
+            case .concurrentOperation, .systemError: code = .unknown
+            }
+        }
+        return URLError(code, userInfo: [NSLocalizedDescriptionKey: error.message])
+    }
+}

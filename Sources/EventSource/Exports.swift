@@ -1,0 +1,6 @@
+// `URLRequest` lives in FoundationNetworking on Linux. Re-exporting it lets code written for
+// Apple platforms (`import EventSource` + `import Foundation`, then `URLRequest(url:)`)
+// compile unchanged on Linux, as the API contract's examples do.
+#if canImport(FoundationNetworking)
+@_exported public import FoundationNetworking
+#endif

@@ -1,0 +1,42 @@
+import Testing
+import Synchronization
+@testable import RealtimeIO
+
+@Suite("EventLoop timers")
+struct EventLoopTimerTests {
+    @Test("timers fire in deadline order on the loop thread; a cancelled timer never fires")
+    func order() async throws {
+        let fired = Mutex<[Int]>([])
+        let now = ContinuousClock.now
+        let loop = EventLoop.shared
+        for (label, delay) in [(3, 90), (1, 30), (2, 60)] {
+            loop.scheduleTimer(at: now + .milliseconds(delay)) { fired.withLock { $0.append(label) } }
+        }
+        let cancelled = loop.scheduleTimer(at: now + .milliseconds(45)) { fired.withLock { $0.append(99) } }
+        loop.cancelTimer(cancelled)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while fired.withLock({ $0.count }) < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fired.withLock { $0 } == [1, 2, 3])
+    }
+
+    @Test("a timer earlier than the loop's current sleep wakes it (not delayed to the later one)")
+    func earlierTimerWakesLoop() async throws {
+        let loop = EventLoop.shared
+        let far = loop.scheduleTimer(at: .now + .seconds(60)) {}
+        defer { loop.cancelTimer(far) }
+        try await Task.sleep(for: .milliseconds(20))  // the loop now sleeps until the far timer
+        let started = ContinuousClock.now
+        let firedAt = Mutex<ContinuousClock.Instant?>(nil)
+        loop.scheduleTimer(at: started + .milliseconds(20)) { firedAt.withLock { $0 = .now } }
+        let deadline = started + .seconds(10)
+        while firedAt.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let at = try #require(firedAt.withLock { $0 })
+        #expect(at - started >= .milliseconds(19))
+        #expect(at - started < .seconds(5))
+    }
+}
