@@ -153,3 +153,17 @@ extension URLSessionHTTPTransportTests {
         #expect(echo.body == body)
     }
 }
+
+extension URLSessionHTTPTransportTests {
+    @Test func aPausedConsumerIsNotTimedOut() async throws {
+        let server = try await SharedTestServer.http.server()
+        let transport = URLSessionHTTPTransport(bufferLimit: 64 * 1024)
+        let response = try await transport.execute(HTTPClientRequest(url: server.url("/length?size=2000000"),
+                                                                     idleTimeout: .milliseconds(500)))
+        var iterator = response.body.makeAsyncIterator()
+        var received = try await iterator.next() ?? []
+        try await Task.sleep(for: .milliseconds(1500))
+        while let chunk = try await iterator.next() { received += chunk }
+        #expect(received == serverPattern(size: 2_000_000))
+    }
+}

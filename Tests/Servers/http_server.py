@@ -49,8 +49,13 @@ async def conn(request):
     return web.json_response({"peer_port": peer_port(request)})
 
 
+PERIOD = bytes(range(251))
+
+
 def pattern(size, offset=0):
-    return bytes((offset + i) % 251 for i in range(size))
+    """Byte i is (offset + i) % 251."""
+    start = offset % 251
+    return (PERIOD * (size // 251 + 2))[start:start + size]
 
 
 async def length(request):

@@ -3,7 +3,7 @@ import HTTP1Codec
 
 /// One HTTP/1.1 connection: a byte stream to an origin, used by one exchange at a time and
 /// kept in the pool between exchanges.
-final class HTTPConnection: Sendable {
+final class HTTPConnection: HTTPIdleTimeoutTarget {
     let stream: any ByteStream
     let origin: HTTPOrigin
 
@@ -13,6 +13,8 @@ final class HTTPConnection: Sendable {
     }
 
     func close() { self.stream.close() }
+
+    func idleTimeoutExpired() { self.stream.close() }
 
     /// Reads at most `maxLength` bytes (empty at EOF). Closes the stream, and throws
     /// `.timedOut`, when the read makes no progress for the watchdog's timeout, and
@@ -39,7 +41,7 @@ final class HTTPConnection: Sendable {
             throw HTTPClientError(.cancelled, "the task was cancelled")
         }
         let stream = self.stream
-        watchdog.beginWait(closing: stream)
+        watchdog.beginWait(on: self)
         defer { watchdog.endWait() }
         let outcome: Swift.Result<Result, NetworkError> = await withTaskCancellationHandler {
             do throws(NetworkError) {

@@ -1,11 +1,16 @@
-import RealtimeIO
 import Synchronization
+
+/// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
+/// operation promptly.
+protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
+    func idleTimeoutExpired()
+}
 
 /// Fails an exchange that makes no progress for `timeout` while it waits on the network.
 ///
-/// Each read, write or connect is bracketed by ``beginWait(closing:)`` and ``endWait()``; a
+/// Each read, write or connect is bracketed by ``beginWait(on:)`` and ``endWait()``; a
 /// single task per exchange sleeps until the oldest wait would expire and, if that wait is
-/// still pending, closes its stream (which fails the pending operation) and records the
+/// still pending, stops its target (which fails the pending operation) and records the
 /// timeout. Time spent while the consumer does not pull (backpressure) is not a wait, so a
 /// healthy stream of any length never times out.
 ///
@@ -17,7 +22,7 @@ import Synchronization
 final class HTTPIdleWatchdog: Sendable {
     private struct State {
         var waitingSince: ContinuousClock.Instant?
-        var stream: (any ByteStream)?
+        var target: (any HTTPIdleTimeoutTarget)?
         var timedOut = false
         var stopped = false
         var task: Task<Void, Never>?
@@ -32,12 +37,12 @@ final class HTTPIdleWatchdog: Sendable {
 
     var didTimeOut: Bool { self.state.withLock { $0.timedOut } }
 
-    /// Starts a wait on `stream`; the stream is closed if the wait lasts `timeout`.
-    func beginWait(closing stream: any ByteStream) {
+    /// Starts a wait on `target`; the target is stopped if the wait lasts `timeout`.
+    func beginWait(on target: any HTTPIdleTimeoutTarget) {
         let now = ContinuousClock.now
         let needsTask = self.state.withLock { state -> Bool in
             state.waitingSince = now
-            state.stream = stream
+            state.target = target
             return state.task == nil && !state.stopped
         }
         if needsTask { self.startTask() }
@@ -46,7 +51,7 @@ final class HTTPIdleWatchdog: Sendable {
     func endWait() {
         self.state.withLock { state in
             state.waitingSince = nil
-            state.stream = nil
+            state.target = nil
         }
     }
 
@@ -54,7 +59,7 @@ final class HTTPIdleWatchdog: Sendable {
     func stop() {
         let task = self.state.withLock { state -> Task<Void, Never>? in
             state.stopped = true
-            state.stream = nil
+            state.target = nil
             defer { state.task = nil }
             return state.task
         }
@@ -65,25 +70,25 @@ final class HTTPIdleWatchdog: Sendable {
         let timeout = self.timeout
         // Weak: the watchdog's owner (an exchange) decides its lifetime, not the task.
         let task = Task { [weak self] in
-            enum Step { case stop, sleep(ContinuousClock.Instant), fire(any ByteStream) }
+            enum Step { case stop, sleep(ContinuousClock.Instant), fire(any HTTPIdleTimeoutTarget) }
             while !Task.isCancelled {
                 let now = ContinuousClock.now
                 guard let self else { return }
                 let step = self.state.withLock { state -> Step in
                     if state.stopped { return .stop }
                     guard let since = state.waitingSince else { return .sleep(now + timeout) }
-                    if now - since >= timeout, let stream = state.stream {
+                    if now - since >= timeout, let target = state.target {
                         state.timedOut = true
                         state.stopped = true
-                        return .fire(stream)
+                        return .fire(target)
                     }
                     return .sleep(since + timeout)
                 }
                 switch step {
                 case .stop:
                     return
-                case .fire(let stream):
-                    stream.close()
+                case .fire(let target):
+                    target.idleTimeoutExpired()
                     return
                 case .sleep(let deadline):
                     try? await Task.sleep(until: deadline, clock: .continuous)

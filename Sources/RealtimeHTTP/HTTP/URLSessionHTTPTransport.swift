@@ -14,8 +14,9 @@ import Synchronization
 /// task is suspended, and resumed when the consumer drained half of them. Cancelling the
 /// calling task (or the body) cancels the data task.
 ///
-/// ``HTTPClientRequest/idleTimeout`` becomes the request's `timeoutInterval` (URLSession's
-/// idle timeout); redirects are followed here (not by URLSession) by ``HTTPRedirectPolicy``
+/// ``HTTPClientRequest/idleTimeout`` is enforced by a watchdog on the waits for the head and
+/// for each body chunk (as on the native client: a consumer that pauses is not timed out);
+/// redirects are followed here (not by URLSession) by ``HTTPRedirectPolicy``
 /// up to ``HTTPClientRequest/maxRedirects``, one data task per hop. Cookies use the session configuration's cookie
 /// storage (ephemeral by default); TLS uses the platform's trust store, so
 /// ``HTTPClientRequest/tls`` is not applied.
@@ -46,7 +47,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         while true {
             _ = try HTTPOrigin(url: request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
-            let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit)
+            let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
             let task = self.session.dataTask(with: Self.urlRequest(for: request))
             bridge.attach(task)
             self.delegate.register(bridge, for: task)
@@ -82,9 +83,11 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     static func urlRequest(for request: HTTPClientRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
+        // The bridge's watchdog enforces `idleTimeout`; URLSession's timer (which also runs
+        // while the task is suspended for backpressure) only backs it up.
         let seconds = Double(request.idleTimeout.components.seconds)
             + Double(request.idleTimeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(0.001, seconds)
+        urlRequest.timeoutInterval = max(seconds, 0.001) + 24 * 3600
         for (name, value) in request.headers {
             urlRequest.addValue(value, forHTTPHeaderField: name)
         }

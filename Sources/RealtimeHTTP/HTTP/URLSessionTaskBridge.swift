@@ -11,7 +11,12 @@ import Synchronization
 /// Backpressure: when the queued bytes exceed `bufferLimit` the task is suspended; it is
 /// resumed once the consumer drained the queue below half the limit. The queue holds at most
 /// `bufferLimit` plus one delivery.
-final class URLSessionTaskBridge: HTTPBodySource {
+///
+/// Idle timeout: an ``HTTPIdleWatchdog`` times the waits for the head and for each body
+/// chunk the consumer waits for, and cancels the task when one lasts the request's
+/// `idleTimeout`. (URLSession's own `timeoutInterval` keeps running while a task is suspended,
+/// so it would fail a consumer that merely paused; it is set far beyond.)
+final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     typealias HeadResult = Result<HTTPURLResponse, HTTPClientError>
 
     private struct State {
@@ -27,11 +32,21 @@ final class URLSessionTaskBridge: HTTPBodySource {
     }
 
     let bufferLimit: Int
+    private let watchdog: HTTPIdleWatchdog
     private let state = Mutex(State())
     private let task = Mutex<URLSessionDataTask?>(nil)
 
-    init(bufferLimit: Int) {
+    init(bufferLimit: Int, idleTimeout: Duration) {
         self.bufferLimit = bufferLimit
+        self.watchdog = HTTPIdleWatchdog(timeout: idleTimeout)
+    }
+
+    deinit {
+        self.watchdog.stop()
+    }
+
+    func idleTimeoutExpired() {
+        self.dataTask?.cancel()
     }
 
     func attach(_ task: URLSessionDataTask) {
@@ -54,6 +69,7 @@ final class URLSessionTaskBridge: HTTPBodySource {
                 if let ready {
                     continuation.resume(returning: ready)
                 } else {
+                    self.watchdog.beginWait(on: self)
                     self.dataTask?.resume()
                 }
             }
@@ -93,6 +109,8 @@ final class URLSessionTaskBridge: HTTPBodySource {
                                             resume: false)
                         }
                         state.bodyWaiter = continuation
+                        // Under the lock, so the delivery's `endWait()` cannot come first.
+                        self.watchdog.beginWait(on: self)
                         return .wait
                     }
                 }
@@ -130,6 +148,7 @@ final class URLSessionTaskBridge: HTTPBodySource {
             defer { state.headWaiter = nil }
             return state.headWaiter
         }
+        self.watchdog.endWait()
         waiter?.resume(returning: result)
     }
 
@@ -152,7 +171,9 @@ final class URLSessionTaskBridge: HTTPBodySource {
         }
         switch action {
         case .none: break
-        case .deliver(let waiter): waiter.resume(returning: .success(chunk))
+        case .deliver(let waiter):
+            self.watchdog.endWait()
+            waiter.resume(returning: .success(chunk))
         case .suspend: self.dataTask?.suspend()
         }
     }
@@ -160,8 +181,13 @@ final class URLSessionTaskBridge: HTTPBodySource {
     func didComplete(error: (any Error)?) {
         // A redirect that was not followed completes without `didReceive(response:)`.
         let finalResponse = self.dataTask?.response as? HTTPURLResponse
+        let timedOut = self.watchdog.didTimeOut
+        self.watchdog.stop()
         let (headWaiter, bodyWaiter, outcome) = self.state.withLock { state in
-            let failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
+            var failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
+            if timedOut, failure != nil {
+                failure = HTTPClientError(.timedOut, "no progress for \(self.watchdog.timeout)")
+            }
             state.completion = .some(failure)
             if state.head == nil {
                 if failure == nil, let finalResponse {
