@@ -205,6 +205,22 @@ import TestSupport
         await monitor.disconnect()
     }
 
+    @Test func seedReadmeExampleRunsAgainstALocalServer() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        await seedReadmeConnect(urlRequest: self.request(server, "/events?count=2")).value
+        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /events") }
+    }
+
+    @Test func seedResilientClientStopsRetryingOnCancel() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        let client = ResilientSSEClient()
+        await client.connect(to: URL(string: "http://127.0.0.1:\(server.port)/status/404")!)
+        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /status/404") }
+        await client.disconnect()
+    }
+
     // MARK: - sse-starlette
 
     @Test func starletteStreamPingsAndPost() async throws {
