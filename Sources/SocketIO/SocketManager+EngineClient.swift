@@ -64,7 +64,14 @@ extension SocketManager {
     func _parseEngineMessage(_ msg: String) {
         guard let packet = parseSocketMessage(msg) else { return }
         guard !packet.type.isBinary || packet.placeholders == 0 else {
-            self.state.withLock { $0.waitingPackets.append(packet) }
+            self.state.withLock { state in
+                // Attachments follow their packet directly; a server that announces packet
+                // after packet without sending them cannot make this buffer grow past a bound.
+                if state.waitingPackets.count >= SocketManager.maximumWaitingPackets {
+                    state.waitingPackets.removeFirst()
+                }
+                state.waitingPackets.append(packet)
+            }
 
             return
         }
