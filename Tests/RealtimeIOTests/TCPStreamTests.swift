@@ -278,4 +278,29 @@ struct TCPStreamTests {
             #expect(failure?.kind == .connectionReset, "\(String(describing: failure))")
         }
     }
+
+    @Test("close racing a busy reader and writer: every call ends (data, closed or reset), none hangs")
+    func closeRacesReaderAndWriter() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
+            for iteration in 0..<60 {
+                let stream = try await IOTestHelpers.connect(port: server.port)
+                let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: iteration), count: 256 * 1024)
+                let writer = Task {
+                    while true { try await stream.write(payload) }
+                }
+                let reader = Task {
+                    while true {
+                        if try await stream.read(maxLength: 65_536).isEmpty { return }
+                    }
+                }
+                try await Task.sleep(for: .microseconds(iteration % 7 * 500))
+                stream.close()
+                for result in [await writer.result.map { _ in () }, await reader.result] {
+                    if case .failure(let error as NetworkError) = result {
+                        #expect([.closed, .connectionReset].contains(error.kind), "\(error)")
+                    }
+                }
+            }
+        }
+    }
 }

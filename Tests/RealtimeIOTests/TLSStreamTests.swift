@@ -208,4 +208,30 @@ struct TLSStreamTests {
             #expect(try await first.value == [42])
         }
     }
+
+    @Test("close racing a busy TLS reader and writer: every call ends with data, closed or reset")
+    func closeRacesReaderAndWriter() async throws {
+        try await self.withServer("localhost") { server in
+            let configuration = try await self.trustingTestCA()
+            for iteration in 0..<20 {
+                let stream = try await IOTestHelpers.connect(port: server.port, tls: configuration)
+                let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: iteration), count: 200_000)
+                let writer = Task {
+                    while true { try await stream.write(payload) }
+                }
+                let reader = Task {
+                    while true {
+                        if try await stream.read(maxLength: 65_536).isEmpty { return }
+                    }
+                }
+                try await Task.sleep(for: .microseconds(iteration % 5 * 1000))
+                stream.close()
+                for result in [await writer.result.map { _ in () }, await reader.result] {
+                    if case .failure(let error as NetworkError) = result {
+                        #expect([.closed, .connectionReset].contains(error.kind), "\(error)")
+                    }
+                }
+            }
+        }
+    }
 }
