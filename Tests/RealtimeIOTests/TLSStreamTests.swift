@@ -159,7 +159,7 @@ struct TLSStreamTests {
             } else {
                 Issue.record("the read was not cancelled")
             }
-            _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "CLOSED" }
+            _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "CLOSED" }
         }
     }
 
@@ -173,7 +173,7 @@ struct TLSStreamTests {
             }
             #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
             #expect(ContinuousClock.now - started >= .milliseconds(390))
-            _ = try await server.waitForLine { $0 == "ACCEPTED" }
+            _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "ACCEPTED" }
         }
     }
 
