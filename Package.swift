@@ -71,11 +71,11 @@ targets += [
     testTarget("SSEProtocolTests", ["SSEProtocol"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
+    testTarget("EventSourceTests", ["EventSource"]),
 ]
 targets += [
     pendingTestTarget("SocketIOTests", ["SocketIO"]),
     pendingTestTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
-    pendingTestTarget("EventSourceTests", ["EventSource"]),
 ].compactMap { $0 }
 
 /// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.

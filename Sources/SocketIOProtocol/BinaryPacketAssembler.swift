@@ -84,7 +84,7 @@ package struct BinaryPacketAssembler: Sendable {
                 guard index >= 0, index < count else { throw .invalidPlaceholder }
                 return
             }
-            for element in object.values {
+            for (_, element) in object {
                 try Self.validatePlaceholders(element, count: count)
             }
         case .array(let elements):

@@ -25,7 +25,11 @@ package struct SocketEncodedPacket: Sendable, Hashable {
 /// `51-["baz",{"_placeholder":true,"num":0}]`, `1/admin,`.
 package enum SocketPacketEncoder {
     /// Encodes `packet`.
-    package static func encode(_ packet: SocketPacket) -> SocketEncodedPacket {
+    ///
+    /// - Parameter prefixingEngineMessageType: write the Engine.IO `message` type `4` first, so
+    ///   the text is a WebSocket text frame as is (saves a copy on the hot path); the
+    ///   ``SocketEncodedPacket/enginePackets`` of such a result must not be used.
+    package static func encode(_ packet: SocketPacket, prefixingEngineMessageType: Bool = false) -> SocketEncodedPacket {
         var attachments: [[UInt8]] = []
         if let data = packet.data, data.containsBinary {
             Self.collectBinary(data, into: &attachments)
@@ -36,7 +40,10 @@ package enum SocketPacketEncoder {
             if type == .ack { type = .binaryAck }
         }
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(32)
+        buffer.reserveCapacity(128)  // one allocation for typical event packets
+        if prefixingEngineMessageType {
+            buffer.append(UInt8(ascii: "4"))
+        }
         buffer.append(UInt8(ascii: "0") + type.rawValue)
         if type.isBinary {
             JSONNumberFormatter.append(attachments.count, to: &buffer)
@@ -63,7 +70,7 @@ package enum SocketPacketEncoder {
         case .array(let elements):
             for element in elements { Self.collectBinary(element, into: &attachments) }
         case .object(let object):
-            for element in object.values { Self.collectBinary(element, into: &attachments) }
+            for (_, element) in object { Self.collectBinary(element, into: &attachments) }
         case .null, .bool, .int, .double, .string:
             break
         }

@@ -25,6 +25,9 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
     case invalidPlaceholder
     /// A binary attachment arrived while no binary packet was waiting for one.
     case unexpectedAttachment
+    /// A text packet arrived while a binary packet still waited for attachments
+    /// (socket.io-parser: "got plaintext data when reconstructing a packet").
+    case textWhileAwaitingAttachments
 
     package var description: String {
         switch self {
@@ -37,6 +40,7 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .invalidPayload(let type): return "invalid payload for Socket.IO \(type) packet"
         case .invalidPlaceholder: return "invalid Socket.IO binary placeholder"
         case .unexpectedAttachment: return "unexpected Socket.IO binary attachment"
+        case .textWhileAwaitingAttachments: return "Socket.IO text packet while binary attachments were expected"
         }
     }
 }

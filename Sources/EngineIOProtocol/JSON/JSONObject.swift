@@ -12,70 +12,69 @@ package struct JSONObject: Sendable, Hashable, RandomAccessCollection {
     /// One member: a key and its value.
     package typealias Element = (key: String, value: JSONValue)
 
-    /// The member names, in order.
-    package private(set) var keys: [String]
-    /// The member values, in the order of ``keys``.
-    package private(set) var values: [JSONValue]
+    /// Stored member (tuples are not `Hashable`); one array keeps one allocation per object.
+    private struct Member: Sendable, Hashable {
+        var key: String
+        var value: JSONValue
+    }
+
+    private var members: [Member]
 
     /// An empty object.
     package init() {
-        self.keys = []
-        self.values = []
+        self.members = []
     }
 
     /// An object with `members` in the given order.
     package init(_ members: [(String, JSONValue)]) {
-        self.keys = []
-        self.values = []
-        self.keys.reserveCapacity(members.count)
-        self.values.reserveCapacity(members.count)
-        for (key, value) in members {
-            self.keys.append(key)
-            self.values.append(value)
-        }
+        self.members = members.map { Member(key: $0.0, value: $0.1) }
     }
 
+    /// The member names, in order.
+    package var keys: [String] { self.members.map(\.key) }
+
+    /// The member values, in the order of ``keys``.
+    package var values: [JSONValue] { self.members.map(\.value) }
+
     package var startIndex: Int { 0 }
-    package var endIndex: Int { self.keys.count }
+    package var endIndex: Int { self.members.count }
 
     /// The member at `position`.
     package subscript(position: Int) -> Element {
-        (self.keys[position], self.values[position])
+        let member = self.members[position]
+        return (member.key, member.value)
     }
 
     /// The value of the first member named `key`; setting replaces it in place or appends
     /// a new member; setting `nil` removes every member named `key`.
     package subscript(key: String) -> JSONValue? {
         get {
-            guard let index = self.keys.firstIndex(of: key) else { return nil }
-            return self.values[index]
+            for member in self.members where member.key == key {
+                return member.value
+            }
+            return nil
         }
         set {
             if let newValue {
-                if let index = self.keys.firstIndex(of: key) {
-                    self.values[index] = newValue
+                if let index = self.members.firstIndex(where: { $0.key == key }) {
+                    self.members[index].value = newValue
                 } else {
                     self.append(key: key, value: newValue)
                 }
             } else {
-                while let index = self.keys.firstIndex(of: key) {
-                    self.keys.remove(at: index)
-                    self.values.remove(at: index)
-                }
+                self.members.removeAll { $0.key == key }
             }
         }
     }
 
     /// Appends a member without looking for an existing one (the parser's path).
     package mutating func append(key: String, value: JSONValue) {
-        self.keys.append(key)
-        self.values.append(value)
+        self.members.append(Member(key: key, value: value))
     }
 
     /// Reserves room for `count` members.
     package mutating func reserveCapacity(_ count: Int) {
-        self.keys.reserveCapacity(count)
-        self.values.reserveCapacity(count)
+        self.members.reserveCapacity(count)
     }
 }
 

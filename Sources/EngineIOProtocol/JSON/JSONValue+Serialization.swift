@@ -36,11 +36,13 @@ extension JSONValue {
             buffer.append(UInt8(ascii: "]"))
         case .object(let object):
             buffer.append(UInt8(ascii: "{"))
-            for index in object.indices {
-                if index != 0 { buffer.append(UInt8(ascii: ",")) }
-                JSONStringEscaper.append(object.keys[index], to: &buffer)
+            var first = true
+            for (key, value) in object {
+                if !first { buffer.append(UInt8(ascii: ",")) }
+                first = false
+                JSONStringEscaper.append(key, to: &buffer)
                 buffer.append(UInt8(ascii: ":"))
-                object.values[index].serialize(into: &buffer, nextPlaceholder: &nextPlaceholder)
+                value.serialize(into: &buffer, nextPlaceholder: &nextPlaceholder)
             }
             buffer.append(UInt8(ascii: "}"))
         case .binary:

@@ -112,7 +112,7 @@ extension JSONValue {
         case .array(let elements):
             return elements.contains { $0.containsBinary }
         case .object(let object):
-            return object.values.contains { $0.containsBinary }
+            return object.contains { $0.value.containsBinary }
         case .null, .bool, .int, .double, .string:
             return false
         }
