@@ -96,6 +96,9 @@ public enum SocketIOClientOption: ClientOption {
     case useCustomEngine(Bool)
 
     /// The version of socket.io being used. This should match the server version. Default is 3.
+    ///
+    /// - Important: Only `.three` (socket.io 3/4 servers, Engine.IO 4) is spoken; with `.two`
+    ///   the engine reports an error instead of connecting.
     case version(SocketIOVersion)
 
     // MARK: Properties

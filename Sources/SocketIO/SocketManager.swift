@@ -28,6 +28,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     static let logType = "SocketManager"
 
+    /// Most binary packets kept while their attachments arrive.
+    static let maximumWaitingPackets = 16
+
     struct State {
         var config: SocketIOClientConfiguration
         var engine: SocketEngineSpec?

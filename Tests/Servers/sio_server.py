@@ -18,9 +18,14 @@ Events (both namespaces):
   kick()               -> the server disconnects this client from the namespace
   seq(n)               -> records n; seq_result() acks the recorded list and clears it
   auth_seen()          -> acks the auth payload the namespace saw on connect
+  environ_seen()       -> acks {"cookie", "x_client", "query"} of the connect request
+  sticky_report()      -> acks {"with": n, "without": m}: how many engine.io requests that
+                          carried a sid also carried the "sticky=node-1" cookie this server
+                          sets on every polling response
 """
 import argparse
 import asyncio
+import ssl
 import sys
 
 import socketio
@@ -30,12 +35,29 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, default=0)
 parser.add_argument("--ping-interval", type=float, default=25)
 parser.add_argument("--ping-timeout", type=float, default=20)
+parser.add_argument("--cert", default=None, help="PEM certificate chain: serve HTTPS/WSS")
+parser.add_argument("--key", default=None)
 args = parser.parse_args()
 
 sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*",
                            ping_interval=args.ping_interval, ping_timeout=args.ping_timeout)
-app = web.Application()
+request_log = []
+
+
+@web.middleware
+async def sticky_cookie(request, handler):
+    engine_request = request.path.startswith("/socket.io")
+    if engine_request and "sid" in request.query:
+        request_log.append("sticky=node-1" in request.headers.get("Cookie", ""))
+    response = await handler(request)
+    if engine_request and not getattr(response, "prepared", False):
+        response.set_cookie("sticky", "node-1")
+    return response
+
+
+app = web.Application(middlewares=[sticky_cookie])
 sio.attach(app)
+environs = {}
 
 sequences = {}
 auth_payloads = {}
@@ -78,6 +100,14 @@ def register(namespace):
     async def seq_result(sid, *data):
         return sequences.pop((sid, namespace), [])
 
+    @sio.on("environ_seen", namespace=namespace)
+    async def environ_seen(sid, *data):
+        return environs.get((sid, namespace))
+
+    @sio.on("sticky_report", namespace=namespace)
+    async def sticky_report(sid, *data):
+        return {"with": sum(1 for x in request_log if x), "without": sum(1 for x in request_log if not x)}
+
     @sio.on("auth_seen", namespace=namespace)
     async def auth_seen(sid, *data):
         return auth_payloads.get((sid, namespace))
@@ -88,6 +118,9 @@ async def connect_root(sid, environ, auth):
     if isinstance(auth, dict) and auth.get("token") == "bad":
         raise socketio.exceptions.ConnectionRefusedError("unauthorized", {"reason": "bad token"})
     auth_payloads[(sid, "/")] = auth
+    environs[(sid, "/")] = {"cookie": environ.get("HTTP_COOKIE", ""),
+                            "x_client": environ.get("HTTP_X_CLIENT", ""),
+                            "query": environ.get("QUERY_STRING", "")}
     await sio.emit("welcome", {"sid": sid}, to=sid, namespace="/")
 
 
@@ -105,7 +138,11 @@ register("/admin")
 async def main():
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
+    ssl_context = None
+    if args.cert:
+        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ssl_context.load_cert_chain(args.cert, args.key)
+    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     print(f"PORT={port}", flush=True)

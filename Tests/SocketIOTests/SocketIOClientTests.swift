@@ -211,3 +211,30 @@ import Testing
         #expect(socket.status == .disconnected)
     }
 }
+
+@Suite struct SocketIOClientEarlyEventTests {
+    @Test func eventsBeforeConnectAreDeliveredAfterTheConnectEvent() {
+        let (manager, _, queue) = makeManager()
+        let socket = manager.defaultSocket
+        let order = Recorder<String>()
+        socket.on(clientEvent: .connect) { _, _ in order.append("connect") }
+        socket.on("welcome") { data, _ in order.append("welcome:\(data.first as? Int ?? -1)") }
+        socket.connect()
+        manager.parseEngineMessage(#"2["welcome",1]"#)
+        manager.parseEngineMessage(#"2["welcome",2]"#)
+        drain(queue)
+        #expect(order.values.isEmpty)
+        manager.parseEngineMessage(#"0{"sid":"s"}"#)
+        drain(queue)
+        #expect(order.values == ["connect", "welcome:1", "welcome:2"])
+    }
+
+    @Test func hostileBinaryAnnouncementsStayBounded() {
+        let (manager, _, queue) = makeManager()
+        for index in 0..<1_000 {
+            manager.parseEngineMessage(#"51-["b\#(index)",{"_placeholder":true,"num":0}]"#)
+        }
+        drain(queue)
+        #expect(manager.waitingPackets.count == SocketManager.maximumWaitingPackets)
+    }
+}

@@ -78,12 +78,15 @@ import TestSupport
         let timedOut = await harness.ack(socket, "never_ack", [1], timeout: 0.3)
         #expect(timedOut?.first as? String == "NO ACK")
 
-        // 1,000 emits arrive in order.
+        // 1,000 emits arrive in order; every write completion runs.
+        let written = Recorder<Int>()
         for n in 0..<1_000 {
-            socket.emit("seq", n)
+            socket.emit("seq", n, completion: { written.append(n) })
         }
         let sequence = try #require(await harness.ack(socket, "seq_result", [], timeout: 10))
         #expect((sequence.first as? [Any])?.compactMap { $0 as? Int } == Array(0..<1_000))
+        #expect(await written.wait(forCount: 1_000))
+        #expect(written.values == Array(0..<1_000))
 
         if mode == .polling {
             #expect(harness.manager.engine?.polling == true)
@@ -175,5 +178,57 @@ struct LoopbackHarnessSecondManager {
     init(_ harness: LoopbackHarness) {
         self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
                                      config: [.handleQueue(harness.queue), .reconnects(false), .forceWebsockets(true)])
+    }
+}
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite(.serialized) struct SocketIOOptionsLoopbackTests {
+    @Test(arguments: TransportMode.available)
+    func headersCookiesQueryAndStickySessionReachTheServer(_ mode: TransportMode) async throws {
+        let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: "s1",
+                                                          .domain: "127.0.0.1", .path: "/"]))
+        let harness = try await LoopbackHarness(mode, extra: [.extraHeaders(["X-Client": "swift"]),
+                                                              .cookies([cookie]),
+                                                              .connectParams(["room": "lobby"])])
+        defer { harness.stop() }
+        let socket = harness.manager.defaultSocket
+        #expect(await harness.connect(socket).connected != nil)
+
+        let environ = try #require(await harness.ack(socket, "environ_seen", [])?.first as? [String: Any])
+        #expect((environ["cookie"] as? String)?.contains("session=s1") == true)
+        #expect(environ["x_client"] as? String == "swift")
+        #expect((environ["query"] as? String)?.contains("room=lobby") == true)
+        #expect((environ["query"] as? String)?.contains("EIO=4") == true)
+
+        guard mode != .webSocket else { return }
+        for index in 0..<20 {
+            socket.emit("seq", index)
+        }
+        _ = await harness.ack(socket, "seq_result", [])
+        let report = try #require(await harness.ack(socket, "sticky_report", [])?.first as? [String: Any])
+        #expect((report["with"] as? Int ?? 0) > 0)
+        #expect(report["without"] as? Int == 0)
+    }
+}
+
+@Suite(.serialized) struct SocketIOCompressionLoopbackTests {
+    @Test func compressNegotiatesPermessageDeflateOnTheUpgrade() async throws {
+        guard TransportMode.available.contains(.upgrade) else { return }
+        let harness = try await LoopbackHarness(.upgrade, extra: [.compress])
+        defer { harness.stop() }
+        let socket = harness.manager.defaultSocket
+        let upgraded = EventWaiter(socket, clientEvent: .websocketUpgrade)
+        #expect(await harness.connect(socket).connected != nil)
+        let headers = try #require(await upgraded.value()?.first as? [String: String])
+        let extensions = headers.first(where: { $0.key.lowercased() == "sec-websocket-extensions" })?.value ?? ""
+        #expect(extensions.contains("permessage-deflate"))
+
+        let big = String(repeating: "compressible ", count: 20_000)
+        let echo = EventWaiter(socket, "echo")
+        socket.emit("echo", big)
+        #expect(await echo.value()?.first as? String == big)
     }
 }
