@@ -25,9 +25,12 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
     /// The extension token.
     package static let extensionName = "permessage-deflate"
 
-    /// What the client offers in `Sec-WebSocket-Extensions`: permessage-deflate, letting the
-    /// server pick the client's window size (§7.1.2.2).
-    package static let clientOffer = "permessage-deflate; client_max_window_bits"
+    /// What the client offers in `Sec-WebSocket-Extensions` (RFC 7692 §5, §7.1): first
+    /// permessage-deflate with context takeover, letting the server pick the client's window
+    /// size (§7.1.2.2); then, as a fallback for servers that insist on it, the same with
+    /// `client_no_context_takeover` (§7.1.1.2). A server accepts the first offer it supports.
+    package static let clientOffer =
+        "permessage-deflate; client_max_window_bits, permessage-deflate; client_no_context_takeover; client_max_window_bits"
 
     /// Reads the server's `Sec-WebSocket-Extensions` response values.
     ///

@@ -9,6 +9,8 @@ Binds 127.0.0.1 on a free port and prints PORT=<n>. Paths:
   /close?code=C&reason=R     close right away with code C and reason R
   /ping                      send a ping, wait for its pong, send "pong:ok", then echo
   /extensions                first message: the negotiated Sec-WebSocket-Extensions; then echo
+  /sink                      count incoming messages; on the text "end" reply "done:<bytes>"
+  /source?count=N&size=S     send N binary messages of S bytes, then the text "end"
 
 Options: --tls CERT KEY (wss), --no-compression (decline permessage-deflate).
 """
@@ -49,6 +51,20 @@ async def handler(ws):
             await ws.send("pong:ok")
         elif url.path == "/extensions":
             await ws.send(ws.response.headers.get("Sec-WebSocket-Extensions", ""))
+        elif url.path == "/sink":
+            total = 0
+            async for message in ws:
+                if message == "end":
+                    await ws.send(f"done:{total}")
+                else:
+                    total += len(message)
+            return
+        elif url.path == "/source":
+            count, size = int(query.get("count", "1000")), int(query.get("size", "65536"))
+            payload = bytes(size)
+            for _ in range(count):
+                await ws.send(payload)
+            await ws.send("end")
         await echo(ws)
     except ConnectionClosed:
         pass

@@ -98,7 +98,10 @@ package final class WebSocketClient: WebSocketTransport {
                 } catch {
                     throw WebSocketError(error)
                 }
-                var reader = WebSocketResponseHeadReader()
+                // The head of the 101 (or the refusal) through the HTTP/1.1 parser; the
+                // bytes after a 101 head already belong to the WebSocket.
+                var parser = HTTPResponseParser()
+                parser.expectResponse(toMethod: "GET")
                 while true {
                     let bytes: [UInt8]
                     do throws(NetworkError) {
@@ -109,8 +112,16 @@ package final class WebSocketClient: WebSocketTransport {
                     guard !bytes.isEmpty else {
                         throw WebSocketError(.handshakeFailed(status: 0), "server closed the connection during the handshake")
                     }
-                    if case .head(let response, let remaining) = try reader.append(bytes) {
-                        return .success((response, remaining))
+                    parser.append(bytes)
+                    let event: HTTPResponseEvent?
+                    do throws(HTTPParseError) {
+                        event = try parser.next()
+                    } catch {
+                        throw WebSocketError(.handshakeFailed(status: 0), "malformed response: \(error.message)")
+                    }
+                    if case .head(let head)? = event {
+                        let response = WebSocketHandshakeResponse(status: head.status, headers: head.headers)
+                        return .success((response, head.status == 101 ? parser.takeRemainingBytes() : []))
                     }
                 }
             } catch {

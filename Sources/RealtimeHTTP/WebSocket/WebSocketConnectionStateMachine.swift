@@ -65,30 +65,34 @@ struct WebSocketConnectionStateMachine: Sendable {
             if case .failure(let error) = outcome { return .finished(error) }
             return .finished(nil)
         }
-        let event: WebSocketMessageAssembler.Event
-        do throws(WebSocketProtocolError) {
-            guard let frame = try self.decoder.nextFrame() else { return .readMore }
-            guard let assembled = try self.assembler.receive(frame) else { return self.nextReadAction() }
-            event = assembled
-        } catch {
-            return self.fail(error)
-        }
-        switch event {
-        case .text(let text):
-            return .deliver(.text(text))
-        case .binary(let bytes):
-            return .deliver(.binary(bytes))
-        case .ping(let payload):
-            return self.closeSent ? self.nextReadAction() : .sendPong(payload)
-        case .pong:
-            return self.nextReadAction()
-        case .close(let code, let reason):
-            self.closeStatus = (code ?? WebSocketCloseCode.noStatusReceived, reason)
-            self.outcome = .success(())
-            if self.closeSent { return .shutdown }
-            self.closeSent = true
-            let echo = code.map { WebSocketFrameEncoder.closePayload(code: $0, reason: "") } ?? []
-            return .echoCloseAndShutdown(payload: echo)
+        // A loop, not recursion: one read can hold thousands of tiny frames.
+        while true {
+            let event: WebSocketMessageAssembler.Event
+            do throws(WebSocketProtocolError) {
+                guard let frame = try self.decoder.nextFrame() else { return .readMore }
+                guard let assembled = try self.assembler.receive(frame) else { continue }
+                event = assembled
+            } catch {
+                return self.fail(error)
+            }
+            switch event {
+            case .text(let text):
+                return .deliver(.text(text))
+            case .binary(let bytes):
+                return .deliver(.binary(bytes))
+            case .ping(let payload):
+                if self.closeSent { continue }
+                return .sendPong(payload)
+            case .pong:
+                continue
+            case .close(let code, let reason):
+                self.closeStatus = (code ?? WebSocketCloseCode.noStatusReceived, reason)
+                self.outcome = .success(())
+                if self.closeSent { return .shutdown }
+                self.closeSent = true
+                let echo = code.map { WebSocketFrameEncoder.closePayload(code: $0, reason: "") } ?? []
+                return .echoCloseAndShutdown(payload: echo)
+            }
         }
     }
 
