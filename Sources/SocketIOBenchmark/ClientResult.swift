@@ -15,6 +15,9 @@ struct ClientResult: Codable, Sendable {
     var p99Microseconds: Double
     /// Client process CPU (user + system) over the round trips divided by `acks`, microseconds.
     var cpuPerAckMicroseconds: Double
+    /// Context switches (voluntary + involuntary) of the client process over the round trips
+    /// divided by `acks`: how many times a thread went to sleep or was preempted per ack.
+    var switchesPerAck: Double
     /// Fire-and-forget emits sent (the server counted them all before the clock stopped).
     var emits: Int
     /// Client process CPU from the first emit until the server reported all counted, divided by `emits`.
@@ -27,6 +30,7 @@ struct ClientResult: Codable, Sendable {
         case p50Microseconds = "p50_us"
         case p99Microseconds = "p99_us"
         case cpuPerAckMicroseconds = "cpu_per_ack_us"
+        case switchesPerAck = "switches_per_ack"
         case cpuPerEmitMicroseconds = "cpu_per_emit_us"
         case emitSeconds = "emit_seconds"
     }

@@ -34,9 +34,9 @@ struct Comparison {
                     }
                     results.append(result)
                     say(String(format: "round %d %-6@ %-9@  p50 %8.1f us  p99 %8.1f us  CPU/ack %7.1f us  "
-                                 + "CPU/emit %6.2f us  %8.0f emits/s",
+                                 + "switches/ack %5.2f  CPU/emit %6.2f us  %8.0f emits/s",
                                  round, result.client, result.transport, result.p50Microseconds,
-                                 result.p99Microseconds, result.cpuPerAckMicroseconds,
+                                 result.p99Microseconds, result.cpuPerAckMicroseconds, result.switchesPerAck,
                                  result.cpuPerEmitMicroseconds, result.emitsPerSecond))
                 }
             }
@@ -100,6 +100,7 @@ struct Comparison {
             Row(name: "round trip p99 (us)", value: { $0.p99Microseconds }, target: nil, digits: 1),
             Row(name: "client CPU per ack (us)", value: { $0.cpuPerAckMicroseconds },
                 target: { _ in (ackLimit, "<= \(Int(ackLimit))") }, digits: 1),
+            Row(name: "context switches per ack", value: { $0.switchesPerAck }, target: nil, digits: 2),
             Row(name: "client CPU per emit (us)", value: { $0.cpuPerEmitMicroseconds },
                 target: { _ in (5, "<= 5") }, digits: 2),
             Row(name: "emits/s (until server counted)", value: { $0.emitsPerSecond },

@@ -18,6 +18,17 @@ enum Measure {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// Context switches (voluntary + involuntary) of this whole process so far.
+    static func processContextSwitches() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw)
+    }
+
     /// A monotonic clock reading in nanoseconds.
     static func nanoseconds() -> UInt64 {
         var time = timespec()

@@ -114,9 +114,11 @@ final class SwiftClientRun: @unchecked Sendable {
     func measure(acks: Int, warmup: Int, emits: Int) throws(Failure) -> ClientResult {
         try self.connect()
         _ = try self.roundTrips(warmup)
+        let switchesStart = Measure.processContextSwitches()
         let cpuStart = Measure.processCPUSeconds()
         let samples = try self.roundTrips(acks)
         let ackCPU = Measure.processCPUSeconds() - cpuStart
+        let switches = Measure.processContextSwitches() - switchesStart
         let sorted = samples.sorted()
         let (emitCPU, emitWall) = try self.fireAndForget(emits)
         self.disconnect()
@@ -125,6 +127,7 @@ final class SwiftClientRun: @unchecked Sendable {
             p50Microseconds: Measure.percentile(sorted, 0.50) * 1e6,
             p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
             cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,
+            switchesPerAck: Double(switches) / Double(acks),
             emits: emits, cpuPerEmitMicroseconds: emitCPU / Double(emits) * 1e6, emitSeconds: emitWall)
     }
 }

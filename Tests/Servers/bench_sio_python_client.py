@@ -4,10 +4,11 @@ Does exactly what SocketIOBenchmark's Swift client does, against bench_sio_serve
 one JSON object per transport on stdout (the keys SocketIOBenchmark reads):
 
   {"client": "python", "transport": "websocket", "acks": N, "p50_us": .., "p99_us": ..,
-   "cpu_per_ack_us": .., "emits": M, "cpu_per_emit_us": .., "emit_seconds": ..}
+   "cpu_per_ack_us": .., "switches_per_ack": .., "emits": M, "cpu_per_emit_us": .., "emit_seconds": ..}
 
 Round trips: `warmup` then `acks` sequential `call("echo", "payload", i)`, each timed with
-perf_counter. CPU: getrusage(RUSAGE_SELF) user+sys of this process across the measured part.
+perf_counter. CPU: getrusage(RUSAGE_SELF) user+sys of this process across the measured part;
+context switches (voluntary + involuntary) of the process across the round trips, per ack.
 Fire-and-forget: `sink_start(M)`, then `emits` x `emit("sink", "payload", i)` and wait for the
 server's "sink_done" (the server counted all M); CPU / M.
 
@@ -27,6 +28,11 @@ import socketio
 def cpu_seconds():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def context_switches():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_nvcsw + usage.ru_nivcsw
 
 
 def percentile(sorted_values, fraction):
@@ -49,12 +55,14 @@ async def measure(port, transport, acks, warmup, emits):
         await client.call("echo", ("payload", i), timeout=30)
 
     samples = []
+    switches_start = context_switches()
     cpu_start = cpu_seconds()
     for i in range(acks):
         start = time.perf_counter()
         await client.call("echo", ("payload", i), timeout=30)
         samples.append(time.perf_counter() - start)
     cpu_acks = cpu_seconds() - cpu_start
+    switches_acks = context_switches() - switches_start
     samples.sort()
 
     await client.call("sink_start", emits, timeout=30)
@@ -72,6 +80,9 @@ async def measure(port, transport, acks, warmup, emits):
         await asyncio.wait_for(client.disconnect(), timeout=1)
     except asyncio.TimeoutError:
         pass
+    http = getattr(client.eio, "http", None)
+    if http is not None and not http.closed:
+        await http.close()
     return {
         "client": "python",
         "transport": transport,
@@ -79,6 +90,7 @@ async def measure(port, transport, acks, warmup, emits):
         "p50_us": percentile(samples, 0.50) * 1e6,
         "p99_us": percentile(samples, 0.99) * 1e6,
         "cpu_per_ack_us": cpu_acks / acks * 1e6,
+        "switches_per_ack": switches_acks / acks,
         "emits": emits,
         "cpu_per_emit_us": cpu_emits / emits * 1e6,
         "emit_seconds": emit_seconds,
