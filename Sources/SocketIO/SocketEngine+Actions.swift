@@ -139,7 +139,6 @@ extension SocketEngine {
             guard state.session.generation == generation else { return nil }
             state.polling = false
             state.websocket = true
-            state.fastUpgrade = false
             return (state.client, state.session.webSocket?.responseHeaders ?? HTTPHeaders())
         }
         guard let (client, responseHeaders) = result else { return }

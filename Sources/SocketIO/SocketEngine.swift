@@ -21,7 +21,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var connectParams: [String: Any]?
         var cookies: [HTTPCookie]?
         var extraHeaders: [String: String]?
-        var fastUpgrade = false
         var forcePolling = false
         var forceWebsockets = false
         var polling = true
@@ -84,7 +83,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// When `true`, the engine is in the process of switching to WebSockets.
-    public var fastUpgrade: Bool { self.state.withLock { $0.fastUpgrade } }
+    public var fastUpgrade: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
 
     /// When `true`, the engine will only use HTTP long-polling as a transport.
     public var forcePolling: Bool { self.state.withLock { $0.forcePolling } }
@@ -272,7 +271,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             state.connected = false
             state.sid = ""
             state.polling = !state.forceWebsockets
-            state.fastUpgrade = false
             state.websocket = state.forceWebsockets
             return (state.session.generation, teardown, state.version)
         }
