@@ -1,127 +1,151 @@
+import EngineIOProtocol
 import Foundation
 import RealtimeHTTP
 
-/// One engine.io frame waiting to be written: a text packet (`"4..."`) or a binary message.
-enum EngineFrame: Sendable {
-    case text(String)
-    case binary(Data)
-
-    /// The frame inside a polling payload (Engine.IO v4: binary as `b` + base64).
-    var pollingText: String {
-        switch self {
-        case let .text(text): return text
-        case let .binary(data): return "b" + data.base64EncodedString()
-        }
-    }
-
-    var byteCount: Int {
-        switch self {
-        case let .text(text): return text.utf8.count
-        case let .binary(data): return (data.count + 2) / 3 * 4 + 1
-        }
-    }
-}
-
-/// Everything one engine connection attempt owns: the write queue, the tasks driving the
-/// transports, the WebSocket, heartbeat settings from the handshake and sticky cookies.
+/// One engine connection attempt: the protocol's ``EngineClientStateMachine`` plus the I/O
+/// handles that carry out its actions.
 ///
-/// Lives inside ``SocketEngine``'s lock. `generation` changes on every connect and close,
-/// so a task of an older attempt recognises itself as stale and stops without side effects.
+/// Lives inside ``SocketEngine``'s lock. `generation` changes on every connect, so a task of
+/// an older attempt recognises itself as stale and stops without side effects.
 struct EngineSession {
+    /// A write not yet handed to the machine (polling sends at most
+    /// ``maximumPacketsPerPost`` packets per POST).
     struct PendingWrite {
-        var frames: [EngineFrame]
+        var packets: [EnginePacket]
         var completion: UncheckedSendable<() -> ()>?
     }
 
-    /// What ``close()`` hands back to be torn down outside the lock.
+    /// A write handed to the machine whose completion runs once the transport send numbered
+    /// `ticket` (or a later one) finished.
+    struct FedWrite {
+        var ticket: Int
+        var completion: UncheckedSendable<() -> ()>
+    }
+
+    /// An action of the machine; sends carry their number for write completions.
+    struct NumberedAction {
+        var action: EngineClientAction
+        var sendIndex: Int?
+    }
+
+    /// One entry of the serialized WebSocket send queue.
+    enum WebSocketOutgoing {
+        case frames([EngineWebSocketFrame], sendIndex: Int?)
+        case close
+    }
+
+    /// What a new attempt or a close hands back to be torn down outside the lock.
     struct Teardown {
         var tasks: [Task<Void, Never>] = []
         var webSocket: (any WebSocketConnection)?
     }
 
+    /// Most packets in one POST: python-engineio rejects payloads of more than 16 packets
+    /// with 400 ("Too many packets in payload", `Payload.max_decode_packets`); one place is
+    /// kept free for a pong the machine may add.
+    static let maximumPacketsPerPost = 15
+
     private(set) var generation = 0
-    /// `true` from `reset()` until `close()`.
-    private(set) var live = false
+    var machine = EngineClientStateMachine()
+    /// `true` once the client was told the engine closed (or before the first connect).
+    var notifiedClose = true
 
-    var outgoing: [PendingWrite] = []
-    var writerActive = false
-    var tasks: [Task<Void, Never>] = []
+    var outbound: [PendingWrite] = []
+    var fed: [FedWrite] = []
+    var sendsIssued = 0
+
+    var getTask: Task<Void, Never>?
+    var postTask: Task<Void, Never>?
+    var heartbeatTask: Task<Void, Never>?
+    var webSocketTask: Task<Void, Never>?
+    var webSocketWriterTask: Task<Void, Never>?
     var webSocket: (any WebSocketConnection)?
+    var webSocketQueue: [WebSocketOutgoing] = []
+    var webSocketWriterActive = false
 
-    // Handshake (Engine.IO v4 `open` packet).
-    var pingInterval: Duration = .seconds(25)
-    var pingTimeout: Duration = .seconds(20)
-    var maxPayload = 1_000_000
-    var upgrades: [String] = []
-    var lastHeartbeat: ContinuousClock.Instant?
     var pollCounter = 0
 
-    /// Cookies the server set during this engine's life (`name` → `value`), sent back on every
-    /// request and on the WebSocket upgrade so sticky-session load balancers keep us on one node.
+    /// Cookies the server set during this engine's life (`name` → `value`), sent back on the
+    /// WebSocket upgrade (the HTTP client keeps its own) so sticky-session load balancers
+    /// keep us on one node.
     var stickyCookies: [(name: String, value: String)] = []
 
-    /// Starts a new attempt; returns the previous attempt's resources to tear down.
-    mutating func reset() -> Teardown {
-        let teardown = Teardown(tasks: self.tasks, webSocket: self.webSocket)
+    /// Starts a new attempt with a fresh machine; returns the previous attempt's resources.
+    mutating func reset(configuration: EngineClientStateMachine.Configuration) -> Teardown {
+        let teardown = self.takeResources()
         self.generation += 1
-        self.live = true
-        self.outgoing = []
-        self.writerActive = false
-        self.tasks = []
-        self.webSocket = nil
-        self.lastHeartbeat = nil
-        self.upgrades = []
+        self.machine = EngineClientStateMachine(configuration: configuration)
+        self.notifiedClose = false
+        self.outbound = []
+        self.fed = []
         return teardown
     }
 
-    /// Ends the attempt; queued writes are dropped.
-    mutating func close() -> Teardown {
-        let teardown = Teardown(tasks: self.tasks, webSocket: self.webSocket)
-        self.generation += 1
-        self.live = false
-        self.outgoing = []
-        self.writerActive = false
-        self.tasks = []
+    /// Takes every task and the WebSocket, to be cancelled and closed.
+    ///
+    /// - Parameter keepingWebSocketWriter: leave the WebSocket and its send queue alone, so a
+    ///   queued close packet and the queued close still go out (a client close).
+    mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
+        var tasks = [self.getTask, self.postTask, self.heartbeatTask, self.webSocketTask].compactMap { $0 }
+        self.getTask = nil
+        self.postTask = nil
+        self.heartbeatTask = nil
+        self.webSocketTask = nil
+        guard !keepingWebSocketWriter else { return Teardown(tasks: tasks, webSocket: nil) }
+        tasks += [self.webSocketWriterTask].compactMap { $0 }
+        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket)
+        self.webSocketWriterTask = nil
         self.webSocket = nil
+        self.webSocketQueue = []
+        self.webSocketWriterActive = false
         return teardown
     }
 
-    func isCurrent(_ generation: Int) -> Bool {
-        self.live && self.generation == generation
-    }
-
-    mutating func enqueue(_ frames: [EngineFrame], completion: UncheckedSendable<() -> ()>?) {
-        self.outgoing.append(PendingWrite(frames: frames, completion: completion))
-    }
-
-    /// Most packets in one POST: python-engineio rejects payloads of more than 16 packets
-    /// with 400 ("Too many packets in payload", `Payload.max_decode_packets`).
-    static let maximumPacketsPerPost = 16
-
-    /// Takes the next batch: for polling, whole writes up to `maxPayload` bytes and
-    /// ``maximumPacketsPerPost`` packets (at least one write);
-    /// for WebSocket, everything queued.
-    mutating func takeBatch(polling: Bool) -> [PendingWrite] {
-        guard polling else {
-            defer { self.outgoing.removeAll() }
-            return self.outgoing
+    /// Numbers the send actions among `actions` in the order they will be performed.
+    mutating func number(_ actions: [EngineClientAction]) -> [NumberedAction] {
+        actions.map { action in
+            switch action {
+            case .sendPollingPOST, .sendWebSocketFrames:
+                defer { self.sendsIssued += 1 }
+                return NumberedAction(action: action, sendIndex: self.sendsIssued)
+            default:
+                return NumberedAction(action: action, sendIndex: nil)
+            }
         }
-        var size = 0
-        var frames = 0
+    }
+
+    /// The writes the machine may take now: everything over WebSocket, and over polling at
+    /// most ``maximumPacketsPerPost`` packets while no POST is in flight.
+    mutating func takeFeedableWrites() -> [PendingWrite] {
+        guard self.machine.isOpen, !self.outbound.isEmpty else { return [] }
+        if self.machine.currentTransport == .webSocket {
+            defer { self.outbound.removeAll() }
+            return self.outbound
+        }
+        guard !self.machine.isPollingPOSTInFlight else { return [] }
+        var packets = 0
         var count = 0
-        for write in self.outgoing {
-            let writeSize = write.frames.reduce(0) { $0 + $1.byteCount + 1 }
-            if count > 0 && (size + writeSize > self.maxPayload
-                             || frames + write.frames.count > Self.maximumPacketsPerPost) { break }
-            size += writeSize
-            frames += write.frames.count
+        for write in self.outbound {
+            if count > 0 && packets + write.packets.count > Self.maximumPacketsPerPost { break }
+            packets += write.packets.count
             count += 1
         }
-        defer { self.outgoing.removeFirst(count) }
-        return Array(self.outgoing.prefix(count))
+        defer { self.outbound.removeFirst(count) }
+        return Array(self.outbound.prefix(count))
     }
 
-    /// Records `Set-Cookie` fields (only `name=value`; attributes are ignored).
+    /// Completions of writes carried by sends up to `sendIndex`.
+    mutating func completions(through sendIndex: Int) -> [UncheckedSendable<() -> ()>] {
+        var done: [UncheckedSendable<() -> ()>] = []
+        self.fed.removeAll { write in
+            guard write.ticket <= sendIndex else { return false }
+            done.append(write.completion)
+            return true
+        }
+        return done
+    }
+
+    /// Records `Set-Cookie` fields (only `name=value`; attributes are ignored; at most 50).
     mutating func storeCookies(_ setCookieValues: [String]) {
         for value in setCookieValues {
             let pair = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""

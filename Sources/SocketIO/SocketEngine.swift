@@ -1,4 +1,5 @@
 public import Dispatch
+import EngineIOProtocol
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -20,11 +21,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var connectParams: [String: Any]?
         var cookies: [HTTPCookie]?
         var extraHeaders: [String: String]?
-        var fastUpgrade = false
         var forcePolling = false
         var forceWebsockets = false
         var polling = true
-        var probing = false
         var sid = ""
         var socketPath = "/engine.io/"
         var urlPolling = URL(fileURLWithPath: "/")
@@ -84,7 +83,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// When `true`, the engine is in the process of switching to WebSockets.
-    public var fastUpgrade: Bool { self.state.withLock { $0.fastUpgrade } }
+    public var fastUpgrade: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
 
     /// When `true`, the engine will only use HTTP long-polling as a transport.
     public var forcePolling: Bool { self.state.withLock { $0.forcePolling } }
@@ -96,7 +95,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public var polling: Bool { self.state.withLock { $0.polling } }
 
     /// If `true`, the engine is currently seeing whether it can upgrade to WebSockets.
-    public var probing: Bool { self.state.withLock { $0.probing } }
+    public var probing: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
 
     /// The session id for this engine.
     public var sid: String { self.state.withLock { $0.sid } }
@@ -264,47 +263,51 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
-            let teardown = state.session.reset()
+        let (generation, teardown, version) = self.state.withLock { state -> (Int, EngineSession.Teardown, SocketIOVersion) in
+            let configuration = EngineClientStateMachine.Configuration(forcePolling: state.forcePolling,
+                                                                       forceWebSockets: state.forceWebsockets)
+            let teardown = state.session.reset(configuration: configuration)
             state.closed = false
             state.connected = false
             state.sid = ""
             state.polling = !state.forceWebsockets
-            state.probing = false
-            state.fastUpgrade = false
             state.websocket = state.forceWebsockets
-            return (state.session.generation, teardown)
+            return (state.session.generation, teardown, state.version)
         }
-        self.finish(teardown, sendClosePacket: false, polling: false)
+        self.release(teardown)
 
-        DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logType)
+        DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logTypeIO)
 
-        guard self.version == .three else {
+        guard version == .three else {
             // Engine.IO 3 frames polling payloads differently; only socket.io 3+ servers are spoken to.
-            self.fail(generation: generation, reason: "socket.io 2 (Engine.IO 3) servers are not supported; use .version(.three)")
+            self.failBeforeStart(generation: generation,
+                                 reason: "socket.io 2 (Engine.IO 3) servers are not supported; use .version(.three)")
+            return
+        }
+        guard self.transports != nil else {
+            self.failBeforeStart(generation: generation, reason: "No transport available for this platform")
             return
         }
 
-        guard let transports = self.transports else {
-            self.fail(generation: generation, reason: "No transport available for this platform")
-            return
-        }
+        self.drive(generation) { $0.start() }
+    }
 
-        let task = Task {
-            if self.forceWebsockets {
-                await self.openWebSocketDirectly(generation: generation, transport: transports.webSocket)
-            } else if let http = transports.http {
-                await self.openPolling(generation: generation, transport: http)
-            } else {
-                self.fail(generation: generation, reason: "HTTP long-polling is not available; use .forceWebsockets(true)")
-            }
+    /// Reports a connect that could not start as an error and a close, once.
+    private func failBeforeStart(generation: Int, reason: String) {
+        let client = self.state.withLock { state -> SocketEngineClient? in
+            guard state.session.generation == generation, !state.session.notifiedClose else { return nil }
+            state.session.notifiedClose = true
+            state.closed = true
+            return state.client
         }
-        self.own(task, generation: generation)
+        DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
+        client?.engineDidError(reason: reason)
+        client?.engineDidClose(reason: reason)
     }
 
     /// Called when an error happens during execution. Causes a disconnection.
     open func didError(reason: String) {
-        DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logType)
+        DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
         let client = self.client
         client?.engineDidError(reason: reason)
         disconnect(reason: reason)
@@ -312,87 +315,95 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// Disconnects from the server.
     ///
-    /// Sends the engine.io close packet when connected, stops every transport task and
-    /// reports `engineDidClose(reason:)` to the client.
+    /// Sends the engine.io close packet when connected (over the WebSocket, or in a last POST),
+    /// stops the transports and reports `engineDidClose(reason:)` to the client.
     ///
     /// - parameter reason: The reason for the disconnection. This is communicated up to the client.
     open func disconnect(reason: String) {
-        DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logType)
+        DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
-        let closing = self.state.withLock { state in
-            let wasConnected = state.connected && !state.closed
-            let closing = state.session.close()
+        let (generation, actions, client) = self.state.withLock { state in
+            state.session.notifiedClose = true
             state.closed = true
             state.connected = false
-            state.probing = false
-            return (wasConnected: wasConnected, polling: state.polling, closing: closing, client: state.client)
+            let actions = state.session.number(state.session.machine.close())
+            return (state.session.generation, actions, state.client)
         }
 
-        self.finish(closing.closing, sendClosePacket: closing.wasConnected, polling: closing.polling)
-        closing.client?.engineDidClose(reason: reason)
+        self.perform(actions, generation: generation)
+        client?.engineDidClose(reason: reason)
     }
 
-    /// Called to switch from HTTP long-polling to WebSockets. After calling this method the engine will be in
-    /// WebSocket mode.
+    /// Called to switch from HTTP long-polling to WebSockets.
     ///
-    /// **You shouldn't call this directly**
-    open func doFastUpgrade() {
-        self.state.withLock { state in
-            state.fastUpgrade = false
-            state.probing = false
-            state.polling = false
-            state.websocket = true
-        }
-        self.kickWriter()
-    }
+    /// The protocol machine performs the upgrade itself (probe, pause, `5`); this only exists
+    /// for source compatibility. **You shouldn't call this directly**
+    open func doFastUpgrade() {}
 
     /// Causes any packets that were waiting for POSTing to be sent through the WebSocket.
     ///
-    /// **You shouldn't call this directly**
+    /// The protocol machine does this when the upgrade completes. **You shouldn't call this directly**
     open func flushWaitingForPostToWebSocket() {
-        self.kickWriter()
+        self.feedWrites(generation: self.state.withLock { $0.session.generation })
     }
 
     /// Parses raw binary received from engine.io.
     ///
     /// - parameter data: The data to parse.
     open func parseEngineData(_ data: Data) {
-        DefaultSocketLogger.Logger.log("Got binary data: \(data.count) bytes", type: SocketEngine.logType)
+        DefaultSocketLogger.Logger.log("Got binary data: \(data.count) bytes", type: SocketEngine.logTypeIO)
         let client = self.client
         client?.parseEngineBinaryData(data)
     }
 
-    /// Parses a raw engine.io packet.
+    /// Parses a raw engine.io packet: a `4` message goes to the client; others are ignored
+    /// (the protocol machine handles heartbeat and control packets).
     ///
     /// - parameter message: The message to parse.
     open func parseEngineMessage(_ message: String) {
-        self.handleEngineText(Substring(message), generation: self.state.withLock { $0.session.generation })
+        guard message.first == "4" else { return }
+        let client = self.client
+        client?.parseEngineMessage(String(message.dropFirst()))
     }
 
     /// Writes a message to engine.io, independent of transport.
     ///
     /// Writes keep their order across transports (polling POSTs, the upgrade, WebSocket frames).
-    /// The content is never logged.
+    /// The content is never logged. The completion runs once the transport sent the write
+    /// (immediately when the engine is not connected).
     ///
     /// - parameter msg: The message to send.
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        let accepted = self.state.withLock { state -> Bool in
-            guard state.connected, !state.closed else { return false }
-            var frames = [EngineFrame.text("\(type.rawValue)\(msg)")]
-            frames += data.map { EngineFrame.binary($0) }
-            state.session.enqueue(frames, completion: completion.map(UncheckedSendable.init))
-            return true
+        let generation = self.state.withLock { state -> Int? in
+            guard state.connected, !state.closed else { return nil }
+            var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
+            packets += data.map { EnginePacket.binaryMessage(Array($0)) }
+            state.session.outbound.append(EngineSession.PendingWrite(packets: packets,
+                                                                     completion: completion.map(UncheckedSendable.init)))
+            return state.session.generation
         }
 
-        guard accepted else {
-            DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logType)
+        guard let generation else {
+            DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
             completion?()
             return
         }
 
-        self.kickWriter()
+        self.feedWrites(generation: generation)
+    }
+
+    static func enginePacketType(_ type: SocketEnginePacketType) -> EnginePacketType {
+        switch type {
+        case .open: return .open
+        case .close: return .close
+        case .ping: return .ping
+        case .pong: return .pong
+        case .message: return .message
+        case .upgrade: return .upgrade
+        case .noop: return .noop
+        }
     }
 }

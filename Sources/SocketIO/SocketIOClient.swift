@@ -412,7 +412,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         case .ack, .binaryAck:
             handleAck(packet.id, data: packet.data)
         case .connect:
-            didConnect(toNamespace: nsp, payload: packet.data.isEmpty ? nil : packet.data[0] as? [String: Any])
+            didConnect(toNamespace: nsp, payload: packet.data.first as? [String: Any])
         case .disconnect:
             didDisconnect(reason: "Got Disconnect")
         case .error:

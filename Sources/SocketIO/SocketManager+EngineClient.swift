@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import SocketIOProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -174,16 +175,13 @@ extension SocketManager {
         }
     }
 
-    /// Exponential backoff with jitter, as upstream: `wait * 2^attempts ± factor`, capped at `waitMax`.
+    /// Upstream's backoff (`SocketIOProtocol.ReconnectBackoff`): `wait * 1.5^attempts` plus
+    /// up to `randomizationFactor` of it, clamped to `wait...waitMax`.
     static func reconnectInterval(attempts: Int, wait: Int, waitMax: Int, randomizationFactor: Double) -> Double {
-        var delay = Double(wait) * pow(2.0, Double(min(attempts, 30)))
-
-        if randomizationFactor > 0 {
-            let deviation = delay * min(randomizationFactor, 1) * Double.random(in: -1...1)
-            delay += deviation
-        }
-
-        return max(0, min(delay, Double(waitMax)))
+        let backoff = ReconnectBackoff(reconnectWait: Double(wait), reconnectWaitMax: Double(waitMax),
+                                       randomizationFactor: randomizationFactor)
+        let seconds = backoff.interval(attempts: attempts, random: Double.random(in: 0..<1))
+        return seconds.isFinite ? max(0, seconds) : Double(waitMax)
     }
 }
 

@@ -78,12 +78,15 @@ import TestSupport
         let timedOut = await harness.ack(socket, "never_ack", [1], timeout: 0.3)
         #expect(timedOut?.first as? String == "NO ACK")
 
-        // 1,000 emits arrive in order.
+        // 1,000 emits arrive in order; every write completion runs.
+        let written = Recorder<Int>()
         for n in 0..<1_000 {
-            socket.emit("seq", n)
+            socket.emit("seq", n, completion: { written.append(n) })
         }
         let sequence = try #require(await harness.ack(socket, "seq_result", [], timeout: 10))
         #expect((sequence.first as? [Any])?.compactMap { $0 as? Int } == Array(0..<1_000))
+        #expect(await written.wait(forCount: 1_000))
+        #expect(written.values == Array(0..<1_000))
 
         if mode == .polling {
             #expect(harness.manager.engine?.polling == true)

@@ -169,13 +169,14 @@ import Testing
         #expect(manager.status == .disconnected)
     }
 
-    @Test func backoffGrowsAndIsCapped() {
-        #expect(SocketManager.reconnectInterval(attempts: 1, wait: 1, waitMax: 30, randomizationFactor: 0) == 2)
-        #expect(SocketManager.reconnectInterval(attempts: 3, wait: 1, waitMax: 30, randomizationFactor: 0) == 8)
+    @Test func backoffFollowsUpstream() {
+        #expect(SocketManager.reconnectInterval(attempts: 1, wait: 1, waitMax: 30, randomizationFactor: 0) == 1.5)
+        #expect(SocketManager.reconnectInterval(attempts: 3, wait: 1, waitMax: 30, randomizationFactor: 0) == 3.375)
         #expect(SocketManager.reconnectInterval(attempts: 20, wait: 1, waitMax: 30, randomizationFactor: 0) == 30)
+        #expect(SocketManager.reconnectInterval(attempts: 5, wait: 0, waitMax: 30, randomizationFactor: 0.5) == 0)
         for _ in 0..<100 {
             let jittered = SocketManager.reconnectInterval(attempts: 1, wait: 10, waitMax: 100, randomizationFactor: 0.5)
-            #expect(jittered >= 10 && jittered <= 30)
+            #expect(jittered >= 15 && jittered < 22.5)
         }
     }
 }
