@@ -59,6 +59,17 @@ import TestSupport
         #expect(client.idleConnectionCount == 0)
     }
 
+    /// Regression: when the head and several chunks arrive in one read, every chunk reaches the
+    /// consumer (the early look for a complete body once kept only the first).
+    @Test func chunksArrivingWithTheHeadAreAllDelivered() async throws {
+        let server = try await SharedTestServer.raw.server()
+        let client = HTTPClient()
+        let response = try await client.execute(HTTPClientRequest(url: server.url("/chunks-in-one-write")))
+        var received: [UInt8] = []
+        for try await chunk in response.body { received += chunk }
+        #expect(String(decoding: received, as: UTF8.self) == "firstsecondthird")
+    }
+
     @Test func oversizedHeader() async throws {
         let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()

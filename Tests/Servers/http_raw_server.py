@@ -8,6 +8,8 @@ answers by path:
   /huge-header       a 200 KiB header field
   /never             reads the request and never answers
   /bad-status        "HTTP/1.1 OK" (malformed status line)
+  /chunks-in-one-write  a chunked response whose head and three chunks go out in one write,
+                     then stays open (the client must deliver every chunk, not only the first)
 """
 import asyncio
 import os
@@ -51,6 +53,13 @@ async def handle(reader, writer):
         writer.close()
     elif path == "/never":
         await asyncio.sleep(3600)
+    elif path == "/chunks-in-one-write":
+        writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     b"5\r\nfirst\r\n6\r\nsecond\r\n5\r\nthird\r\n")
+        await writer.drain()
+        await asyncio.sleep(0.2)
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
     elif path == "/bad-status":
         writer.write(b"HTTP/1.1 OK\r\n\r\n")
         await writer.drain()

@@ -106,12 +106,19 @@ final class HTTPConnectionBodySource: HTTPBodySource {
                     state.phase = .finished
                     return state.parser.canReuseConnection
                 case .body(let bytes)?:
+                    // Several chunks may already be buffered: keep every one of them.
                     state.pendingChunk = bytes
-                    if case .end? = try state.parser.next() {
-                        state.phase = .finished
-                        return state.parser.canReuseConnection
+                    while true {
+                        switch try state.parser.next() {
+                        case .body(let more)?:
+                            state.pendingChunk?.append(contentsOf: more)
+                        case .end?:
+                            state.phase = .finished
+                            return state.parser.canReuseConnection
+                        case .head?, nil:
+                            return nil
+                        }
                     }
-                    return nil
                 case .head?, nil:
                     return nil
                 }
