@@ -16,8 +16,9 @@ demo: bootstrap
 	./scripts/demo.sh
 
 bench: bootstrap
-	swift build -c release --product RealtimeBenchmarks
-	./scripts/bench.sh
+	./scripts/bench-websocket.sh
+	./scripts/bench-sse.sh
+	./scripts/bench-socketio.sh
 
 autobahn: bootstrap
 	./scripts/autobahn.sh

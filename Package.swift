@@ -20,14 +20,6 @@ func testTarget(_ name: String, _ deps: [Target.Dependency]) -> Target {
     .testTarget(name: name, dependencies: deps + ["TestSupport"], swiftSettings: strict)
 }
 
-/// A test target whose layer has not landed yet exists once its folder does.
-/// (SwiftPM caches manifests by content: after adding such a folder, pass
-/// `--manifest-cache none` once or list the target statically.)
-func pendingTestTarget(_ name: String, _ deps: [Target.Dependency]) -> Target? {
-    guard FileManager.default.fileExists(atPath: "\(packageRoot)/Tests/\(name)") else { return nil }
-    return testTarget(name, deps)
-}
-
 var targets: [Target] = [
     // MARK: System libraries
     .systemLibrary(name: "CRealtimeOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -72,11 +64,9 @@ targets += [
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
     testTarget("EventSourceTests", ["EventSource"]),
+    testTarget("SocketIOTests", ["SocketIO"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
 ]
-targets += [
-    pendingTestTarget("SocketIOTests", ["SocketIO"]),
-    pendingTestTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
-].compactMap { $0 }
 
 /// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.
 func tool(_ name: String, _ deps: [Target.Dependency]) -> Target? {

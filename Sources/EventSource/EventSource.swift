@@ -101,7 +101,10 @@ public struct EventSource: Sendable {
     /// The request's method, headers and body are sent as given, plus
     /// `Accept: text/event-stream` and `Cache-Control: no-store` unless the request sets them,
     /// and `Last-Event-ID` when there is a last event ID. Redirects are followed; credentials
-    /// (`Authorization`, cookies) are not carried to another origin.
+    /// (`Authorization`, cookies) are not carried to another origin. Responses are never
+    /// cached (the native client has no cache; URLSession is asked for none), so the
+    /// request's `cachePolicy` has nothing to select; its `timeoutInterval` is replaced by
+    /// ``timeoutInterval``, which is an idle timeout.
     public func dataTask(for urlRequest: URLRequest) -> DataTask {
         let decoder: EventDecoder.Kind
         if let eventParser = self.eventParser {

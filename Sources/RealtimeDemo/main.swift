@@ -7,6 +7,7 @@
 // The flow runs inside an async function: at the top level of main.swift,
 // `try await socket.connect()` would bind to SocketIO's synchronous `connect(withPayload:)`.
 import Dispatch
+import EventSource
 import Foundation
 import SocketIOConcurrency
 import Synchronization
@@ -87,6 +88,31 @@ final class IncomingMessages: Sendable {
     }
 }
 
+/// Streams a few Server-Sent Events from the same local server with `EventSource`.
+func runEventSourceDemo(port: Int) async throws {
+    let url = URL(string: "http://127.0.0.1:\(port)/events?count=3")!
+    print("streaming Server-Sent Events from \(url)")
+    let eventSource = EventSource(timeoutInterval: 10)
+    let dataTask = eventSource.dataTask(for: URLRequest(url: url))
+    var received: [String] = []
+    for await event in dataTask.events() {
+        switch event {
+        case .open:
+            print("sse: open")
+        case .event(let serverEvent):
+            print("sse: event \(serverEvent.event ?? "message") id \(serverEvent.id ?? "none"): \(serverEvent.data ?? "")")
+            received.append(serverEvent.data ?? "")
+        case .error(let error):
+            throw DemoFailure(description: "EventSource error: \(error)")
+        case .closed:
+            print("sse: closed")
+        }
+    }
+    guard received == ["tick 1", "tick 2", "tick 3"], dataTask.lastMessageId == "3" else {
+        throw DemoFailure(description: "unexpected Server-Sent Events: \(received), last id \(dataTask.lastMessageId ?? "nil")")
+    }
+}
+
 func demoPort() -> Int? {
     let arguments = CommandLine.arguments
     if let index = arguments.firstIndex(of: "--port"), index + 1 < arguments.count {
@@ -108,6 +134,7 @@ DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
 
 do {
     try await runDemo(port: port)
+    try await runEventSourceDemo(port: port)
     print("RealtimeDemo: OK")
     exit(0)
 } catch {

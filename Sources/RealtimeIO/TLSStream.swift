@@ -14,7 +14,10 @@ import Synchronization
 /// - Important: All OpenSSL calls for one connection run under this stream's one lock (OpenSSL
 ///   objects are not thread-safe); socket waits happen outside it. One reader and one writer may
 ///   run concurrently; their ciphertext output is serialized through a single flusher, so records
-///   never interleave on the wire, and `write` returns only once its records reached the kernel. A peer that closes without `close_notify` is reported as EOF.
+///   never interleave on the wire, and `write` returns only once its records reached the kernel.
+///   A peer that closes without `close_notify` is reported as EOF (as most HTTP clients do;
+///   framing above TLS detects truncation). Cancelling a task suspended in `read`/`write` closes
+///   the stream and fails that call with `.cancelled`.
 package final class TLSStream: ByteStream {
     private struct State {
         /// Ciphertext waiting to be sent, in order.
@@ -46,6 +49,9 @@ package final class TLSStream: ByteStream {
     /// single active reader (or the handshake, before any reader exists) touches it;
     /// `State.isReading` enforces that.
     private let readBuffer: ReadBuffer
+    /// Decrypted bytes land here before being copied out (one record at most); only used by
+    /// the single reader, under the lock.
+    private let plaintext = ReadBuffer(byteCount: TLSStream.maximumRecordPlaintext)
     /// The ALPN protocol the server selected, if any (RFC 7301).
     package let negotiatedApplicationProtocol: String?
 
@@ -145,22 +151,19 @@ package final class TLSStream: ByteStream {
     package func read(maxLength: Int) async throws(NetworkError) -> [UInt8] {
         try self.claim(reading: true)
         defer { self.state.withLock { $0.isReading = false } }
-        // SSL_read returns at most one record's plaintext (RFC 8446 §5.1: 2^14 bytes), so a
-        // bigger buffer would only waste memory.
+        // SSL_read returns at most one record's plaintext (RFC 8446 §5.1: 2^14 bytes).
         let capacity = max(1, min(maxLength, Self.maximumRecordPlaintext))
         while true {
             let step = self.state.withLock { state -> ReadStep in
                 if state.isClosed { return .failed(NetworkError(.closed, "the connection was closed")) }
                 ERR_clear_error()
-                var code: Int32 = 0
-                let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                    let result = SSL_read(self.session.ssl, buffer.baseAddress, Int32(capacity))
-                    count = max(0, Int(result))
-                    code = result > 0 ? SSL_ERROR_NONE : SSL_get_error(self.session.ssl, result)
-                }
+                // SSL_read lands in the reused plaintext buffer; the caller gets an exact-size copy.
+                let result = SSL_read(self.session.ssl, self.plaintext.bytes.baseAddress, Int32(capacity))
+                let code = result > 0 ? SSL_ERROR_NONE : SSL_get_error(self.session.ssl, result)
                 self.session.drainOutput(into: &state.outbound)
                 switch code {
-                case SSL_ERROR_NONE: return .data(bytes)
+                case SSL_ERROR_NONE:
+                    return .data([UInt8](UnsafeRawBufferPointer(rebasing: self.plaintext.bytes[0..<Int(result)])))
                 case SSL_ERROR_ZERO_RETURN: return .endOfStream
                 case SSL_ERROR_WANT_READ: return state.receivedEOF ? .endOfStream : .needInput
                 default:

@@ -3,6 +3,7 @@
 // `scripts/bench-sse.sh` (it starts the server and the Python client).
 //
 //   SSEBenchmark parser
+//   SSEBenchmark parser-large          (one 64 MiB event five times, for profiling)
 //   SSEBenchmark client <port> <events> <size> [native|urlsession]
 import Foundation
 import EventSource
@@ -141,6 +142,13 @@ let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "parser":
     parserBenchmark()
+case "parser-large":
+    // One 64 MiB event, five times (for profiling).
+    let input = largeEvent(totalBytes: 64 << 20)
+    for _ in 0..<5 {
+        let (time, _, _) = parse(input, chunkSize: 64 << 10)
+        print("64 MiB event: \(format(Double(64 << 20) / time / 1e6)) MB/s")
+    }
 case "client":
     let port = Int(arguments[2])!
     let events = Int(arguments[3])!

@@ -13,7 +13,10 @@ extension SocketIOClient {
     /// try await socket.connect(withPayload: ["token": token], timeout: 10)
     /// ```
     ///
-    /// A connect that times out is abandoned: the socket leaves its namespace.
+    /// A connect that fails, times out or is cancelled is abandoned: unless it connected
+    /// meanwhile, the socket leaves its namespace (socket.io-client-swift's `disconnect()`), so
+    /// it does not join later when the manager reconnects. The manager itself (its engine and
+    /// reconnection) stays as it is: `manager.disconnect()` stops it.
     ///
     /// - Parameters:
     ///   - payload: The CONNECT packet's payload (Socket.IO v4 `auth`), or `nil`.
@@ -67,14 +70,19 @@ extension SocketIOClient {
                     operation.finish(.failure(.disconnected(event: event, reason: reason)))
                 }
             }
-            operation.finish(after: timeout, with: .failure(.connectTimedOut(timeout: timeout)), cleanup: { socket in
-                // Abandon the attempt: leave the namespace instead of connecting later.
-                if socket.status != .connected { socket.disconnect() }
-            })
+            operation.finish(after: timeout, with: .failure(.connectTimedOut(timeout: timeout)))
             self.connect(withPayload: connectPayload)
             if self.status == .connected { operation.finish(.success(())) }
         }
+        if case .failure = outcome { self.abandonConnect() }
         try outcome.get()
+    }
+
+    /// After a failed, timed-out or cancelled `connect`: leave the namespace unless it connected
+    /// meanwhile, so that a later reconnection of the manager does not join it behind the
+    /// caller's back.
+    private func abandonConnect() {
+        if self.status != .connected { self.disconnect() }
     }
 
     /// Disconnects the socket and suspends until the disconnection is confirmed.

@@ -16,7 +16,9 @@ extension SocketIOClient {
     /// exactly once when the stream ends for any reason: the consumer leaves the loop or its
     /// task is cancelled, the stream is released, the socket disconnects (the stream then
     /// throws ``Error/disconnected(event:reason:)``), or an event's items cannot be converted
-    /// (it throws that conversion error).
+    /// (it throws that conversion error). A `.error` client event does not end it (watch
+    /// those with ``on(clientEvent:bufferingPolicy:)``), nor does a reconnection: the socket
+    /// reports `.reconnect`, not `.disconnect`, and the stream resumes after it rejoins.
     ///
     /// - Parameters:
     ///   - event: The event name.

@@ -4,7 +4,8 @@ import TestSupport
 @testable import EventSource
 
 /// EventSource against real servers on 127.0.0.1: a raw asyncio server for edge cases,
-/// aiohttp-sse and sse-starlette. Each test starts its own server process.
+/// aiohttp-sse and sse-starlette. Each test starts its own server process; the suite runs
+/// serialized only to keep a loaded machine's timing margins (idle timeouts) meaningful.
 @Suite(.serialized) struct LoopbackTests {
     private func request(_ server: TestServer, _ path: String) -> URLRequest {
         URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
@@ -56,27 +57,27 @@ import TestSupport
         let start = ContinuousClock.now
         let events = await self.events(server, "/stall", eventSource: EventSource(timeoutInterval: 0.5))
         #expect(events == ["open", "event(-,-,before the stall)", "error(url \(URLError.Code.timedOut.rawValue))", "closed"])
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(8))
         _ = try await server.waitForLine { $0 == "DISCONNECTED /stall" }
     }
 
     @Test func idleTimeoutNeverCutsAStreamThatKeepsSending() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        // Comments every 50 ms for 1.2 s against a 0.4 s idle timeout.
-        let events = await self.events(server, "/keepalive?seconds=1.2", eventSource: EventSource(timeoutInterval: 0.4))
+        // Comments every 50 ms for 1.5 s against a 0.8 s idle timeout.
+        let events = await self.events(server, "/keepalive?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
         #expect(events == ["open", "event(-,-,still here)", "closed"])
     }
 
     @Test func reconnectsWithLastEventIdHonouringRetry() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        // The server's `retry: 50` replaces the 5 s initial delay, so this finishes fast.
-        let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 5, jitter: 0)
+        // The server's `retry: 50` replaces the 10 s initial delay, so this finishes fast.
+        let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 10, maximumDelay: 10, jitter: 0)
         let start = ContinuousClock.now
         let events = await self.events(server, "/reconnect", eventSource: EventSource(timeoutInterval: 10, reconnectionPolicy: policy))
         #expect(events == ["open", "event(-,1,first)", "open", "event(-,2,second)", "closed"])
-        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(ContinuousClock.now - start < .seconds(8))
         // The server prints each request line before answering; its pipe may lag behind.
         _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /reconnect last-event-id=2") }
         let requests = server.lines.filter { $0.hasPrefix("REQUEST") }
@@ -105,8 +106,7 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(100))
         consumer.cancel()
         let events = await consumer.value
-        #expect(events.first == "open")
-        #expect(events.count > 1)
+        #expect(!events.contains("closed"))
         _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "DISCONNECTED /forever" }
     }
 
@@ -205,14 +205,30 @@ import TestSupport
         await monitor.disconnect()
     }
 
+    @Test func seedReadmeExampleRunsAgainstALocalServer() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        await seedReadmeConnect(urlRequest: self.request(server, "/events?count=2")).value
+        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /events") }
+    }
+
+    @Test func seedResilientClientStopsRetryingOnCancel() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        let client = ResilientSSEClient()
+        await client.connect(to: URL(string: "http://127.0.0.1:\(server.port)/status/404")!)
+        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /status/404") }
+        await client.disconnect()
+    }
+
     // MARK: - sse-starlette
 
     @Test func starletteStreamPingsAndPost() async throws {
         let server = try await TestServer.start("sse_starlette_server.py")
         defer { server.stop() }
         #expect(await self.events(server, "/events?count=2") == ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"])
-        // Only `: ping` comments for 0.8 s against a 0.4 s idle timeout: still open.
-        #expect(await self.events(server, "/ping?seconds=0.8", eventSource: EventSource(timeoutInterval: 0.4))
+        // Only `: ping` comments (every 0.1 s) for 1.5 s against a 0.8 s idle timeout: still open.
+        #expect(await self.events(server, "/ping?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
                 == ["open", "event(-,-,pong)", "closed"])
         var request = self.request(server, "/post")
         request.httpMethod = "POST"

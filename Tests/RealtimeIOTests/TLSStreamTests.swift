@@ -159,7 +159,7 @@ struct TLSStreamTests {
             } else {
                 Issue.record("the read was not cancelled")
             }
-            _ = try await server.waitForLine(timeout: .seconds(5)) { $0 == "CLOSED" }
+            _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "CLOSED" }
         }
     }
 
@@ -173,7 +173,7 @@ struct TLSStreamTests {
             }
             #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
             #expect(ContinuousClock.now - started >= .milliseconds(390))
-            _ = try await server.waitForLine { $0 == "ACCEPTED" }
+            _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "ACCEPTED" }
         }
     }
 
@@ -206,6 +206,32 @@ struct TLSStreamTests {
             #expect(error?.kind == .concurrentOperation)
             try await stream.write([42])
             #expect(try await first.value == [42])
+        }
+    }
+
+    @Test("close racing a busy TLS reader and writer: every call ends with data, closed or reset")
+    func closeRacesReaderAndWriter() async throws {
+        try await self.withServer("localhost") { server in
+            let configuration = try await self.trustingTestCA()
+            for iteration in 0..<20 {
+                let stream = try await IOTestHelpers.connect(port: server.port, tls: configuration)
+                let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: iteration), count: 200_000)
+                let writer = Task {
+                    while true { try await stream.write(payload) }
+                }
+                let reader = Task {
+                    while true {
+                        if try await stream.read(maxLength: 65_536).isEmpty { return }
+                    }
+                }
+                try await Task.sleep(for: .microseconds(iteration % 5 * 1000))
+                stream.close()
+                for result in [await writer.result.map { _ in () }, await reader.result] {
+                    if case .failure(let error as NetworkError) = result {
+                        #expect([.closed, .connectionReset].contains(error.kind), "\(error)")
+                    }
+                }
+            }
         }
     }
 }

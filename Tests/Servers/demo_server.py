@@ -7,6 +7,9 @@ Events (the SocketIOConcurrency seed's flow):
   message:send(payload)     -> acks {"ok": true, "id": n} and broadcasts "message:new"
                                {"id": n, "message": payload} to every client (sender included)
   message:confirm(payload)  -> acks {"confirmed": true, "echo": payload}
+
+Server-Sent Events (aiohttp-sse), for the EventSource part of the demo:
+  GET /events?count=N       N events `tick` with ids 1..N and data "tick i", then ends
 """
 import argparse
 import asyncio
@@ -15,6 +18,7 @@ import sys
 
 import socketio
 from aiohttp import web
+from aiohttp_sse import sse_response
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, default=0)
@@ -36,6 +40,18 @@ async def message_send(sid, payload=None):
 @sio.on("message:confirm")
 async def message_confirm(sid, payload=None):
     return {"confirmed": True, "echo": payload}
+
+
+async def events(request):
+    count = int(request.query.get("count", "3"))
+    async with sse_response(request) as response:
+        for i in range(1, count + 1):
+            await response.send(f"tick {i}", id=str(i), event="tick")
+            await asyncio.sleep(0.05)
+    return response
+
+
+app.router.add_get("/events", events)
 
 
 async def main():

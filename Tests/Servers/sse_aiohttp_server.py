@@ -6,6 +6,7 @@
   /multiline         one event whose data has three lines
 """
 import asyncio
+import os
 import sys
 
 from aiohttp import web
@@ -36,7 +37,16 @@ async def multiline(request):
     return response
 
 
+async def exit_when_orphaned():
+    """Exit when the test process that started this server is gone."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def main():
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
     app = web.Application()
     app.router.add_get("/events", events)
     app.router.add_get("/resume", resume)

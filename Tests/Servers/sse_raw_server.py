@@ -24,6 +24,7 @@ Paths:
 """
 import asyncio
 import json
+import os
 import sys
 from urllib.parse import urlsplit, parse_qs
 
@@ -184,7 +185,16 @@ class Server:
             await writer.drain()
 
 
+async def exit_when_orphaned():
+    """Exit when the test process that started this server is gone."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def main():
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
     server = Server()
     listener = await asyncio.start_server(server.handle, "127.0.0.1", 0)
     print(f"PORT={listener.sockets[0].getsockname()[1]}", flush=True)

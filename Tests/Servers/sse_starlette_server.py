@@ -8,6 +8,7 @@ Binds 127.0.0.1 port 0 itself and prints the real port as PORT=<n>.
   /post (POST)            echoes the request body as one event
 """
 import asyncio
+import os
 import socket
 import sys
 
@@ -47,6 +48,19 @@ async def post(request: Request):
     return EventSourceResponse(generate())
 
 
+async def exit_when_orphaned():
+    """Exit when the test process that started this server is gone."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
+async def serve(server, sock):
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
+    await server.serve(sockets=[sock])
+
+
 app = Starlette(routes=[
     Route("/events", events),
     Route("/ping", ping),
@@ -62,7 +76,7 @@ def main():
     print(f"PORT={sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
-    asyncio.run(server.serve(sockets=[sock]))
+    asyncio.run(serve(server, sock))
 
 
 if __name__ == "__main__":

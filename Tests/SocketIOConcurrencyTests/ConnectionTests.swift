@@ -38,6 +38,8 @@ import Testing
         await #expect(throws: SocketIOClient.Error.clientError(event: "connect", message: "unauthorized", source: .socketIO)) {
             try await socket.connect(timeout: 2)
         }
+        #expect(socket.snapshot.disconnectCalls == 1)
+        #expect(socket.status == .disconnected)
     }
 
     @Test func cancellingConnectThrowsCancelledAndLeavesNoHandler() async throws {
@@ -48,6 +50,7 @@ import Testing
         attempt.cancel()
         await #expect(throws: SocketIOClient.Error.cancelled) { try await attempt.value }
         #expect(socket.handlers.count == baseline)
+        #expect(socket.snapshot.disconnectCalls == 1)
     }
 
     @Test func connectInAnAlreadyCancelledTaskDoesNothing() async throws {

@@ -90,15 +90,19 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
         return super.emitWithAck(event, with: items)
     }
 
-    /// Answers the `number`th ack request (0-based) with `items`.
+    /// Answers the `number`th ack request (0-based) with `items`, once it was made.
     ///
-    /// The ack callback is registered by `OnAckCallback.timingOut` right after `emitWithAck`
-    /// returns, so the answer is retried a few times; the first one after registration is
-    /// delivered, the others find no callback and do nothing.
+    /// `OnAckCallback.timingOut` registers the ack callback right after `emitWithAck` returns,
+    /// so after the request is recorded the answer is repeated for a second; the first one
+    /// after registration is delivered, the others find no callback and do nothing.
     func answerAck(_ number: Int, with items: [Any]) {
         let box = UncheckedItems(items)
-        for delay in [0.005, 0.02, 0.05, 0.1, 0.2] {
-            self.queue.asyncAfter(deadline: .now() + delay) { self.handleAck(number, data: box.items) }
+        Task {
+            try await self.waitForAckRequests(number + 1)
+            for _ in 0..<100 {
+                self.queue.async { self.handleAck(number, data: box.items) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
     }
 

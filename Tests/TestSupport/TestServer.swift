@@ -89,15 +89,21 @@ package final class TestServer: @unchecked Sendable {
             if let line = self.lines.first(where: predicate) { return line }
             try await Task.sleep(for: .milliseconds(10))
         }
+        // One last look: under load the line may have arrived during the final sleep.
+        if let line = self.lines.first(where: predicate) { return line }
         throw StartError(description: "no matching server line within \(timeout); got \(self.lines)")
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL after a second) and waits for it.
+    /// Stops the server (SIGTERM, then SIGKILL after a second) and waits for it, so its port is
+    /// free when this returns.
+    ///
+    /// - Important: This waits synchronously (typically a few milliseconds: the Python servers
+    ///   exit on SIGTERM at once). Tests that restart a server on the same port rely on that.
     package func stop() {
         guard self.process.isRunning else { return }
         self.process.terminate()
         let deadline = Date().addingTimeInterval(1)
-        while self.process.isRunning && Date() < deadline { usleep(10_000) }
+        while self.process.isRunning && Date() < deadline { usleep(2_000) }
         if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
         self.process.waitUntilExit()
     }

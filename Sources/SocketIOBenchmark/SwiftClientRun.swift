@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import SocketIO
+
+/// The Swift side of the benchmark: one `SocketManager` over one forced transport, driven the
+/// way an application drives socket.io-client-swift: handlers and ack callbacks on a private
+/// serial `handleQueue`, the next emit issued from the previous ack's callback.
+///
+/// - Important: Every mutable property is read and written only on `queue` (the manager's
+///   `handleQueue`), or by the calling thread before work is handed to `queue` / after a
+///   semaphore says it finished; that is why the class can be `@unchecked Sendable`.
+final class SwiftClientRun: @unchecked Sendable {
+    enum Failure: Error, CustomStringConvertible {
+        case timedOut(String)
+
+        var description: String {
+            switch self {
+            case .timedOut(let what): return "timed out: \(what)"
+            }
+        }
+    }
+
+    let transport: String
+    private let queue = DispatchQueue(label: "socketio-benchmark.handle")
+    private let manager: SocketManager
+    private let socket: SocketIOClient
+
+    // Round-trip loop state (on `queue`).
+    private var samples: [Double] = []
+    private var remaining = 0
+    private var sentAt: UInt64 = 0
+    private var loopDone: DispatchSemaphore?
+
+    init(port: Int, transport: String) {
+        self.transport = transport
+        var config: SocketIOClientConfiguration = [.handleQueue(self.queue), .reconnects(false), .log(false)]
+        config.insert(transport == "polling" ? .forcePolling(true) : .forceWebsockets(true))
+        self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!, config: config)
+        self.socket = self.manager.defaultSocket
+    }
+
+    /// Connects the default namespace; throws after `timeout` seconds.
+    func connect(timeout: Double = 10) throws(Failure) {
+        let connected = DispatchSemaphore(value: 0)
+        self.socket.once(clientEvent: .connect) { _, _ in connected.signal() }
+        self.socket.connect()
+        guard connected.wait(timeout: .now() + timeout) == .success else { throw .timedOut("connect") }
+    }
+
+    /// Runs `count` sequential `emitWithAck("echo", "payload", i)` round trips; returns each one's
+    /// duration in seconds, in order.
+    func roundTrips(_ count: Int, timeout: Double = 60) throws(Failure) -> [Double] {
+        let done = DispatchSemaphore(value: 0)
+        self.samples = []
+        self.samples.reserveCapacity(count)
+        self.remaining = count
+        self.loopDone = done
+        self.queue.async { self.sendNextEcho() }
+        guard done.wait(timeout: .now() + timeout) == .success else { throw .timedOut("\(count) round trips") }
+        return self.samples
+    }
+
+    /// On `queue`: sends the next echo, or signals the end of the loop.
+    private func sendNextEcho() {
+        guard self.remaining > 0 else {
+            self.loopDone?.signal()
+            return
+        }
+        self.remaining -= 1
+        self.sentAt = Measure.nanoseconds()
+        self.socket.emitWithAck("echo", "payload", self.samples.count).timingOut(after: 0) { [self] _ in
+            self.samples.append(Double(Measure.nanoseconds() - self.sentAt) / 1e9)
+            self.sendNextEcho()
+        }
+    }
+
+    /// Emits `count` fire-and-forget `sink` events and waits until the server has counted them
+    /// all. Returns (client CPU seconds, wall seconds) from the first emit to the server's
+    /// `sink_done`.
+    func fireAndForget(_ count: Int, timeout: Double = 60) throws(Failure) -> (cpu: Double, wall: Double) {
+        let started = DispatchSemaphore(value: 0)
+        self.queue.async {
+            self.socket.emitWithAck("sink_start", count).timingOut(after: 0) { _ in started.signal() }
+        }
+        guard started.wait(timeout: .now() + timeout) == .success else { throw .timedOut("sink_start") }
+
+        let counted = DispatchSemaphore(value: 0)
+        self.socket.once("sink_done") { _, _ in counted.signal() }
+        let cpuStart = Measure.processCPUSeconds()
+        let wallStart = Measure.nanoseconds()
+        self.queue.async {
+            for index in 0..<count {
+                self.socket.emit("sink", "payload", index)
+            }
+        }
+        guard counted.wait(timeout: .now() + timeout) == .success else { throw .timedOut("\(count) emits") }
+        let wall = Double(Measure.nanoseconds() - wallStart) / 1e9
+        return (Measure.processCPUSeconds() - cpuStart, wall)
+    }
+
+    /// Leaves the namespace and closes the engine; waits briefly for the close to go out.
+    func disconnect() {
+        let closed = DispatchSemaphore(value: 0)
+        self.socket.once(clientEvent: .disconnect) { _, _ in closed.signal() }
+        self.queue.async {
+            self.socket.disconnect()
+            self.manager.disconnect()
+        }
+        _ = closed.wait(timeout: .now() + 2)
+    }
+
+    /// The whole measurement over this run's transport: connect, `warmup` round trips,
+    /// `acks` measured round trips, `emits` fire-and-forget emits, disconnect.
+    func measure(acks: Int, warmup: Int, emits: Int) throws(Failure) -> ClientResult {
+        try self.connect()
+        _ = try self.roundTrips(warmup)
+        let switchesStart = Measure.processContextSwitches()
+        let cpuStart = Measure.processCPUSeconds()
+        let samples = try self.roundTrips(acks)
+        let ackCPU = Measure.processCPUSeconds() - cpuStart
+        let switches = Measure.processContextSwitches() - switchesStart
+        let sorted = samples.sorted()
+        let (emitCPU, emitWall) = try self.fireAndForget(emits)
+        self.disconnect()
+        return ClientResult(
+            client: "swift", transport: self.transport, acks: acks,
+            p50Microseconds: Measure.percentile(sorted, 0.50) * 1e6,
+            p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
+            cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,
+            switchesPerAck: Double(switches) / Double(acks),
+            emits: emits, cpuPerEmitMicroseconds: emitCPU / Double(emits) * 1e6, emitSeconds: emitWall)
+    }
+}
