@@ -8,7 +8,9 @@ public import Foundation
 ///     ...
 /// }
 /// ```
-public final class OnAckCallback: NSObject {
+public final class OnAckCallback: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable`: only immutable `let`s (the `[Any]` items are never mutated) and a
+    // weak reference to the thread-safe socket.
     private let ackNumber: Int
     private let binary: Bool
     private let items: [Any]

@@ -3,7 +3,8 @@ public import Foundation
 /// A class that represents a waiting ack call.
 ///
 /// **NOTE**: You should not store this beyond the life of the event handler.
-public final class SocketAckEmitter: NSObject {
+public final class SocketAckEmitter: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable`: only immutable `let`s; the socket itself is thread-safe.
     private unowned let socket: SocketIOClient
     private let ackNum: Int
 

@@ -1,7 +1,8 @@
 public import Foundation
 
 /// Represents some event that was received.
-public final class SocketAnyEvent: NSObject {
+public final class SocketAnyEvent: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable`: immutable; the `[Any]` items are never mutated.
     // MARK: Properties
 
     /// The event name.

@@ -7,7 +7,8 @@ public import Foundation
 /// ```swift
 /// socket.rawEmitView.emit("myEvent", myObject)
 /// ```
-public final class SocketRawView: NSObject {
+public final class SocketRawView: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable`: only an immutable reference to the thread-safe socket.
     private unowned let socket: SocketIOClient
 
     init(socket: SocketIOClient) {
@@ -75,7 +76,8 @@ public final class SocketRawView: NSObject {
 /// ```swift
 /// ack.rawEmitView.with(myObject)
 /// ```
-public final class SocketRawAckView: NSObject {
+public final class SocketRawAckView: NSObject, @unchecked Sendable {
+    // `@unchecked Sendable`: only immutable `let`s; the socket itself is thread-safe.
     private unowned let socket: SocketIOClient
     private let ackNum: Int
 
