@@ -18,10 +18,10 @@ final class WebSocketFrameWriter: Sendable {
         self.compressor = compressor
     }
 
-    /// A fresh masking key from the system's cryptographic generator (RFC 6455 §5.3).
+    /// A fresh masking key from the system's cryptographic generator (RFC 6455 §5.3), drawn
+    /// from a buffered block of its output so a frame costs no system call.
     private static func randomMaskingKey() -> WebSocketMaskingKey {
-        var generator = SystemRandomNumberGenerator()
-        let value: UInt32 = generator.next()
+        let value = WebSocketMaskingKeySource.shared.next()
         return WebSocketMaskingKey(UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
                                    UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24))
     }
