@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import RealtimeIO
+#endif
 import Synchronization
 
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
@@ -8,24 +11,41 @@ protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
 
 /// Fails an exchange that makes no progress for `timeout` while it waits on the network.
 ///
-/// Each read, write or connect is bracketed by ``beginWait(on:)`` and ``endWait()``; a
-/// single task per exchange sleeps until the oldest wait would expire and, if that wait is
-/// still pending, stops its target (which fails the pending operation) and records the
-/// timeout. Time spent while the consumer does not pull (backpressure) is not a wait, so a
+/// Each read, write or connect is bracketed by ``beginWait(on:)`` and ``endWait()``; one
+/// timer per exchange is armed for when the oldest wait would expire and, if that wait is
+/// still pending when it fires, stops its target (which fails the pending operation) and
+/// records the timeout; otherwise it re-arms for the current wait, or stays off until the
+/// next one. Time spent while the consumer does not pull (backpressure) is not a wait, so a
 /// healthy stream of any length never times out.
 ///
-/// The per-operation cost is one lock and one clock read; the task exists only from the
-/// first wait until ``stop()``.
+/// The timer is one of RealtimeIO's `EventLoop` timers where there is one (an entry in the
+/// loop's sorted timer list: no sleeping task, no Dispatch timer, and ``stop()`` removes it so nothing
+/// outlives the exchange); elsewhere a task that sleeps. The per-operation cost is one lock
+/// and one clock read.
 ///
 /// - Important: ``stop()`` must be called when the exchange ends (the owner's `deinit` at
-///   the latest); it cancels the task.
+///   the latest); it cancels the timer.
 final class HTTPIdleWatchdog: Sendable {
     private struct State {
         var waitingSince: ContinuousClock.Instant?
         var target: (any HTTPIdleTimeoutTarget)?
         var timedOut = false
         var stopped = false
+        /// A timer is armed (or being armed).
+        var armed = false
+        #if canImport(Glibc)
+        var timer: EventLoop.TimerID?
+        #else
         var task: Task<Void, Never>?
+        #endif
+    }
+
+    /// What the timer does when it fires.
+    private enum Step {
+        case stop
+        case disarm
+        case rearm(ContinuousClock.Instant)
+        case fire(any HTTPIdleTimeoutTarget)
     }
 
     let timeout: Duration
@@ -40,12 +60,14 @@ final class HTTPIdleWatchdog: Sendable {
     /// Starts a wait on `target`; the target is stopped if the wait lasts `timeout`.
     func beginWait(on target: any HTTPIdleTimeoutTarget) {
         let now = ContinuousClock.now
-        let needsTask = self.state.withLock { state -> Bool in
+        let arm = self.state.withLock { state -> Bool in
             state.waitingSince = now
             state.target = target
-            return state.task == nil && !state.stopped
+            guard !state.armed, !state.stopped else { return false }
+            state.armed = true
+            return true
         }
-        if needsTask { self.startTask() }
+        if arm { self.arm(at: now + self.timeout) }
     }
 
     func endWait() {
@@ -57,6 +79,15 @@ final class HTTPIdleWatchdog: Sendable {
 
     /// Ends watching; idempotent.
     func stop() {
+        #if canImport(Glibc)
+        let timer = self.state.withLock { state -> EventLoop.TimerID? in
+            state.stopped = true
+            state.target = nil
+            defer { state.timer = nil }
+            return state.timer
+        }
+        if let timer { EventLoop.shared.cancelTimer(timer) }
+        #else
         let task = self.state.withLock { state -> Task<Void, Never>? in
             state.stopped = true
             state.target = nil
@@ -64,34 +95,69 @@ final class HTTPIdleWatchdog: Sendable {
             return state.task
         }
         task?.cancel()
+        #endif
     }
 
-    private func startTask() {
-        let timeout = self.timeout
-        // Weak: the watchdog's owner (an exchange) decides its lifetime, not the task.
-        let task = Task { [weak self] in
-            enum Step { case stop, sleep(ContinuousClock.Instant), fire(any HTTPIdleTimeoutTarget) }
-            while !Task.isCancelled {
-                let now = ContinuousClock.now
+    /// The timer fired (or the sleeping task woke) at `now`.
+    private func step(now: ContinuousClock.Instant) -> Step {
+        self.state.withLock { state -> Step in
+            if state.stopped { return .stop }
+            guard let since = state.waitingSince else {
+                state.armed = false
+                return .disarm
+            }
+            if now - since >= self.timeout, let target = state.target {
+                state.timedOut = true
+                state.stopped = true
+                state.armed = false
+                return .fire(target)
+            }
+            return .rearm(since + self.timeout)
+        }
+    }
+
+    #if canImport(Glibc)
+    private func arm(at deadline: ContinuousClock.Instant) {
+        // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer.
+        let timer = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
+            // Decided on the cooperative pool, not on the loop thread: a read the loop just
+            // resumed must get to run its `endWait()` first (the pool runs jobs in order), or a
+            // busy pool would turn its scheduling delay into a false timeout. Rare: a timer
+            // only fires for a wait that outlived `timeout` or its stale predecessor.
+            Task { [weak self] in
                 guard let self else { return }
-                let step = self.state.withLock { state -> Step in
-                    if state.stopped { return .stop }
-                    guard let since = state.waitingSince else { return .sleep(now + timeout) }
-                    if now - since >= timeout, let target = state.target {
-                        state.timedOut = true
-                        state.stopped = true
-                        return .fire(target)
-                    }
-                    return .sleep(since + timeout)
+                switch self.step(now: .now) {
+                case .stop, .disarm:
+                    break
+                case .fire(let target):
+                    target.idleTimeoutExpired()
+                case .rearm(let next):
+                    self.arm(at: next)
                 }
-                switch step {
-                case .stop:
+            }
+        }
+        let lateStop = self.state.withLock { state -> Bool in
+            if state.stopped { return true }
+            state.timer = timer
+            return false
+        }
+        if lateStop { EventLoop.shared.cancelTimer(timer) }
+    }
+    #else
+    private func arm(at deadline: ContinuousClock.Instant) {
+        let task = Task { [weak self] in
+            var deadline = deadline
+            while !Task.isCancelled {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled, let self else { return }
+                switch self.step(now: .now) {
+                case .stop, .disarm:
                     return
                 case .fire(let target):
                     target.idleTimeoutExpired()
                     return
-                case .sleep(let deadline):
-                    try? await Task.sleep(until: deadline, clock: .continuous)
+                case .rearm(let next):
+                    deadline = next
                 }
             }
         }
@@ -102,4 +168,5 @@ final class HTTPIdleWatchdog: Sendable {
         }
         if lateStop { task.cancel() }
     }
+    #endif
 }
