@@ -38,6 +38,28 @@ struct EngineSession {
     struct Teardown {
         var tasks: [Task<Void, Never>] = []
         var webSocket: (any WebSocketConnection)?
+        /// The idle WebSocket writer, resumed so it sees the attempt is over and ends.
+        var writerWaiter: CheckedContinuation<Void, Never>?
+    }
+
+    /// The text of a polling URL up to the value of its cache-defeating `t` parameter:
+    /// parsing the base URL once per session instead of once per request.
+    struct PollingURLPrefix {
+        var sid: String
+        var text: String
+
+        init(base: URL, sid: String) {
+            self.sid = sid
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
+            var items = components.queryItems ?? []
+            if !sid.isEmpty {
+                items.append(URLQueryItem(name: "sid", value: sid))
+            }
+            // A placeholder parameter last, cut off again: `URLComponents` does the escaping.
+            items.append(URLQueryItem(name: "t", value: ""))
+            components.queryItems = items
+            self.text = components.url?.absoluteString ?? base.absoluteString
+        }
     }
 
     /// Most packets in one POST: python-engineio rejects payloads of more than 16 packets
@@ -62,8 +84,12 @@ struct EngineSession {
     var webSocket: (any WebSocketConnection)?
     var webSocketQueue: [WebSocketOutgoing] = []
     var webSocketWriterActive = false
+    /// The writer, suspended while ``webSocketQueue`` is empty.
+    var webSocketWriterWaiter: CheckedContinuation<Void, Never>?
 
     var pollCounter = 0
+    /// The polling URL up to the `t` value, for ``pollCounter``; rebuilt when the sid changes.
+    var pollingURLPrefix: PollingURLPrefix?
 
     /// Cookies the server set during this engine's life (`name` → `value`), sent back on the
     /// WebSocket upgrade (the HTTP client keeps its own) so sticky-session load balancers
@@ -93,7 +119,8 @@ struct EngineSession {
         self.webSocketTask = nil
         guard !keepingWebSocketWriter else { return Teardown(tasks: tasks, webSocket: nil) }
         tasks += [self.webSocketWriterTask].compactMap { $0 }
-        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket)
+        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket, writerWaiter: self.webSocketWriterWaiter)
+        self.webSocketWriterWaiter = nil
         self.webSocketWriterTask = nil
         self.webSocket = nil
         self.webSocketQueue = []

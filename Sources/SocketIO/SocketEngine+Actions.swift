@@ -29,6 +29,22 @@ struct EngineTransports: Sendable {
 extension SocketEngine {
     static let logTypeIO = "SocketEngine"
 
+    // MARK: Tasks
+
+    /// Starts a WebSocket receive or write loop: on the event loop thread (RealtimeIO's
+    /// `EventLoop` as task executor) where there is one, so a readiness event resumes the loop
+    /// in place instead of waking a thread of the cooperative pool.
+    ///
+    /// - Important: The loops only frame, parse and hand off (the manager delivers to user code
+    ///   on its `handleQueue`); nothing they run blocks.
+    static func engineTask(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        #if canImport(Glibc)
+        return Task(executorPreference: EventLoop.shared, operation: operation)
+        #else
+        return Task(operation: operation)
+        #endif
+    }
+
     // MARK: Driving the machine
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
@@ -193,6 +209,7 @@ extension SocketEngine {
         for task in teardown.tasks {
             task.cancel()
         }
+        teardown.writerWaiter?.resume()
         if let webSocket = teardown.webSocket {
             // Bounded: the close handshake waits at most `closeTimeout` for the peer.
             Task { await webSocket.close(code: 1000, reason: "") }

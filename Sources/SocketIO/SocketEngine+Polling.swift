@@ -7,24 +7,25 @@ import RealtimeHTTP
 /// the machine asks for.
 extension SocketEngine {
     /// Builds a polling request; the `t` parameter defeats caches.
+    ///
+    /// The URL is the session's polling URL (parsed once per session and sid, see
+    /// ``EngineSession/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
     func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: Duration) -> HTTPClientRequest {
-        let (base, counter) = self.state.withLock { state -> (URL, Int) in
+        let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
             state.session.pollCounter += 1
-            return (state.urlPolling, state.session.pollCounter)
+            let sid = sid ?? ""
+            if state.session.pollingURLPrefix?.sid != sid {
+                state.session.pollingURLPrefix = EngineSession.PollingURLPrefix(base: state.urlPolling, sid: sid)
+            }
+            return (state.urlPolling, state.session.pollingURLPrefix?.text ?? "", state.session.pollCounter)
         }
-        var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-        var items = components.queryItems ?? []
-        items.append(URLQueryItem(name: "t", value: "\(counter)"))
-        if let sid, !sid.isEmpty {
-            items.append(URLQueryItem(name: "sid", value: sid))
-        }
-        components.queryItems = items
+        let url = URL(string: prefix + String(counter)) ?? base
 
         var headers = self.requestHeaders(forWebSocket: false)
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
         }
-        return HTTPClientRequest(method: method, url: components.url ?? base, headers: headers, body: body,
+        return HTTPClientRequest(method: method, url: url, headers: headers, body: body,
                                  idleTimeout: idleTimeout, tls: self.tlsConfiguration())
     }
 

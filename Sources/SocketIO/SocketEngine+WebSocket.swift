@@ -32,7 +32,7 @@ extension SocketEngine {
         }
         let url = self.webSocketURL(sid: sid)
         let options = self.webSocketOptions()
-        let task = Task {
+        let task = SocketEngine.engineTask {
             let webSocket: any WebSocketConnection
             do throws(WebSocketError) {
                 webSocket = try await transport.connect(to: url, options: options)
@@ -89,64 +89,112 @@ extension SocketEngine {
         }
     }
 
-    /// Queues frames (or the close) behind everything queued before, and starts the writer.
+    /// Queues frames (or the close) behind everything queued before, and wakes the writer.
+    ///
+    /// One writer task per attempt sends everything queued, in order; it waits on a
+    /// continuation while the queue is empty, so a write to an idle connection costs a
+    /// resumption, not a new task.
     func enqueueWebSocket(_ outgoing: EngineSession.WebSocketOutgoing, generation: Int) {
-        let start = self.state.withLock { state -> Bool in
-            guard state.session.generation == generation else { return false }
+        enum Wake { case none, resume(CheckedContinuation<Void, Never>), start }
+        let wake = self.state.withLock { state -> Wake in
+            guard state.session.generation == generation else { return .none }
             state.session.webSocketQueue.append(outgoing)
-            guard !state.session.webSocketWriterActive else { return false }
+            if let waiter = state.session.webSocketWriterWaiter {
+                state.session.webSocketWriterWaiter = nil
+                return .resume(waiter)
+            }
+            guard !state.session.webSocketWriterActive else { return .none }
             state.session.webSocketWriterActive = true
-            return true
+            return .start
         }
-        guard start else { return }
-        let task = Task { await self.drainWebSocketQueue(generation: generation) }
-        self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.webSocketWriterTask = task
+        switch wake {
+        case .none:
+            return
+        case let .resume(waiter):
+            waiter.resume()
+        case .start:
+            let task = SocketEngine.engineTask { await self.runWebSocketWriter(generation: generation) }
+            self.state.withLock { state in
+                if state.session.generation == generation {
+                    state.session.webSocketWriterTask = task
+                } else {
+                    task.cancel()
+                }
             }
         }
     }
 
-    private func drainWebSocketQueue(generation: Int) async {
+    /// Takes everything queued; waits (without a task switch when work is already queued)
+    /// while the queue is empty. `nil` when the attempt is over.
+    private func nextWebSocketBatch(generation: Int) async -> ([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?)? {
         while true {
-            let next = self.state.withLock { state -> (EngineSession.WebSocketOutgoing, (any WebSocketConnection)?)? in
-                guard state.session.generation == generation, !state.session.webSocketQueue.isEmpty else {
-                    if state.session.generation == generation {
-                        state.session.webSocketWriterActive = false
-                    }
-                    return nil
-                }
-                return (state.session.webSocketQueue.removeFirst(), state.session.webSocket)
+            enum Step { case batch([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?), stop, wait }
+            let take = { (state: inout State) -> Step in
+                guard state.session.generation == generation, !Task.isCancelled else { return .stop }
+                guard !state.session.webSocketQueue.isEmpty else { return .wait }
+                // The whole queue at once: no `removeFirst()` per entry under bursts.
+                let batch = state.session.webSocketQueue
+                state.session.webSocketQueue = []
+                return .batch(batch, state.session.webSocket)
             }
-            guard let (outgoing, webSocket) = next else { return }
+            switch self.state.withLock(take) {
+            case let .batch(batch, webSocket):
+                return (batch, webSocket)
+            case .stop:
+                return nil
+            case .wait:
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = self.state.withLock { state -> Bool in
+                        guard state.session.generation == generation, !Task.isCancelled,
+                              state.session.webSocketQueue.isEmpty else { return true }
+                        state.session.webSocketWriterWaiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+        }
+    }
 
-            switch outgoing {
-            case let .frames(frames, sendIndex):
-                guard let webSocket else { continue }
-                do {
-                    for frame in frames {
-                        switch frame {
-                        case let .text(text): try await webSocket.send(.text(text))
-                        case let .binary(bytes): try await webSocket.send(.binary(bytes))
+    private func runWebSocketWriter(generation: Int) async {
+        while let (batch, webSocket) = await self.nextWebSocketBatch(generation: generation) {
+            var finished: Int?
+            for outgoing in batch {
+                switch outgoing {
+                case let .frames(frames, sendIndex):
+                    guard let webSocket else { continue }
+                    do {
+                        for frame in frames {
+                            switch frame {
+                            case let .text(text): try await webSocket.send(.text(text))
+                            case let .binary(bytes): try await webSocket.send(.binary(bytes))
+                            }
                         }
+                    } catch {
+                        self.sendFinished(finished, generation: generation)
+                        self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
+                        return
                     }
-                } catch {
-                    self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
-                    continue
-                }
-                self.sendFinished(sendIndex, generation: generation)
-            case .close:
-                let closing = self.state.withLock { state -> (any WebSocketConnection)? in
-                    guard state.session.generation == generation else { return nil }
-                    defer {
-                        state.session.webSocket = nil
-                        state.session.webSocketTask?.cancel()
-                        state.session.webSocketTask = nil
+                    if let sendIndex { finished = sendIndex }
+                case .close:
+                    self.sendFinished(finished, generation: generation)
+                    finished = nil
+                    let closing = self.state.withLock { state -> (any WebSocketConnection)? in
+                        guard state.session.generation == generation else { return nil }
+                        defer {
+                            state.session.webSocket = nil
+                            state.session.webSocketTask?.cancel()
+                            state.session.webSocketTask = nil
+                            state.session.webSocketWriterActive = false
+                            state.session.webSocketWriterTask = nil
+                        }
+                        return state.session.webSocket
                     }
-                    return state.session.webSocket
+                    await closing?.close(code: 1000, reason: "")
+                    return
                 }
-                await closing?.close(code: 1000, reason: "")
             }
+            self.sendFinished(finished, generation: generation)
         }
     }
 }

@@ -60,6 +60,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             self.state.withLock { state in
                 state.connectParams = newValue
                 (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: self.url, state: state)
+                state.session.pollingURLPrefix = nil
             }
         }
     }
@@ -255,6 +256,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             }
 
             (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: url, state: state)
+            state.session.pollingURLPrefix = nil
         }
     }
 
