@@ -31,12 +31,14 @@ extension SocketEngine {
 
     // MARK: Tasks
 
-    /// Starts a WebSocket receive or write loop: on the event loop thread (RealtimeIO's
-    /// `EventLoop` as task executor) where there is one, so a readiness event resumes the loop
-    /// in place instead of waking a thread of the cooperative pool.
+    /// Starts a transport task (WebSocket receive and write loops, polling GET and POST): on
+    /// the event loop thread (RealtimeIO's `EventLoop` as task executor) where there is one,
+    /// so a readiness event resumes the task in place instead of waking a thread of the
+    /// cooperative pool.
     ///
-    /// - Important: The loops only frame, parse and hand off (the manager delivers to user code
-    ///   on its `handleQueue`); nothing they run blocks.
+    /// - Important: These tasks only frame, parse and hand off (the manager delivers to user
+    ///   code on its `handleQueue`); nothing they run blocks (name resolution runs on
+    ///   RealtimeIO's resolver threads). A TLS handshake's computation does run on the loop.
     static func engineTask(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         #if canImport(Glibc)
         return Task(executorPreference: EventLoop.shared, operation: operation)

@@ -56,7 +56,7 @@ extension SocketEngine {
             return
         }
         let request = self.pollingRequest(method: "GET", sid: sid, idleTimeout: self.pollIdleTimeout())
-        let task = Task {
+        let task = SocketEngine.engineTask {
             do throws(HTTPClientError) {
                 let body = try await self.executePolling(request, transport: http,
                                                          limit: PollingPayloadDecoder.defaultMaximumLength)
@@ -84,7 +84,7 @@ extension SocketEngine {
             return
         }
         let request = self.pollingRequest(method: "POST", sid: sid, body: body, idleTimeout: .seconds(20))
-        let task = Task {
+        let task = SocketEngine.engineTask {
             do throws(HTTPClientError) {
                 _ = try await self.executePolling(request, transport: http, limit: 1 << 16)
                 guard !Task.isCancelled else { return }
