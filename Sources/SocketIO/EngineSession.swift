@@ -86,6 +86,8 @@ struct EngineSession {
     var webSocketWriterActive = false
     /// The writer, suspended while ``webSocketQueue`` is empty.
     var webSocketWriterWaiter: CheckedContinuation<Void, Never>?
+    /// The attempt ended with a client close: the writer sends what is queued, then ends.
+    var webSocketWriterDraining = false
 
     var pollCounter = 0
     /// The polling URL up to the `t` value, for ``pollCounter``; rebuilt when the sid changes.
@@ -117,7 +119,12 @@ struct EngineSession {
         self.postTask = nil
         self.heartbeatTask = nil
         self.webSocketTask = nil
-        guard !keepingWebSocketWriter else { return Teardown(tasks: tasks, webSocket: nil) }
+        guard !keepingWebSocketWriter else {
+            // A waiting writer has nothing queued: wake it so it ends instead of waiting on.
+            self.webSocketWriterDraining = true
+            defer { self.webSocketWriterWaiter = nil }
+            return Teardown(tasks: tasks, webSocket: nil, writerWaiter: self.webSocketWriterWaiter)
+        }
         tasks += [self.webSocketWriterTask].compactMap { $0 }
         let teardown = Teardown(tasks: tasks, webSocket: self.webSocket, writerWaiter: self.webSocketWriterWaiter)
         self.webSocketWriterWaiter = nil
@@ -125,6 +132,7 @@ struct EngineSession {
         self.webSocket = nil
         self.webSocketQueue = []
         self.webSocketWriterActive = false
+        self.webSocketWriterDraining = false
         return teardown
     }
 

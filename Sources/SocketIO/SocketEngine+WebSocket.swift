@@ -131,7 +131,12 @@ extension SocketEngine {
             enum Step { case batch([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?), stop, wait }
             let take = { (state: inout State) -> Step in
                 guard state.session.generation == generation, !Task.isCancelled else { return .stop }
-                guard !state.session.webSocketQueue.isEmpty else { return .wait }
+                guard !state.session.webSocketQueue.isEmpty else {
+                    guard state.session.webSocketWriterDraining else { return .wait }
+                    state.session.webSocketWriterActive = false
+                    state.session.webSocketWriterTask = nil
+                    return .stop
+                }
                 // The whole queue at once: no `removeFirst()` per entry under bursts.
                 let batch = state.session.webSocketQueue
                 state.session.webSocketQueue = []
@@ -146,6 +151,7 @@ extension SocketEngine {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = self.state.withLock { state -> Bool in
                         guard state.session.generation == generation, !Task.isCancelled,
+                              !state.session.webSocketWriterDraining,
                               state.session.webSocketQueue.isEmpty else { return true }
                         state.session.webSocketWriterWaiter = continuation
                         return false
