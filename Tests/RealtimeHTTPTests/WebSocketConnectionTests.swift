@@ -99,6 +99,27 @@ import WebSocketCodec
         }
     }
 
+    @Test func invalidUTF8FailsBeforeTheFrameIsComplete() async throws {
+        var (connection, server) = try await Self.connected()
+        // A 100-byte text frame of which only an impossible prefix (F4 90) ever arrives.
+        try await server.stream.write([0x81, 100, 0x68, 0x69, 0xF4, 0x90])
+        #expect(await webSocketErrorKind { _ = try await connection.receive() } == .invalidUTF8)
+        let close = try await server.nextFrame()
+        #expect(close == WebSocketFrame(opcode: .close, payload: [0x03, 0xEF]))
+    }
+
+    @Test func validTextArrivingInPiecesIsNotRejected() async throws {
+        let (connection, server) = try await Self.connected()
+        let text = Array("κόσμε €".utf8)
+        let receiving = Task { try await connection.receive() }
+        try await server.stream.write([0x81, UInt8(text.count)])
+        for byte in text {
+            try await server.stream.write([byte])
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(try await receiving.value == .text("κόσμε €"))
+    }
+
     @Test func concurrentSendsNeverInterleave() async throws {
         var (connection, server) = try await Self.connected()
         let messages = (0..<50).map { index in [UInt8](repeating: UInt8(index), count: 1000 + index * 37) }
