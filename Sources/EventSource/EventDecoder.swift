@@ -113,41 +113,51 @@ struct EventDecoder {
 }
 
 /// Events decoded but not yet delivered, with the last event ID to publish as each is reached.
+///
+/// Filled by one chunk's decoding, then drained before the next chunk is read. Draining moves
+/// events out (the array is reversed once, then popped) so no event is retained twice.
 struct EventBuffer {
     private var events: [EventSource.EventType] = []
-    private var readIndex = 0
-    /// (position in `events`, last event ID from that position on), in order.
+    /// Events appended since the buffer was last empty.
+    private var appended = 0
+    private var draining = false
+    /// (position among the appended events, last event ID from that position on), in order.
     private var lastEventIdChanges: [(position: Int, id: String)] = []
     private var changeIndex = 0
 
-    var isEmpty: Bool { self.readIndex == self.events.count && self.changeIndex == self.lastEventIdChanges.count }
-
     mutating func append(_ event: EventSource.EventType) {
         self.events.append(event)
+        self.appended += 1
     }
 
     /// The last event ID changes before the next appended event.
     mutating func recordLastEventId(_ id: String) {
-        self.lastEventIdChanges.append((self.events.count, id))
+        self.lastEventIdChanges.append((self.appended, id))
     }
 
     /// The next event, and the last event ID to publish before delivering it (if it changed).
+    @inline(__always)
     mutating func next() -> (event: EventSource.EventType?, lastEventId: String?) {
+        if !self.draining {
+            self.events.reverse()
+            self.draining = true
+        }
+        let position = self.appended - self.events.count
         var lastEventId: String?
         while self.changeIndex < self.lastEventIdChanges.count
-                && self.lastEventIdChanges[self.changeIndex].position <= self.readIndex {
+                && self.lastEventIdChanges[self.changeIndex].position <= position {
             lastEventId = self.lastEventIdChanges[self.changeIndex].id
             self.changeIndex += 1
         }
-        guard self.readIndex < self.events.count else {
-            self.events.removeAll(keepingCapacity: self.events.capacity <= 4096)
-            self.lastEventIdChanges.removeAll(keepingCapacity: true)
-            self.readIndex = 0
-            self.changeIndex = 0
-            return (nil, lastEventId)
+        if let event = self.events.popLast() {
+            return (event, lastEventId)
         }
-        let event = self.events[self.readIndex]
-        self.readIndex += 1
-        return (event, lastEventId)
+        self.appended = 0
+        self.draining = false
+        if !self.lastEventIdChanges.isEmpty {
+            self.lastEventIdChanges.removeAll(keepingCapacity: true)
+            self.changeIndex = 0
+        }
+        return (nil, lastEventId)
     }
 }

@@ -28,11 +28,14 @@ extension EventSource {
 
             public mutating func next() async -> EventType? {
                 guard let driver = self.driver else { return self.alreadyConsumed() }
+                if let event = driver.nextBuffered() { return event }
                 return await driver.next()
             }
 
             public mutating func next(isolation actor: isolated (any Actor)?) async -> EventType? {
                 guard let driver = self.driver else { return self.alreadyConsumed() }
+                // Events of the current chunk are handed out without another suspension point.
+                if let event = driver.nextBuffered() { return event }
                 return await driver.next()
             }
 

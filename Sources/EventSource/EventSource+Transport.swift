@@ -23,21 +23,30 @@ extension EventSource {
             Transport(kind: .custom(transport))
         }
 
-        /// The transport to send requests with.
+        /// The transport to send requests with. The built-in ones are shared by every
+        /// event source of the process (one connection pool, one cookie store, like
+        /// `URLSession.shared`).
         func makeHTTPTransport() -> any HTTPTransport {
             switch self.kind {
             case .custom(let transport):
                 return transport
-            case .automatic, .native, .urlSession:
-                return UnavailableHTTPTransport()
+            case .native:
+                return SharedTransports.native
+            case .urlSession:
+                return SharedTransports.urlSession
+            case .automatic:
+                #if canImport(Darwin)
+                return SharedTransports.urlSession
+                #else
+                return SharedTransports.native
+                #endif
             }
         }
     }
 }
 
-/// Stands in until the native client and URLSession backend are merged in.
-struct UnavailableHTTPTransport: HTTPTransport {
-    func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
-        throw HTTPClientError(.network(.systemError), "no HTTP transport is built into this version yet")
-    }
+/// The process-wide built-in transports, made on first use.
+enum SharedTransports {
+    static let native = HTTPClient()
+    static let urlSession = URLSessionHTTPTransport()
 }

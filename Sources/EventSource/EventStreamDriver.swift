@@ -52,6 +52,18 @@ final class EventStreamDriver {
         cancelInFlight?()
     }
 
+    /// The next already-decoded event, without suspending; `nil` when none is buffered or the
+    /// task was cancelled (then ``next()`` finishes the work).
+    @inline(__always)
+    func nextBuffered() -> EventSource.EventType? {
+        if Task.isCancelled || self.task.isCancelled { return nil }
+        let (event, lastEventId) = self.buffer.next()
+        if let lastEventId {
+            self.task.state.withLock { $0.lastMessageId = lastEventId }
+        }
+        return event
+    }
+
     /// The next event, or `nil` once the stream is over or cancelled.
     nonisolated(nonsending) func next() async -> EventSource.EventType? {
         while true {

@@ -73,6 +73,8 @@ package final class EventLoop: Sendable {
         /// When the loop thread is inside `epoll_wait`: the deadline it sleeps until
         /// (`nil` = forever). `.some` only while sleeping.
         var sleeping: ContinuousClock.Instant?? = nil
+        /// Jobs of tasks that prefer this loop as their executor (see `EventLoop+TaskExecutor`).
+        var jobs: [UnownedJob] = []
     }
 
     private static let wakeupID: UInt64 = 0
@@ -81,11 +83,13 @@ package final class EventLoop: Sendable {
     private let epollFD: Int32
     private let wakeupFD: Int32
     private let state = Mutex(State())
+    /// The loop thread's id, set once by the thread itself before it handles anything.
+    private let loopThread = Atomic<UInt>(0)
 
     private init() {
-        // A write to a socket whose peer is gone must fail with EPIPE, not kill the process.
-        // Our own sends use MSG_NOSIGNAL; this also covers any library writing to a socket.
-        signal(SIGPIPE, SIG_IGN)
+        // No process-wide SIGPIPE change: every socket write of this module passes MSG_NOSIGNAL
+        // (TLS included: OpenSSL only touches memory BIOs), so a write to a socket whose peer is
+        // gone fails with EPIPE instead of killing the process, without altering the host app.
         self.epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.wakeupFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         precondition(self.epollFD >= 0 && self.wakeupFD >= 0,
@@ -181,6 +185,23 @@ package final class EventLoop: Sendable {
         }
     }
 
+    /// Whether the caller runs on the loop thread.
+    package var isCurrentThread: Bool {
+        self.loopThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    /// Queues a job to run on the loop thread after the current batch of events.
+    func enqueueJob(_ job: UnownedJob) {
+        let mustWake = self.state.withLock { state -> Bool in
+            state.jobs.append(job)
+            // Only a sleeping loop needs the eventfd; a running one drains jobs before sleeping.
+            guard state.sleeping != nil else { return false }
+            state.sleeping = .some(.some(.now))
+            return true
+        }
+        if mustWake { self.wakeUp() }
+    }
+
     private func wakeUp() {
         var one: UInt64 = 1
         _ = write(self.wakeupFD, &one, MemoryLayout<UInt64>.size)
@@ -193,8 +214,15 @@ package final class EventLoop: Sendable {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         defer { events.deallocate() }
         var dueTimers: [@Sendable () -> Void] = []
+        var jobs: [UnownedJob] = []
+        self.loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
         while true {
             let timeout: Int32 = self.state.withLock { state in
+                if !state.jobs.isEmpty {
+                    // Poll without sleeping, so queued jobs never starve I/O and vice versa.
+                    state.sleeping = nil
+                    return 0
+                }
                 guard let next = state.timers.last?.deadline else {
                     state.sleeping = .some(nil)
                     return -1
@@ -226,7 +254,15 @@ package final class EventLoop: Sendable {
             }
             for callback in dueTimers { callback() }
             dueTimers.removeAll(keepingCapacity: true)
+            self.runJobs(&jobs)
         }
+    }
+
+    /// Runs the queued jobs (swapping the queue out so jobs may enqueue more).
+    private func runJobs(_ jobs: inout [UnownedJob]) {
+        self.state.withLock { swap(&$0.jobs, &jobs) }
+        for job in jobs { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        jobs.removeAll(keepingCapacity: true)
     }
 
     /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.

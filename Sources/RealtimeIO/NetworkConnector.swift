@@ -12,8 +12,9 @@ package enum NetworkConnector {
     /// and performs the TLS handshake when `endpoint.tls` is set.
     ///
     /// `timeout` bounds the whole operation: name resolution, TCP connect and TLS handshake. When a
-    /// name has several addresses, each but the last gets an equal share of the remaining time,
-    /// so one black-holed address does not consume the whole budget.
+    /// name has several addresses, they are tried Happy-Eyeballs style (RFC 8305, simplified):
+    /// families interleaved, a new attempt every 250 ms or as soon as one fails, the first
+    /// connection wins and the others are closed.
     ///
     /// - Parameters:
     ///   - endpoint: host (name, IPv4 or IPv6 literal), port, and optional TLS settings.
@@ -30,7 +31,7 @@ package enum NetworkConnector {
         let deadline = ContinuousClock.now + timeout
         do throws(NetworkError) {
             let addresses = try await NameResolver.resolve(host: endpoint.host, port: endpoint.port, deadline: deadline)
-            let tcp = try await self.connectTCP(addresses, deadline: deadline)
+            let tcp = try await self.connectFirst(of: addresses, deadline: deadline)
             guard let tls = endpoint.tls else {
                 tcp.core.disarmConnectDeadline()
                 return tcp
@@ -53,27 +54,4 @@ package enum NetworkConnector {
         #endif
     }
 
-    #if canImport(Glibc)
-    /// Tries each address in order; returns the first that connects. The connect deadline stays
-    /// armed on the returned stream (the TLS handshake shares it).
-    private static func connectTCP(_ addresses: [SocketAddress],
-                                   deadline: ContinuousClock.Instant) async throws(NetworkError) -> TCPStream {
-        var lastError = NetworkError(.nameResolutionFailed, "no address to connect to")
-        for (index, address) in addresses.enumerated() {
-            let remainingAttempts = addresses.count - index
-            let now = ContinuousClock.now
-            if now >= deadline, index > 0 { break }
-            let attemptDeadline = remainingAttempts == 1 ? deadline : now + (deadline - now) / remainingAttempts
-            do {
-                let stream = try await TCPStream.connect(to: address, deadline: attemptDeadline)
-                if attemptDeadline != deadline { stream.core.armConnectDeadline(deadline) }
-                return stream
-            } catch {
-                if error.kind == .cancelled { throw error }
-                lastError = error
-            }
-        }
-        throw lastError
-    }
-    #endif
 }

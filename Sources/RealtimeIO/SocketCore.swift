@@ -229,31 +229,6 @@ final class SocketCore: EventLoopHandler {
 // MARK: - Syscalls
 
 extension SocketCore {
-    /// The largest single read: a bigger `maxLength` is clamped, so a careless caller cannot
-    /// make one read allocate an unbounded buffer.
-    static let maximumReadLength = 16 * 1024 * 1024
-
-    /// Reads at most `maxLength` bytes into a new array, waiting for readiness as needed.
-    /// - Returns: the bytes, or `[]` at EOF.
-    func receive(maxLength: Int) async throws(NetworkError) -> [UInt8] {
-        let capacity = min(max(1, maxLength), Self.maximumReadLength)
-        while true {
-            let (descriptor, epoch) = try self.beginSyscall(.read)
-            var errorCode: Int32 = 0
-            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                let result = recv(descriptor, buffer.baseAddress, capacity, 0)
-                if result >= 0 { count = result } else { count = 0; errorCode = errno }
-            }
-            self.endSyscall()
-            switch errorCode {
-            case 0: return bytes
-            case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.read, since: epoch)
-            case EINTR: continue
-            default: throw SystemErrno.streamError(errorCode, operation: "read")
-            }
-        }
-    }
-
     /// Reads into caller-owned memory that stays valid across suspension.
     /// - Returns: the number of bytes read; `0` at EOF.
     func receive(into buffer: UnsafeMutableRawBufferPointer) async throws(NetworkError) -> Int {

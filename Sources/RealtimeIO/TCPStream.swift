@@ -13,10 +13,14 @@ import Synchronization
 ///   closes the stream and fails that call with `.cancelled` (the other direction's pending call
 ///   fails with `.closed`). A call from an already-cancelled task still returns what the kernel
 ///   can deliver at once, and fails with `.cancelled` (closing the stream) only if it would have
-///   to wait. A read returns at most 16 MiB however large `maxLength` is. Dropping the last
-///   reference closes the socket.
+///   to wait. A read returns at most 64 KiB (``ReadBuffer/size``) however large `maxLength`
+///   is. Dropping the last reference closes the socket.
 package final class TCPStream: ByteStream {
     let core: SocketCore
+    /// Receive buffer reused by every read (the single reader, or the TLS layer on top, which
+    /// is then the only reader): `recv` lands here and exactly the bytes received are copied out,
+    /// so a read allocates one right-sized array and nothing when the socket has no data yet.
+    let readBuffer = ReadBuffer()
     private let isReading = Atomic<Bool>(false)
     private let isWriting = Atomic<Bool>(false)
 
@@ -71,7 +75,10 @@ package final class TCPStream: ByteStream {
             throw NetworkError(.concurrentOperation, "read called while another read is pending")
         }
         defer { self.isReading.store(false, ordering: .releasing) }
-        return try await self.core.receive(maxLength: maxLength)
+        let buffer = self.readBuffer.bytes
+        let count = try await self.core.receive(into: UnsafeMutableRawBufferPointer(
+            rebasing: buffer[0..<min(max(1, maxLength), buffer.count)]))
+        return [UInt8](UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
     package func write(_ bytes: [UInt8]) async throws(NetworkError) {

@@ -14,13 +14,15 @@ import Synchronization
 /// - Important: All OpenSSL calls for one connection run under this stream's one lock (OpenSSL
 ///   objects are not thread-safe); socket waits happen outside it. One reader and one writer may
 ///   run concurrently; their ciphertext output is serialized through a single flusher, so records
-///   never interleave on the wire. A peer that closes without `close_notify` is reported as EOF.
+///   never interleave on the wire, and `write` returns only once its records reached the kernel. A peer that closes without `close_notify` is reported as EOF.
 package final class TLSStream: ByteStream {
     private struct State {
         /// Ciphertext waiting to be sent, in order.
         var outbound: [UInt8] = []
         /// Whether a task is currently sending `outbound` to the socket.
         var isFlushing = false
+        /// The writer waiting for another task's flush to finish (see `flush(waitForDelivery:)`).
+        var flushWaiter: UnsafeContinuation<NetworkError?, Never>?
         var isReading = false
         var isWriting = false
         var receivedEOF = false
@@ -40,8 +42,9 @@ package final class TLSStream: ByteStream {
     private let transport: TCPStream
     private let session: TLSSession
     private let state = Mutex(State())
-    /// Socket-read buffer for ciphertext. Only the single active reader (or the handshake, before
-    /// any reader exists) touches it; `State.isReading` enforces that.
+    /// Socket-read buffer for ciphertext (the transport's own, unused by anyone else). Only the
+    /// single active reader (or the handshake, before any reader exists) touches it;
+    /// `State.isReading` enforces that.
     private let readBuffer: ReadBuffer
     /// The ALPN protocol the server selected, if any (RFC 7301).
     package let negotiatedApplicationProtocol: String?
@@ -71,7 +74,7 @@ package final class TLSStream: ByteStream {
             let context = try TLSContext.forConfiguration(configuration)
             let session = try TLSSession(context: context)
             try Self.configureIdentity(session.ssl, host: host, configuration: configuration)
-            let readBuffer = ReadBuffer()
+            let readBuffer = transport.readBuffer
             var outbound: [UInt8] = []
             while true {
                 ERR_clear_error()
@@ -107,9 +110,13 @@ package final class TLSStream: ByteStream {
                                           configuration: TLSConfiguration) throws(NetworkError) {
         var name = configuration.serverName ?? host
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        // An empty name would make SSL_set1_host clear the check; a NUL would truncate it.
+        guard !name.isEmpty, !name.utf8.contains(0) else {
+            throw NetworkError(.tlsHandshakeFailed, "invalid TLS server name \"\(name)\"")
+        }
         let isIPLiteral = SocketAddress(numericHost: name, port: 0) != nil
         // RFC 6066 §3: SNI carries host names only, never IP literals.
-        if !isIPLiteral, !name.isEmpty, crealtime_SSL_set_tlsext_host_name(ssl, name) != 1 {
+        if !isIPLiteral, crealtime_SSL_set_tlsext_host_name(ssl, name) != 1 {
             throw NetworkError(.tlsHandshakeFailed, "cannot set SNI host name \"\(name)\": \(TLSErrors.drain())")
         }
         guard configuration.verification == .fullVerification else { return }
@@ -160,7 +167,7 @@ package final class TLSStream: ByteStream {
                     return .failed(NetworkError(.connectionReset, "TLS error while reading: \(TLSErrors.drain())"))
                 }
             }
-            try await self.flush()
+            try await self.flush(waitForDelivery: false)
             switch step {
             case .data(let bytes): return bytes
             case .endOfStream: return []
@@ -203,7 +210,7 @@ package final class TLSStream: ByteStream {
                 return Int(result)
             }
             offset += written
-            try await self.flush()
+            try await self.flush(waitForDelivery: true)
         }
     }
 
@@ -241,47 +248,75 @@ package final class TLSStream: ByteStream {
         }
     }
 
-    /// Sends queued ciphertext. Exactly one task flushes at a time; a task finding another one
-    /// flushing returns at once (that task sends the newly queued bytes before it stops).
-    private func flush() async throws(NetworkError) {
-        var batch: [UInt8]? = self.state.withLock { state in
-            guard !state.isFlushing, !state.outbound.isEmpty else { return nil }
+    /// Sends queued ciphertext. Exactly one task flushes at a time, sending until the queue is
+    /// empty, so records never interleave on the wire.
+    ///
+    /// A task that finds another one flushing either returns at once (`waitForDelivery == false`:
+    /// the reader, whose output is only protocol housekeeping) or waits until that flusher has
+    /// sent everything queued, including this task's bytes (the writer: `write` returns only once
+    /// the kernel took its records). Cancelling a waiting writer closes the stream.
+    private func flush(waitForDelivery: Bool) async throws(NetworkError) {
+        enum Start { case idle, send([UInt8]), wait }
+        var start: Start = self.state.withLock { state in
+            guard !state.outbound.isEmpty else { return .idle }
+            guard !state.isFlushing else { return waitForDelivery ? .wait : .idle }
             state.isFlushing = true
             defer { state.outbound = [] }
-            return state.outbound
+            return .send(state.outbound)
         }
+        if case .wait = start {
+            try await self.waitForOtherFlusher()
+            start = .idle
+        }
+        guard case .send(let first) = start else { return }
+        var batch: [UInt8]? = first
         while let bytes = batch {
             do {
                 try await self.transport.core.send(bytes, range: bytes.indices)
             } catch {
-                self.state.withLock { $0.isFlushing = false }
+                let waiter = self.state.withLock { state in
+                    state.isFlushing = false
+                    defer { state.flushWaiter = nil }
+                    return state.flushWaiter
+                }
+                waiter?.resume(returning: error)
                 throw error
             }
+            var waiter: UnsafeContinuation<NetworkError?, Never>?
             batch = self.state.withLock { state in
                 guard !state.outbound.isEmpty else {
                     state.isFlushing = false
+                    waiter = state.flushWaiter
+                    state.flushWaiter = nil
                     return nil
                 }
                 defer { state.outbound = [] }
                 return state.outbound
             }
+            waiter?.resume(returning: nil)
         }
     }
-}
 
-/// A fixed ciphertext receive buffer, allocated once per connection.
-// @unchecked Sendable: the memory is only touched by the stream's single active reader (or the
-// handshake before the stream exists), which `TLSStream.State.isReading` serializes.
-final class ReadBuffer: @unchecked Sendable {
-    static let size = 64 * 1024
-    let bytes: UnsafeMutableRawBufferPointer
-
-    init() {
-        self.bytes = .allocate(byteCount: Self.size, alignment: 16)
-    }
-
-    deinit {
-        self.bytes.deallocate()
+    /// Suspends until the task currently flushing has emptied the queue (or failed).
+    private func waitForOtherFlusher() async throws(NetworkError) {
+        let error: NetworkError? = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<NetworkError?, Never>) in
+                let ready: Bool = self.state.withLock { state in
+                    guard state.isFlushing, state.flushWaiter == nil else { return true }
+                    state.flushWaiter = continuation
+                    return false
+                }
+                if ready { continuation.resume(returning: nil) }
+            }
+        } onCancel: {
+            let waiter = self.state.withLock { state in
+                defer { state.flushWaiter = nil }
+                return state.flushWaiter
+            }
+            waiter?.resume(returning: NetworkError(.cancelled, "the task was cancelled; the connection was closed"))
+            self.close()
+        }
+        if let error { throw error }
     }
 }
 #endif

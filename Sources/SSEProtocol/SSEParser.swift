@@ -36,9 +36,9 @@ package struct SSEParser: Sendable {
     private var scanner: SSELineScanner
     private var lineState: LineState = .lineStart
     /// The current line when it spans chunks and is not a streamed `data` line.
-    private var lineBuffer: [UInt8] = []
+    private var lineBuffer = ByteBuffer()
     /// The data buffer: each `data` value followed by LF.
-    private var dataBuffer: [UInt8] = []
+    private var dataBuffer = ByteBuffer()
     private var eventTypeBuffer: String?
     /// The `id` field seen since the last dispatch, if any.
     private var eventIdField: String?
@@ -134,12 +134,12 @@ package struct SSEParser: Sendable {
                 try self.beginPartialLine(fragment)
             }
         case .buffering:
-            self.lineBuffer.append(contentsOf: fragment)
+            self.lineBuffer.append(fragment)
             if endsLine {
                 self.lineState = .lineStart
                 var line = self.lineBuffer
-                self.lineBuffer = []
-                try line.withBytes { (raw) throws(SSEParserError) in
+                self.lineBuffer = ByteBuffer()
+                try line.withBytes(0..<line.count) { (raw) throws(SSEParserError) in
                     try self.interpretLine(raw, output)
                 }
                 Self.clear(&line)
@@ -172,7 +172,7 @@ package struct SSEParser: Sendable {
             self.lineState = .streamingData(pendingSpace: value.isEmpty)
             try self.appendData(ByteScanning.droppingOneLeadingSpace(value))
         } else {
-            self.lineBuffer.append(contentsOf: fragment)
+            self.lineBuffer.append(fragment)
             self.lineState = .buffering
         }
     }
@@ -180,14 +180,11 @@ package struct SSEParser: Sendable {
     /// A buffered partial line that turned out to start with `data:` (its first bytes came
     /// in tiny chunks) switches to streaming, so a long value is not copied twice.
     private mutating func streamBufferedDataLineIfPossible() throws(SSEParserError) {
-        guard self.lineBuffer.count >= 5 else { return }
-        let isData = self.lineBuffer.withUnsafeBytes { ByteScanning.startsWithDataColon($0) }
-        guard isData else { return }
+        guard self.lineBuffer.startsWithDataColon else { return }
         var line = self.lineBuffer
-        self.lineBuffer = []
+        self.lineBuffer = ByteBuffer()
         let hasValue = line.count > 5
-        try line.withBytes { (raw) throws(SSEParserError) in
-            let value = UnsafeRawBufferPointer(rebasing: raw[5...])
+        try line.withBytes(5..<line.count) { (value) throws(SSEParserError) in
             try self.appendData(ByteScanning.droppingOneLeadingSpace(value))
         }
         self.lineState = .streamingData(pendingSpace: !hasValue)
@@ -256,7 +253,7 @@ package struct SSEParser: Sendable {
         guard self.dataBuffer.count + value.count <= self.configuration.maximumEventSize else {
             throw SSEParserError.eventTooLarge(limit: self.configuration.maximumEventSize)
         }
-        self.dataBuffer.append(contentsOf: value)
+        self.dataBuffer.append(value)
     }
 
     // MARK: - Dispatch
@@ -269,8 +266,8 @@ package struct SSEParser: Sendable {
             self.eventIdField = nil
         }
         guard !self.dataBuffer.isEmpty else { return }
-        let data = self.dataBuffer.withUnsafeBytes { raw in
-            Self.decode(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 1)]))
+        let data = self.dataBuffer.withBytes(0..<(self.dataBuffer.count - 1)) { raw in
+            raw.count >= ByteBuffer.hugePageThreshold ? Self.decodeLarge(raw) : Self.decode(raw)
         }
         Self.clear(&self.dataBuffer)
         let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
@@ -282,6 +279,18 @@ package struct SSEParser: Sendable {
     @inline(__always)
     private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
         String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    }
+
+    /// Decodes a large value straight into a new string's storage (repairing ill-formed
+    /// UTF-8 like `decode`), with huge pages requested before it is first touched.
+    private static func decodeLarge(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            if let base = buffer.baseAddress {
+                ByteBuffer.adviseHugePages(UnsafeMutableRawPointer(base), byteCount: buffer.count)
+                UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
+            return bytes.count
+        }
     }
 
     /// A base-ten integer when `bytes` is one or more ASCII digits (saturating), else `nil`.
@@ -299,7 +308,7 @@ package struct SSEParser: Sendable {
 
     /// Empties a buffer, keeping its storage unless it grew large.
     @inline(__always)
-    private static func clear(_ buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+    private static func clear(_ buffer: inout ByteBuffer) {
+        buffer.removeAll(retainedCapacity: Self.retainedCapacity)
     }
 }

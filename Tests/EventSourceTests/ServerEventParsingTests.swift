@@ -3,6 +3,20 @@ import Testing
 @testable import EventSource
 
 @Suite struct ServerEventParsingTests {
+    @Test func serverEventIsAValueType() {
+        var original = ServerEvent(id: "1", event: "add", data: "x")
+        var copy = original
+        copy.id = "2"
+        copy.other = ["k": "v"]
+        #expect(original.id == "1" && original.other == nil)
+        #expect(copy == ServerEvent(id: "2", event: "add", data: "x", other: ["k": "v"]))
+        original.id = nil
+        original.event = nil
+        #expect(original == ServerEvent(data: "x"))
+        #expect(Set([original, ServerEvent(data: "x")]).count == 1)
+        #expect(MemoryLayout<ServerEvent>.size <= 24) // fits `any EVEvent` without a box
+    }
+
     @Test func staticParseReadsTheFirstBlock() throws {
         let two = Data("\n\nid: 123\nevent: notification\ndata: {\"m\": 1}\n\nid: 124\ndata: x\n\n".utf8)
         let event = try #require(ServerEvent.parse(from: two, mode: .default))

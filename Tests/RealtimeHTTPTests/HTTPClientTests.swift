@@ -198,3 +198,18 @@ import TestSupport
         #expect(untrusted == .http(.network(.certificateUntrusted)))
     }
 }
+
+extension HTTPClientTests {
+    @Test func aBodylessResponseFreesItsConnectionWithoutBeingRead() async throws {
+        let server = try await TestServer.start("http_server.py")
+        defer { server.stop() }
+        let client = HTTPClient()
+        let head = try await client.execute(HTTPClientRequest(method: "HEAD", url: server.url("/length?size=10")))
+        #expect(head.status == 200)
+        #expect(client.idleConnectionCount == 1)
+        // A small body that arrived with the head also frees the connection; it is still delivered.
+        let small = try await client.execute(HTTPClientRequest(url: server.url("/length?size=10")))
+        #expect(client.idleConnectionCount == 1)
+        #expect(try await small.body.collect(upTo: 100) == serverPattern(size: 10))
+    }
+}

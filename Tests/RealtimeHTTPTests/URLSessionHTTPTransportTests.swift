@@ -130,3 +130,35 @@ import TestSupport
         response.body.cancel()
     }
 }
+
+extension URLSessionHTTPTransportTests {
+    @Test func redirectLimits() async throws {
+        let server = try await TestServer.start("http_server.py")
+        defer { server.stop() }
+        let transport = URLSessionHTTPTransport()
+        let kind = await failureKind {
+            _ = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=4"), maxRedirects: 2))
+        }
+        #expect(kind == .http(.tooManyRedirects))
+        let followed = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=2"),
+                                                                     maxRedirects: 2))
+        #expect(followed.status == 200)
+        #expect(followed.url.path == "/echo")
+        let unfollowed = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=2")))
+        #expect(unfollowed.status == 302)
+        #expect(unfollowed.headers.first(name: "Location") == "/redirect-chain?n=1")
+    }
+
+    @Test(arguments: [(303, "GET", ""), (302, "GET", ""), (307, "POST", "form"), (308, "POST", "form")])
+    func redirectMethodRules(status: Int, method: String, body: String) async throws {
+        let server = try await TestServer.start("http_server.py")
+        defer { server.stop() }
+        let transport = URLSessionHTTPTransport()
+        let response = try await transport.execute(HTTPClientRequest(
+            method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
+            headers: ["Content-Type": "text/plain"], body: Array("form".utf8), maxRedirects: 1))
+        let echo = try await response.decode(EchoReply.self)
+        #expect(echo.method == method)
+        #expect(echo.body == body)
+    }
+}

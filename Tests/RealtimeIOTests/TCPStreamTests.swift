@@ -258,4 +258,24 @@ struct TCPStreamTests {
             #expect(afterwards?.kind == .closed)
         }
     }
+
+    @Test("writing to a peer that closed fails with connectionReset (EPIPE without SIGPIPE)")
+    func writeAfterPeerClosed() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["greet"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            #expect(try await IOTestHelpers.read(stream, count: 5) == Array("hello".utf8))
+            #expect(try await stream.read(maxLength: 1) == [])
+            var failure: NetworkError?
+            for _ in 0..<100 where failure == nil {
+                do {
+                    try await stream.write([UInt8](repeating: 1, count: 1024))
+                    try await Task.sleep(for: .milliseconds(10))
+                } catch let error as NetworkError {
+                    failure = error
+                }
+            }
+            #expect(failure?.kind == .connectionReset, "\(String(describing: failure))")
+        }
+    }
 }

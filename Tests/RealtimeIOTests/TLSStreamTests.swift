@@ -8,11 +8,11 @@ private let sharedCertificates = Task { try await TestCertificates.makeOffThePoo
 @Suite("TLS streams against a real asyncio TLS peer")
 struct TLSStreamTests {
     /// Runs `body` against a TLS server presenting `leaf`.pem.
-    private func withServer(_ leaf: String, mode: String = "echo",
+    private func withServer(_ leaf: String, mode: String = "echo", bindHost: String = "127.0.0.1",
                             _ body: (TestServer) async throws -> Void) async throws {
         let certs = try await sharedCertificates.value
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: [
-            mode, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
+            mode, "--host", bindHost, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
         ], body)
     }
 
@@ -77,6 +77,10 @@ struct TLSStreamTests {
             try await unchecked.write([8])
             #expect(try await unchecked.read(maxLength: 1) == [8])
             unchecked.close()
+            let empty = await IOTestHelpers.expectError(.tlsHandshakeFailed) {
+                try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA(serverName: ""))
+            }
+            #expect(empty?.kind == .tlsHandshakeFailed, "an empty server name must not disable the host check")
         }
     }
 
@@ -170,6 +174,38 @@ struct TLSStreamTests {
             #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
             #expect(ContinuousClock.now - started >= .milliseconds(390))
             _ = try await server.waitForLine { $0 == "ACCEPTED" }
+        }
+    }
+
+    @Test("an IPv6 literal is verified against the certificate's IP SAN", .enabled(
+        if: IOTestHelpers.ipv6LoopbackAvailable, "this machine cannot bind ::1 (no IPv6 loopback)"))
+    func ipv6Literal() async throws {
+        try await self.withServer("localhost", bindHost: "::1") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, host: "::1", tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            try await stream.write([6])
+            #expect(try await stream.read(maxLength: 1) == [6])
+        }
+        // A certificate without the ::1 SAN must not verify for [::1].
+        try await self.withServer("wronghost", bindHost: "::1") { server in
+            let error = await IOTestHelpers.expectError(.hostnameMismatch) {
+                try await IOTestHelpers.connect(port: server.port, host: "[::1]", tls: try await self.trustingTestCA())
+            }
+            #expect(error?.kind == .hostnameMismatch, "\(String(describing: error))")
+        }
+    }
+
+    @Test("two concurrent TLS readers: the second fails with concurrentOperation")
+    func concurrentReaders() async throws {
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            let first = Task { try await stream.read(maxLength: 10) }
+            try await Task.sleep(for: .milliseconds(50))
+            let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
+            #expect(error?.kind == .concurrentOperation)
+            try await stream.write([42])
+            #expect(try await first.value == [42])
         }
     }
 }

@@ -177,6 +177,16 @@ let parserVectors: [ParserVector] = [
         #expect(parser.lastEventId == "3")
     }
 
+    @Test func copiesOfAParserContinueIndependently() throws {
+        var original = SSEParser()
+        _ = try original.parse(Array(utf8: "data: shared\ndata: par"))
+        var copy = original
+        let fromOriginal = try original.parse(Array(utf8: "t one\n\n"))
+        let fromCopy = try copy.parse(Array(utf8: "t two\n\n"))
+        #expect(fromOriginal == [.event(SSEEvent(data: "shared\npart one"))])
+        #expect(fromCopy == [.event(SSEEvent(data: "shared\npart two"))])
+    }
+
     @Test func initialLastEventIdIsReported() throws {
         var parser = SSEParser(lastEventId: "41")
         #expect(try parser.parse(Array(utf8: "data: a\n\n")) == [.event(SSEEvent(data: "a", lastEventId: "41"))])

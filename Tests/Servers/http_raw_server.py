@@ -10,6 +10,7 @@ answers by path:
   /bad-status        "HTTP/1.1 OK" (malformed status line)
 """
 import asyncio
+import os
 import socket
 import struct
 import sys
@@ -60,7 +61,16 @@ async def handle(reader, writer):
         writer.close()
 
 
+async def exit_when_orphaned():
+    """Stops the server when the test process that started it is gone (e.g. it crashed)."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def main():
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     print(f"PORT={server.sockets[0].getsockname()[1]}", flush=True)
     async with server:

@@ -17,6 +17,7 @@ Routes:
 """
 import argparse
 import asyncio
+import os
 import json
 import ssl
 import sys
@@ -128,7 +129,16 @@ async def report(request):
     return web.json_response({"sent": stats["forever_sent"], "blocked": stats["forever_blocked"]})
 
 
+async def exit_when_orphaned():
+    """Stops the server when the test process that started it is gone (e.g. it crashed)."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def main():
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert")
     parser.add_argument("--key")

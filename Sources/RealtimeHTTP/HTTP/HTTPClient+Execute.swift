@@ -29,7 +29,7 @@ extension HTTPClient {
                 body.cancel()
                 throw HTTPClientError(.invalidResponse, "unexpected 101 Switching Protocols")
             }
-            if request.maxRedirects > 0,
+            if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(head.status),
                let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: head.status,
                                                                location: head.headers.first(name: "Location")) {
                 guard redirectsFollowed < request.maxRedirects else {
@@ -41,6 +41,7 @@ extension HTTPClient {
                 request = next
                 continue
             }
+            body.releaseIfComplete()
             return HTTPClientResponse(status: head.status, reason: head.reason, headers: head.headers,
                                       url: request.url, body: HTTPResponseBody(source: body))
         }

@@ -22,6 +22,8 @@ final class HTTPConnectionBodySource: HTTPBodySource {
         var parser: HTTPResponseParser
         var phase: Phase = .ready
         var receivedEOF = false
+        /// A chunk parsed ahead by ``releaseIfComplete()``, delivered first.
+        var pendingChunk: [UInt8]?
     }
 
     private enum Step {
@@ -93,6 +95,43 @@ final class HTTPConnectionBodySource: HTTPBodySource {
         }
     }
 
+    /// Parses what is already buffered: a response whose body is already complete (no body,
+    /// or a small body that came with the head) gives its connection back to the pool now,
+    /// without waiting for the consumer to read it.
+    func releaseIfComplete() {
+        let completion = self.state.withLock { state -> Bool? in
+            guard case .ready = state.phase, state.pendingChunk == nil, !state.receivedEOF else { return nil }
+            do throws(HTTPParseError) {
+                switch try state.parser.next() {
+                case .end?:
+                    state.phase = .finished
+                    return state.parser.canReuseConnection
+                case .body(let bytes)?:
+                    state.pendingChunk = bytes
+                    if case .end? = try state.parser.next() {
+                        state.phase = .finished
+                        return state.parser.canReuseConnection
+                    }
+                    return nil
+                case .head?, nil:
+                    return nil
+                }
+            } catch {
+                // The consumer gets the error from `next()` (after any chunk parsed before it).
+                state.phase = .failed(HTTPClientError(parseError: error))
+                return false
+            }
+        }
+        guard let reusable = completion else { return }
+        if case .finished = self.state.withLock({ $0.phase }) {
+            self.watchdog.stop()
+            if reusable { self.pool.checkin(self.connection) } else { self.connection.close() }
+        } else {
+            self.watchdog.stop()
+            self.connection.close()
+        }
+    }
+
     func cancel() {
         let wasActive = self.state.withLock { state -> Bool in
             switch state.phase {
@@ -111,6 +150,10 @@ final class HTTPConnectionBodySource: HTTPBodySource {
 
     private func step() -> Step {
         self.state.withLock { state -> Step in
+            if let chunk = state.pendingChunk {
+                state.pendingChunk = nil
+                return .deliver(chunk)
+            }
             switch state.phase {
             case .finished:
                 return .done

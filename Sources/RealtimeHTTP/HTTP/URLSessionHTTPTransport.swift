@@ -15,8 +15,8 @@ import Synchronization
 /// calling task (or the body) cancels the data task.
 ///
 /// ``HTTPClientRequest/idleTimeout`` becomes the request's `timeoutInterval` (URLSession's
-/// idle timeout); redirects follow ``HTTPRedirectPolicy`` up to
-/// ``HTTPClientRequest/maxRedirects``. Cookies use the session configuration's cookie
+/// idle timeout); redirects are followed here (not by URLSession) by ``HTTPRedirectPolicy``
+/// up to ``HTTPClientRequest/maxRedirects``, one data task per hop. Cookies use the session configuration's cookie
 /// storage (ephemeral by default); TLS uses the platform's trust store, so
 /// ``HTTPClientRequest/tls`` is not applied.
 ///
@@ -41,28 +41,42 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     }
 
     package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
-        _ = try HTTPOrigin(url: request.url, tls: request.tls)
-        if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
-        let bridge = URLSessionTaskBridge(request: request, bufferLimit: self.bufferLimit)
-        let task = self.session.dataTask(with: Self.urlRequest(for: request))
-        bridge.attach(task)
-        self.delegate.register(bridge, for: task)
-        let head = await bridge.start()
-        let response: HTTPURLResponse
-        switch head {
-        case .success(let value): response = value
-        case .failure(let error):
-            bridge.cancel()
-            throw error
+        var request = request
+        var redirectsFollowed = 0
+        while true {
+            _ = try HTTPOrigin(url: request.url, tls: request.tls)
+            if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
+            let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit)
+            let task = self.session.dataTask(with: Self.urlRequest(for: request))
+            bridge.attach(task)
+            self.delegate.register(bridge, for: task)
+            let response: HTTPURLResponse
+            switch await bridge.start() {
+            case .success(let value): response = value
+            case .failure(let error):
+                bridge.cancel()
+                throw error
+            }
+            var headers = HTTPHeaders()
+            for (name, value) in response.allHeaderFields {
+                headers.add(name: "\(name)", value: "\(value)")
+            }
+            if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(response.statusCode),
+               let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: response.statusCode,
+                                                               location: headers.first(name: "Location")) {
+                bridge.cancel()
+                guard redirectsFollowed < request.maxRedirects else {
+                    throw HTTPClientError(.tooManyRedirects, "more than \(request.maxRedirects) redirects")
+                }
+                redirectsFollowed += 1
+                request = next
+                continue
+            }
+            return HTTPClientResponse(status: response.statusCode,
+                                      reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                                      headers: headers, url: request.url,
+                                      body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
         }
-        var headers = HTTPHeaders()
-        for (name, value) in response.allHeaderFields {
-            headers.add(name: "\(name)", value: "\(value)")
-        }
-        return HTTPClientResponse(status: response.statusCode,
-                                  reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
-                                  headers: headers, url: response.url ?? request.url,
-                                  body: HTTPResponseBody(source: bridge))
     }
 
     static func urlRequest(for request: HTTPClientRequest) -> URLRequest {
@@ -77,6 +91,24 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         if let body = request.body { urlRequest.httpBody = Data(body) }
         return urlRequest
     }
+}
+
+/// The consumer's handle on a task's body: dropping it unread cancels the task (the session
+/// delegate keeps the bridge itself alive until the task completes).
+final class URLSessionBodySource: HTTPBodySource {
+    private let bridge: URLSessionTaskBridge
+
+    init(bridge: URLSessionTaskBridge) {
+        self.bridge = bridge
+    }
+
+    deinit {
+        self.bridge.cancel()
+    }
+
+    func next() async throws(HTTPClientError) -> [UInt8]? { try await self.bridge.next() }
+
+    func cancel() { self.bridge.cancel() }
 }
 
 /// Routes URLSession's delegate callbacks to the bridge of each task.
@@ -106,33 +138,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         bridge?.didComplete(error: error)
     }
 
+    /// Redirects are never followed by URLSession: ``URLSessionHTTPTransport/execute(_:)``
+    /// follows them itself with ``HTTPRedirectPolicy``, as the native client does
+    /// (FoundationNetworking drops the body of a 307 and does not follow 308).
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        guard let bridge = self.bridge(for: task), bridge.request.maxRedirects > 0 else {
-            completionHandler(nil)   // deliver the redirect response itself
-            return
-        }
-        guard bridge.admitRedirect() else {
-            completionHandler(nil)
-            task.cancel()
-            return
-        }
-        // Apply the project's policy to the request as it was on the previous hop.
-        var previous = bridge.request
-        if let previousURL = task.currentRequest?.url ?? task.originalRequest?.url { previous.url = previousURL }
-        if let current = task.currentRequest {
-            previous.method = current.httpMethod ?? previous.method
-            previous.body = current.httpBody.map { [UInt8]($0) }
-            var headers = HTTPHeaders()
-            for (name, value) in current.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
-            previous.headers = headers
-        }
-        guard let next = HTTPRedirectPolicy.redirectedRequest(
-            from: previous, status: response.statusCode,
-            location: response.value(forHTTPHeaderField: "Location")) else {
-            completionHandler(nil)
-            return
-        }
-        completionHandler(URLSessionHTTPTransport.urlRequest(for: next))
+        completionHandler(nil)
     }
 }

@@ -5,8 +5,8 @@ import FoundationNetworking
 import Synchronization
 
 /// The state of one URLSession data task, shared by the session delegate (producer) and the
-/// ``HTTPResponseBody`` consumer: the pending response head, a bounded queue of body
-/// chunks and the redirect bookkeeping.
+/// ``HTTPResponseBody`` consumer: the pending response head and a bounded queue of body
+/// chunks.
 ///
 /// Backpressure: when the queued bytes exceed `bufferLimit` the task is suspended; it is
 /// resumed once the consumer drained the queue below half the limit. The queue holds at most
@@ -24,17 +24,13 @@ final class URLSessionTaskBridge: HTTPBodySource {
         var bodyWaiter: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
         var isSuspended = false
         var cancelledByConsumer = false
-        var redirectsFollowed = 0
-        var failureOverride: HTTPClientError?
     }
 
-    let request: HTTPClientRequest
     let bufferLimit: Int
     private let state = Mutex(State())
     private let task = Mutex<URLSessionDataTask?>(nil)
 
-    init(request: HTTPClientRequest, bufferLimit: Int) {
-        self.request = request
+    init(bufferLimit: Int) {
         self.bufferLimit = bufferLimit
     }
 
@@ -162,12 +158,17 @@ final class URLSessionTaskBridge: HTTPBodySource {
     }
 
     func didComplete(error: (any Error)?) {
+        // A redirect that was not followed completes without `didReceive(response:)`.
+        let finalResponse = self.dataTask?.response as? HTTPURLResponse
         let (headWaiter, bodyWaiter, outcome) = self.state.withLock { state in
-            var failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
-            if let override = state.failureOverride { failure = override }
+            let failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
             state.completion = .some(failure)
             if state.head == nil {
-                state.head = .failure(failure ?? HTTPClientError(.invalidResponse, "no response"))
+                if failure == nil, let finalResponse {
+                    state.head = .success(finalResponse)
+                } else {
+                    state.head = .failure(failure ?? HTTPClientError(.invalidResponse, "no response"))
+                }
             }
             let head = state.head
             defer {
@@ -179,19 +180,6 @@ final class URLSessionTaskBridge: HTTPBodySource {
         if let (waiter, head) = headWaiter, let head { waiter.resume(returning: head) }
         if let bodyWaiter {
             bodyWaiter.resume(returning: outcome.map { .failure($0) } ?? .success(nil))
-        }
-    }
-
-    /// Counts a redirect; `false` (and the task fails with `.tooManyRedirects`) past the limit.
-    func admitRedirect() -> Bool {
-        self.state.withLock { state in
-            guard state.redirectsFollowed < self.request.maxRedirects else {
-                state.failureOverride = HTTPClientError(.tooManyRedirects,
-                                                        "more than \(self.request.maxRedirects) redirects")
-                return false
-            }
-            state.redirectsFollowed += 1
-            return true
         }
     }
 

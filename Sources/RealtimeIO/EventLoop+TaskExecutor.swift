@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+/// The loop as an opt-in task executor.
+///
+/// A task that runs `withTaskExecutorPreference(EventLoop.shared) { ... }` executes on the loop
+/// thread. Its I/O continuations are then resumed in place: a readiness event queues the task's
+/// job on the loop itself, which runs it right after the current batch of events, instead of
+/// waking a thread of the cooperative pool (one thread wake-up per round trip instead of two).
+///
+/// ```swift
+/// try await withTaskExecutorPreference(EventLoop.shared) {
+///     try await stream.write(request)
+///     let reply = try await stream.read(maxLength: 65_536)
+/// }
+/// ```
+///
+/// - Important: Code running on the loop thread delays every other connection's readiness
+///   handling. Use the preference only for short, non-blocking protocol code (framing, parsing);
+///   never for blocking calls or heavy computation.
+extension EventLoop: TaskExecutor {
+    package func enqueue(_ job: consuming ExecutorJob) {
+        self.enqueueJob(UnownedJob(job))
+    }
+
+    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+}
+#endif

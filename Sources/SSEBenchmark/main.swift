@@ -1,0 +1,153 @@
+// SSE benchmark: parser throughput and linearity, and end-to-end events/s against a local
+// server, next to Python's httpx-sse. Release build only; prints a table. Run
+// `scripts/bench-sse.sh` (it starts the server and the Python client).
+//
+//   SSEBenchmark parser
+//   SSEBenchmark client <port> <events> <size> [native|urlsession]
+import Foundation
+import EventSource
+import SSEProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Measurement helpers
+
+/// CPU seconds (user + system) this process used so far.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// CPU seconds of the calling thread (on a loaded machine, wall time includes waiting).
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Parses `input` in `chunkSize` pieces; returns (thread CPU seconds, events, data bytes).
+func parse(_ input: [UInt8], chunkSize: Int) -> (Double, Int, Int) {
+    var parser = SSEParser(configuration: .init(maximumLineLength: 1 << 30, maximumEventSize: 1 << 30))
+    var events = 0
+    var bytes = 0
+    let cpuStart = threadCPUSeconds()
+    do {
+        input.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let end = min(offset + chunkSize, raw.count)
+                try? parser.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { output in
+                    if case .event(let event) = output {
+                        events += 1
+                        bytes += event.data.utf8.count
+                    }
+                }
+                offset = end
+            }
+        }
+    }
+    return (threadCPUSeconds() - cpuStart, events, bytes)
+}
+
+/// The best of `runs` timings.
+func best(_ runs: Int, _ body: () -> (Double, Int, Int)) -> (Double, Int, Int) {
+    var result = body()
+    for _ in 1..<runs {
+        let next = body()
+        if next.0 < result.0 { result = next }
+    }
+    return result
+}
+
+func smallEvents(totalBytes: Int) -> [UInt8] {
+    let event = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 56) + Array("\n\n".utf8)
+    precondition(event.count == 64)
+    var input: [UInt8] = []
+    input.reserveCapacity(totalBytes)
+    for _ in 0..<(totalBytes / 64) { input += event }
+    return input
+}
+
+func largeEvent(totalBytes: Int) -> [UInt8] {
+    Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "y"), count: totalBytes - 8) + Array("\n\n".utf8)
+}
+
+func row(_ columns: [String]) {
+    print(columns.enumerated().map { index, column in
+        index == 0 ? column.padding(toLength: 34, withPad: " ", startingAt: 0)
+                   : String(repeating: " ", count: max(0, 16 - column.count)) + column
+    }.joined())
+}
+
+func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+// MARK: - Parser
+
+func parserBenchmark() {
+    let mib = 1 << 20
+    print("SSE parser (SSEProtocol.SSEParser), 64 KiB chunks, best of 5, thread CPU time")
+    row(["case", "input MiB", "CPU seconds", "MB/s", "events/s"])
+    var results: [String: Double] = [:]
+    for (name, builder) in [("64-byte events", smallEvents(totalBytes:)), ("one large event", largeEvent(totalBytes:))] {
+        for size in [16 * mib, 64 * mib] {
+            let input = builder(size)
+            let (time, events, _) = best(5) { parse(input, chunkSize: 64 << 10) }
+            results["\(name) \(size)"] = time
+            row(["\(name)", "\(size / mib)", format(time, 4), format(Double(size) / time / 1e6),
+                 format(Double(events) / time, 0)])
+        }
+        let ratio = results["\(name) \(64 * mib)"]! / results["\(name) \(16 * mib)"]!
+        row(["  linearity (4x input)", "", "", "", "x\(format(ratio, 2))"])
+    }
+    let small = Double(64 * mib) / results["64-byte events \(64 * mib)"]! / 1e6
+    let large = Double(64 * mib) / results["one large event \(64 * mib)"]! / 1e6
+    print("targets: >= 300 MB/s on 64-byte events (\(small >= 300 ? "met" : "NOT met")), "
+          + ">= 1000 MB/s on the large event (\(large >= 1000 ? "met" : "NOT met")), linearity <= x4.40")
+}
+
+// MARK: - End to end
+
+func clientBenchmark(port: Int, events expected: Int, size: Int, transport: EventSource.Transport, name: String) async {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/flood?count=\(expected)&size=\(size)")!)
+    request.timeoutInterval = 60
+    let eventSource = EventSource(timeoutInterval: 60, transport: transport)
+    let task = eventSource.dataTask(for: request)
+    var received = 0
+    var failure: String?
+    let cpuStart = cpuSeconds()
+    let start = ContinuousClock.now
+    for await event in task.events() {
+        switch event {
+        case .event: received += 1
+        case .error(let error): failure = "\(error)"
+        case .open, .closed: break
+        }
+    }
+    let elapsed = seconds(ContinuousClock.now - start)
+    let cpu = cpuSeconds() - cpuStart
+    if let failure { print("error: \(failure)") }
+    row(["swift EventSource (\(name))", "\(received)", format(elapsed, 3), format(Double(received) / elapsed, 0),
+         format(cpu / Double(max(received, 1)) * 1e6, 3)])
+}
+
+let arguments = CommandLine.arguments
+switch arguments.dropFirst().first {
+case "parser":
+    parserBenchmark()
+case "client":
+    let port = Int(arguments[2])!
+    let events = Int(arguments[3])!
+    let size = Int(arguments[4])!
+    let kind = arguments.count > 5 ? arguments[5] : "native"
+    await clientBenchmark(port: port, events: events, size: size,
+                          transport: kind == "urlsession" ? .urlSession : .native, name: kind)
+default:
+    print("usage: SSEBenchmark parser | client <port> <events> <size> [native|urlsession]")
+}

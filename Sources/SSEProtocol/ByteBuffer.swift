@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A growable byte buffer for the parser's line and data buffers: appends are one `memcpy`,
+/// growth uses `realloc` (which remaps instead of copying for large buffers), and emptying
+/// it only resets the count. A value type with copy-on-write storage.
+struct ByteBuffer: @unchecked Sendable {
+    // @unchecked: the storage is only mutated after `isKnownUniquelyReferenced` confirmed
+    // this value owns it alone; shared storage is copied first.
+    private final class Storage {
+        var pointer: UnsafeMutableRawPointer?
+        var count = 0
+        var capacity = 0
+
+        init() {}
+
+        func copy() -> Storage {
+            let copy = Storage()
+            if self.count > 0 {
+                copy.reserve(self.count)
+                copy.pointer!.copyMemory(from: self.pointer!, byteCount: self.count)
+                copy.count = self.count
+            }
+            return copy
+        }
+
+        func reserve(_ minimum: Int) {
+            guard minimum > self.capacity else { return }
+            let capacity = max(minimum, self.capacity * 2, 256)
+            guard let grown = realloc(self.pointer, capacity) else {
+                // Out of memory: there is no way to continue a parse.
+                preconditionFailure("out of memory growing an event-stream buffer to \(capacity) bytes")
+            }
+            self.pointer = grown
+            self.capacity = capacity
+            if capacity >= ByteBuffer.hugePageThreshold {
+                ByteBuffer.adviseHugePages(grown, byteCount: capacity)
+            }
+        }
+
+        deinit { free(self.pointer) }
+    }
+
+    /// Buffers at least this large ask for transparent huge pages: a multi-megabyte event
+    /// then costs a few page faults instead of one per 4 KiB.
+    static let hugePageThreshold = 4 << 20
+
+    /// `madvise(MADV_HUGEPAGE)` on the whole pages inside `pointer ..< pointer + byteCount`.
+    static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        let page = 4096
+        let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
+        let end = (Int(bitPattern: pointer) + byteCount) & ~(page - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+        #endif
+    }
+
+    /// `nil` until the first append, so an empty buffer costs no allocation.
+    private var storage: Storage?
+
+    init() {}
+
+    var count: Int { self.storage?.count ?? 0 }
+    var isEmpty: Bool { self.count == 0 }
+
+    /// The storage, allocated or copied so that this value owns it alone.
+    @inline(__always)
+    private mutating func uniqueStorage() -> Storage {
+        if isKnownUniquelyReferenced(&self.storage), let storage = self.storage {
+            return storage
+        }
+        if let shared = self.storage {
+            let copy = shared.copy()
+            self.storage = copy
+            return copy
+        }
+        let storage = Storage()
+        self.storage = storage
+        return storage
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let storage = self.uniqueStorage()
+        storage.reserve(storage.count + bytes.count)
+        (storage.pointer! + storage.count).copyMemory(from: base, byteCount: bytes.count)
+        storage.count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        let storage = self.uniqueStorage()
+        storage.reserve(storage.count + 1)
+        storage.pointer!.storeBytes(of: byte, toByteOffset: storage.count, as: UInt8.self)
+        storage.count += 1
+    }
+
+    /// Empties the buffer, keeping up to `retainedCapacity` bytes of storage for reuse.
+    @inline(__always)
+    mutating func removeAll(retainedCapacity: Int) {
+        guard isKnownUniquelyReferenced(&self.storage), let storage = self.storage,
+              storage.capacity <= retainedCapacity else {
+            self.storage = nil
+            return
+        }
+        storage.count = 0
+    }
+
+    /// Calls `body` with the bytes `range` of the buffer.
+    @inline(__always)
+    func withBytes<Result, Failure: Error>(_ range: Range<Int>,
+                                           _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        precondition(range.lowerBound >= 0 && range.upperBound <= self.count)
+        guard let pointer = self.storage?.pointer else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: pointer + range.lowerBound, count: range.count))
+    }
+
+    /// Whether the buffer starts with `data:`.
+    var startsWithDataColon: Bool {
+        guard let pointer = self.storage?.pointer, self.count >= 5 else { return false }
+        return ByteScanning.startsWithDataColon(UnsafeRawBufferPointer(start: pointer, count: 5))
+    }
+}

@@ -1,0 +1,574 @@
+import Dispatch
+public import Foundation
+
+/// Represents a socket.io-client.
+///
+/// Clients are created through a `SocketManager`, which owns the `SocketEngineSpec` that controls the connection to the server.
+///
+/// ```swift
+/// // Create a socket for the /swift namespace
+/// let socket = manager.socket(forNamespace: "/swift")
+///
+/// // Add some handlers and connect
+/// socket.on(clientEvent: .connect) { data, ack in print("connected to", data[0]) }
+/// socket.connect()
+/// ```
+///
+/// - Important: Unlike upstream, every member is safe to call from any thread: all mutable
+///   state sits behind one lock. Handlers are never called with the lock held; events that
+///   arrive from the network, ack callbacks, timeouts and write completions are delivered on
+///   the manager's `handleQueue` (the main queue unless `.handleQueue` is set), in order.
+///   The public `handle*` / `did*` entry points run handlers synchronously on the caller's
+///   thread, as upstream does.
+open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
+    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; `nsp` is a
+    // `let`. User callbacks are copied out of the lock and called after it is released.
+
+    struct State {
+        weak var manager: SocketManagerSpec?
+        var anyHandler: ((SocketAnyEvent) -> ())?
+        var handlers: [SocketEventHandler] = []
+        var status = SocketIOStatus.notConnected
+        var sid: String?
+        var connectPayload: [String: Any]?
+        var currentAck = -1
+        var acks: [Int: AckCallback] = [:]
+        /// Events that arrived while `connecting` (a server emitting from its connect handler
+        /// sends them before the CONNECT packet); delivered right after `connect`.
+        var earlyEvents: [SocketPacket] = []
+    }
+
+    /// Most events kept while connecting; later ones are dropped (and logged).
+    static let maximumEarlyEvents = 1_000
+
+    let state: SocketLock<State>
+
+    // MARK: Properties
+
+    /// The namespace that this socket is currently connected to.
+    ///
+    /// **Must** start with a `/`.
+    public let nsp: String
+
+    /// A handler that will be called on any event.
+    public var anyHandler: ((SocketAnyEvent) -> ())? {
+        return self.state.withLock { $0.anyHandler }
+    }
+
+    /// The array of handlers for this socket.
+    public var handlers: [SocketEventHandler] {
+        return self.state.withLock { $0.handlers }
+    }
+
+    /// The manager for this socket.
+    public var manager: SocketManagerSpec? {
+        return self.state.withLock { $0.manager }
+    }
+
+    /// A view into this socket where emits do not check for binary data.
+    ///
+    /// ```swift
+    /// socket.rawEmitView.emit("myEvent", myObject)
+    /// ```
+    ///
+    /// **NOTE**: It is not safe to hold on to this view beyond the life of the socket.
+    public var rawEmitView: SocketRawView {
+        return SocketRawView(socket: self)
+    }
+
+    /// The status of this client.
+    public var status: SocketIOStatus {
+        return self.state.withLock { $0.status }
+    }
+
+    /// The id of this socket.io connect. This is different from the sid of the engine.io connection.
+    public var sid: String? {
+        return self.state.withLock { $0.sid }
+    }
+
+    var connectPayload: [String: Any]? {
+        return self.state.withLock { $0.connectPayload }
+    }
+
+    var logType: String { "SocketIOClient{\(nsp)}" }
+
+    // MARK: Initializers
+
+    /// Type safe way to create a new SocketIOClient. `opts` can be omitted.
+    ///
+    /// - parameter manager: The manager for this socket.
+    /// - parameter nsp: The namespace of the socket.
+    public init(manager: SocketManagerSpec, nsp: String) {
+        var initial = State()
+        initial.manager = manager
+        self.state = SocketLock(initial)
+        self.nsp = nsp
+
+        super.init()
+    }
+
+    // MARK: Status
+
+    /// Sets the status and reports `statusChange` with `[status, status.rawValue]`, as upstream's `didSet`.
+    func setStatus(_ status: SocketIOStatus) {
+        self.state.withLock { $0.status = status }
+        handleClientEvent(.statusChange, data: [status, status.rawValue])
+    }
+
+    // MARK: Methods
+
+    /// Connect to the server. The same as calling `connect(timeoutAfter:withHandler:)` with a timeout of 0.
+    ///
+    /// Only call after adding your event listeners, unless you know what you're doing.
+    ///
+    /// - parameter withPayload: An optional payload sent on connect (the `auth` object of Socket.IO v4).
+    open func connect(withPayload payload: [String: Any]? = nil) {
+        connect(withPayload: payload, timeoutAfter: 0, withHandler: nil)
+    }
+
+    /// Connect to the server. If we aren't connected after `timeoutAfter` seconds, then `withHandler` is called.
+    ///
+    /// Only call after adding your event listeners, unless you know what you're doing.
+    ///
+    /// - parameter withPayload: An optional payload sent on connect
+    /// - parameter timeoutAfter: The number of seconds after which if we are not connected we assume the connection
+    ///                           has failed. Pass 0 to never timeout.
+    /// - parameter handler: The handler to call when the client fails to connect.
+    open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> ())?) {
+        guard let manager = self.manager, status != .connected else {
+            DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
+            return
+        }
+
+        setStatus(.connecting)
+
+        joinNamespace(withPayload: payload)
+
+        switch manager.version {
+        case .three:
+            break
+        case .two where manager.status == .connected && nsp == "/":
+            // We might not get a connect event for the default nsp, fire immediately
+            didConnect(toNamespace: nsp, payload: nil)
+
+            return
+        case _:
+            break
+        }
+
+        guard timeoutAfter > 0 else { return }
+
+        let handlerBox = UncheckedSendable(handler)
+        manager.handleQueue.asyncAfter(deadline: DispatchTime.now() + timeoutAfter) { [weak self] in
+            guard let this = self, this.status == .connecting || this.status == .notConnected else { return }
+
+            this.setStatus(.disconnected)
+            this.leaveNamespace()
+
+            handlerBox.value?()
+        }
+    }
+
+    func createOnAck(_ items: [Any], binary: Bool = true) -> OnAckCallback {
+        let ackNumber = self.state.withLock { state -> Int in
+            state.currentAck += 1
+            return state.currentAck
+        }
+
+        return OnAckCallback(ackNumber: ackNumber, items: items, socket: self, binary: binary)
+    }
+
+    /// Called when the client connects to a namespace. If the client was created with a namespace upfront,
+    /// then this is only called when the client connects to that namespace.
+    ///
+    /// - parameter toNamespace: The namespace that was connected to.
+    /// - parameter payload: The CONNECT payload from the server (`{"sid": ...}` in Socket.IO v5).
+    open func didConnect(toNamespace namespace: String, payload: [String: Any]?) {
+        guard status != .connected else { return }
+
+        DefaultSocketLogger.Logger.log("Socket connected", type: logType)
+
+        self.state.withLock { $0.sid = payload?["sid"] as? String }
+        setStatus(.connected)
+
+        handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
+
+        let early = self.state.withLock { state -> [SocketPacket] in
+            defer { state.earlyEvents.removeAll() }
+            return state.earlyEvents
+        }
+        for packet in early {
+            handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
+        }
+    }
+
+    /// Called when the client has disconnected from socket.io.
+    ///
+    /// - parameter reason: The reason for the disconnection.
+    open func didDisconnect(reason: String) {
+        guard status != .disconnected else { return }
+
+        DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
+
+        self.state.withLock { state in
+            state.sid = ""
+            state.earlyEvents.removeAll()
+        }
+        setStatus(.disconnected)
+
+        handleClientEvent(.disconnect, data: [reason])
+    }
+
+    /// Disconnects the socket.
+    ///
+    /// This will cause the socket to leave the namespace it is associated to, as well as remove itself from the
+    /// `manager`.
+    open func disconnect() {
+        DefaultSocketLogger.Logger.log("Closing socket", type: logType)
+
+        leaveNamespace()
+    }
+
+    /// Send an event to the server, with optional data items and optional write completion handler.
+    ///
+    /// If an error occurs trying to transform `items` into their socket representation, a `SocketClientEvent.error`
+    /// will be emitted. The structure of the error data is `[eventName, items, theError]`
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The items to send with this event. May be left out.
+    /// - parameter completion: Callback called on transport write completion (on `handleQueue`).
+    open func emit(_ event: String, _ items: SocketData..., completion: (() -> ())? = nil) {
+        emit(event, with: items, completion: completion)
+    }
+
+    /// Send an event to the server, with optional data items and optional write completion handler.
+    ///
+    /// If an error occurs trying to transform `items` into their socket representation, a `SocketClientEvent.error`
+    /// will be emitted. The structure of the error data is `[eventName, items, theError]`
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The items to send with this event. May be left out.
+    /// - parameter completion: Callback called on transport write completion (on `handleQueue`).
+    open func emit(_ event: String, with items: [SocketData], completion: (() -> ())?) {
+        do {
+            emit([event] + (try items.map({ try $0.socketRepresentation() })), completion: completion)
+        } catch {
+            DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)", type: logType)
+
+            handleClientEvent(.error, data: [event, items, error])
+        }
+    }
+
+    /// Sends a message to the server, requesting an ack.
+    ///
+    /// **NOTE**: It is up to the server send an ack back, just calling this method does not mean the server will ack.
+    ///
+    /// ```swift
+    /// socket.emitWithAck("myEvent", 1).timingOut(after: 1) {data in
+    ///     ...
+    /// }
+    /// ```
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The items to send with this event. May be left out.
+    /// - returns: An `OnAckCallback`. You must call the `timingOut(after:)` method before the event will be sent.
+    open func emitWithAck(_ event: String, _ items: SocketData...) -> OnAckCallback {
+        emitWithAck(event, with: items)
+    }
+
+    /// Sends a message to the server, requesting an ack.
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The items to send with this event. May be left out.
+    /// - returns: An `OnAckCallback`. You must call the `timingOut(after:)` method before the event will be sent.
+    open func emitWithAck(_ event: String, with items: [SocketData]) -> OnAckCallback {
+        do {
+            return createOnAck([event] + (try items.map({ try $0.socketRepresentation() })))
+        } catch {
+            DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)", type: logType)
+
+            handleClientEvent(.error, data: [event, items, error])
+
+            return OnAckCallback(ackNumber: -1, items: [], socket: self)
+        }
+    }
+
+    func emit(_ data: [Any],
+              ack: Int? = nil,
+              binary: Bool = true,
+              isAck: Bool = false,
+              completion: (() -> ())? = nil
+    ) {
+        // Wrap the completion handler so it always runs async on handleQueue.
+        let queue = self.manager?.handleQueue
+        let wrappedCompletion: (() -> ())? = completion.map { completion in
+            let box = UncheckedSendable(completion)
+            return { queue?.async { box.value() } }
+        }
+
+        guard status == .connected else {
+            wrappedCompletion?()
+            handleClientEvent(.error, data: ["Tried emitting when not connected"])
+            return
+        }
+
+        let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
+        let str = packet.packetString
+
+        DefaultSocketLogger.Logger.log("Emitting packet type \(packet.type.rawValue), \(str.utf8.count) bytes, " +
+                                       "\(packet.binary.count) attachments, ack: \(isAck)", type: logType)
+
+        self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
+    }
+
+    /// Call when you wish to tell the server that you've received the event for `ack`.
+    ///
+    /// **You shouldn't need to call this directly.** Instead use an `SocketAckEmitter` that comes in an event callback.
+    ///
+    /// - parameter ack: The ack number.
+    /// - parameter with: The data for this ack.
+    open func emitAck(_ ack: Int, with items: [Any]) {
+        emit(items, ack: ack, binary: true, isAck: true)
+    }
+
+    /// Called when socket.io has acked one of our emits. Causes the corresponding ack callback to be called.
+    ///
+    /// - parameter ack: The number for this ack.
+    /// - parameter data: The data sent back with this ack.
+    open func handleAck(_ ack: Int, data: [Any]) {
+        guard status == .connected else { return }
+
+        DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
+
+        let callback = self.state.withLock { $0.acks.removeValue(forKey: ack) }
+        callback?(data)
+    }
+
+    func addAck(_ ack: Int, callback: @escaping AckCallback) {
+        self.state.withLock { $0.acks[ack] = callback }
+    }
+
+    func timeoutAck(_ ack: Int) {
+        let callback = self.state.withLock { $0.acks.removeValue(forKey: ack) }
+        callback?([SocketAckStatus.noAck.rawValue])
+    }
+
+    /// Called on socket.io specific events.
+    ///
+    /// - parameter event: The `SocketClientEvent`.
+    /// - parameter data: The data for this event.
+    open func handleClientEvent(_ event: SocketClientEvent, data: [Any]) {
+        handleEvent(event.rawValue, data: data, isInternalMessage: true)
+    }
+
+    /// Called when we get an event from socket.io.
+    ///
+    /// - parameter event: The name of the event.
+    /// - parameter data: The data that was sent with this event.
+    /// - parameter isInternalMessage: Whether this event was sent internally. If `true` it is always sent to handlers.
+    /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
+    open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
+        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
+            guard state.status == .connected || isInternalMessage else { return (nil, []) }
+            return (state.anyHandler, state.handlers.filter { $0.event == event })
+        }
+        guard anyHandler != nil || !handlers.isEmpty else { return }
+
+        DefaultSocketLogger.Logger.log("Handling event: \(event) with \(data.count) items", type: logType)
+
+        anyHandler?(SocketAnyEvent(event: event, items: data))
+
+        for handler in handlers {
+            handler.executeCallback(with: data, withAck: ack, withSocket: self)
+        }
+    }
+
+    /// Causes a client to handle a socket.io packet. The namespace for the packet must match the namespace of the
+    /// socket.
+    ///
+    /// Events that arrive while the socket is `connecting` (python-socketio sends what its
+    /// connect handler emits before the CONNECT packet) are kept and delivered right after
+    /// the `connect` client event, instead of being dropped as upstream does.
+    ///
+    /// A CONNECT_ERROR (`.error`) packet is reported as an `error` client event carrying the server's
+    /// object (`["message": ..., "data": ...]`), and — unlike upstream — moves a connecting socket
+    /// to `.disconnected`, so `connect` can be called again (for example with a fresh token).
+    ///
+    /// - parameter packet: The packet to handle.
+    open func handlePacket(_ packet: SocketPacket) {
+        guard packet.nsp == nsp else { return }
+
+        switch packet.type {
+        case .event, .binaryEvent:
+            let kept = self.state.withLock { state -> Bool in
+                guard state.status == .connecting else { return false }
+                if state.earlyEvents.count < SocketIOClient.maximumEarlyEvents {
+                    state.earlyEvents.append(packet)
+                }
+                return true
+            }
+            guard !kept else { return }
+            handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
+        case .ack, .binaryAck:
+            handleAck(packet.id, data: packet.data)
+        case .connect:
+            didConnect(toNamespace: nsp, payload: packet.data.isEmpty ? nil : packet.data[0] as? [String: Any])
+        case .disconnect:
+            didDisconnect(reason: "Got Disconnect")
+        case .error:
+            let wasConnecting = self.state.withLock { state -> Bool in
+                state.earlyEvents.removeAll()
+                return state.status == .connecting
+            }
+            if wasConnecting {
+                setStatus(.disconnected)
+            }
+            handleEvent("error", data: packet.data, isInternalMessage: true, withAck: packet.id)
+        }
+    }
+
+    /// Call when you wish to leave a namespace and disconnect this socket.
+    open func leaveNamespace() {
+        manager?.disconnectSocket(self)
+    }
+
+    /// Joins `nsp`. You shouldn't need to call this directly, instead call `connect`.
+    ///
+    /// - parameter withPayload: An optional payload sent on connect
+    open func joinNamespace(withPayload payload: [String: Any]? = nil) {
+        DefaultSocketLogger.Logger.log("Joining namespace \(nsp)", type: logType)
+
+        self.state.withLock { $0.connectPayload = payload }
+
+        manager?.connectSocket(self, withPayload: payload)
+    }
+
+    /// Removes handler(s) for a client event.
+    ///
+    /// If you wish to remove a client event handler, call the `off(id:)` with the UUID received from its `on` call.
+    ///
+    /// - parameter clientEvent: The event to remove handlers for.
+    open func off(clientEvent event: SocketClientEvent) {
+        off(event.rawValue)
+    }
+
+    /// Removes handler(s) based on an event name.
+    ///
+    /// If you wish to remove a specific event, call the `off(id:)` with the UUID received from its `on` call.
+    ///
+    /// - parameter event: The event to remove handlers for.
+    open func off(_ event: String) {
+        DefaultSocketLogger.Logger.log("Removing handler for event: \(event)", type: logType)
+
+        self.state.withLock { $0.handlers.removeAll(where: { $0.event == event }) }
+    }
+
+    /// Removes a handler with the specified UUID gotten from an `on` or `once`
+    ///
+    /// If you want to remove all events for an event, call the off `off(_:)` method with the event name.
+    ///
+    /// - parameter id: The UUID of the handler you wish to remove.
+    open func off(id: UUID) {
+        DefaultSocketLogger.Logger.log("Removing handler with id: \(id)", type: logType)
+
+        self.state.withLock { $0.handlers.removeAll(where: { $0.id == id }) }
+    }
+
+    /// Adds a handler for an event.
+    ///
+    /// - parameter event: The event name for this handler.
+    /// - parameter callback: The callback that will execute when this event is received.
+    /// - returns: A unique id for the handler that can be used to remove it.
+    @discardableResult
+    open func on(_ event: String, callback: @escaping NormalCallback) -> UUID {
+        DefaultSocketLogger.Logger.log("Adding handler for event: \(event)", type: logType)
+
+        let handler = SocketEventHandler(event: event, id: UUID(), callback: callback)
+        self.state.withLock { $0.handlers.append(handler) }
+
+        return handler.id
+    }
+
+    /// Adds a handler for a client event.
+    ///
+    /// ```swift
+    /// socket.on(clientEvent: .connect) {data, ack in
+    ///     ...
+    /// }
+    /// ```
+    ///
+    /// - parameter event: The event for this handler.
+    /// - parameter callback: The callback that will execute when this event is received.
+    /// - returns: A unique id for the handler that can be used to remove it.
+    @discardableResult
+    open func on(clientEvent event: SocketClientEvent, callback: @escaping NormalCallback) -> UUID {
+        return on(event.rawValue, callback: callback)
+    }
+
+    /// Adds a single-use handler for a client event.
+    ///
+    /// - parameter clientEvent: The event for this handler.
+    /// - parameter callback: The callback that will execute when this event is received.
+    /// - returns: A unique id for the handler that can be used to remove it.
+    @discardableResult
+    open func once(clientEvent event: SocketClientEvent, callback: @escaping NormalCallback) -> UUID {
+        return once(event.rawValue, callback: callback)
+    }
+
+    /// Adds a single-use handler for an event.
+    ///
+    /// - parameter event: The event name for this handler.
+    /// - parameter callback: The callback that will execute when this event is received.
+    /// - returns: A unique id for the handler that can be used to remove it.
+    @discardableResult
+    open func once(_ event: String, callback: @escaping NormalCallback) -> UUID {
+        DefaultSocketLogger.Logger.log("Adding once handler for event: \(event)", type: logType)
+
+        let id = UUID()
+
+        let handler = SocketEventHandler(event: event, id: id) { [weak self] data, ack in
+            guard let this = self else { return }
+            // Remove first and run only if this call removed it: a once handler runs once even
+            // when two events race on different threads.
+            let removed = this.state.withLock { state -> Bool in
+                let before = state.handlers.count
+                state.handlers.removeAll(where: { $0.id == id })
+                return state.handlers.count != before
+            }
+            guard removed else { return }
+            callback(data, ack)
+        }
+
+        self.state.withLock { $0.handlers.append(handler) }
+
+        return handler.id
+    }
+
+    /// Adds a handler that will be called on every event.
+    ///
+    /// - parameter handler: The callback that will execute whenever an event is received.
+    open func onAny(_ handler: @escaping (SocketAnyEvent) -> ()) {
+        self.state.withLock { $0.anyHandler = handler }
+    }
+
+    /// Tries to reconnect to the server.
+    @available(*, unavailable, message: "Call the manager's reconnect method")
+    open func reconnect() { }
+
+    /// Removes all handlers.
+    ///
+    /// Can be used after disconnecting to break any potential remaining retain cycles.
+    open func removeAllHandlers() {
+        self.state.withLock { $0.handlers.removeAll(keepingCapacity: false) }
+    }
+
+    /// Puts the socket back into the connecting state.
+    /// Called when the manager detects a broken connection, or when a manual reconnect is triggered.
+    ///
+    /// - parameter reason: The reason this socket is reconnecting.
+    open func setReconnecting(reason: String) {
+        setStatus(.connecting)
+
+        handleClientEvent(.reconnect, data: [reason])
+    }
+}

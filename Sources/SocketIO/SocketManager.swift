@@ -1,0 +1,532 @@
+public import Dispatch
+public import Foundation
+
+/// A manager for a socket.io connection.
+///
+/// A `SocketManager` is responsible for multiplexing multiple namespaces through a single `SocketEngineSpec`.
+///
+/// ```swift
+/// let manager = SocketManager(socketURL: URL(string:"http://localhost:8080/")!)
+/// let defaultNamespaceSocket = manager.defaultSocket
+/// let swiftSocket = manager.socket(forNamespace: "/swift")
+///
+/// // defaultNamespaceSocket and swiftSocket both share a single connection to the server
+/// ```
+///
+/// Sockets created through the manager are retained by the manager. So at the very least, a single strong reference
+/// to the manager must be maintained to keep sockets alive.
+///
+/// To disconnect a socket and remove it from the manager, either call `SocketIOClient.disconnect()` on the socket,
+/// or call one of the `disconnectSocket` methods on this class.
+///
+/// - Important: Every member is safe to call from any thread (all mutable state sits behind
+///   one lock); engine events are processed, and handlers called, on `handleQueue`.
+open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDataBufferable, ConfigSettable,
+                          @unchecked Sendable {
+    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; user
+    // callbacks and engines are called only after the lock is released.
+
+    static let logType = "SocketManager"
+
+    /// Most binary packets kept while their attachments arrive.
+    static let maximumWaitingPackets = 16
+
+    struct State {
+        var config: SocketIOClientConfiguration
+        var engine: SocketEngineSpec?
+        var forceNew = false
+        var handleQueue = DispatchQueue.main
+        var nsps: [String: SocketIOClient] = [:]
+        var reconnects = true
+        var reconnectWait = 10
+        var reconnectWaitMax = 30
+        var randomizationFactor = 0.5
+        var status = SocketIOStatus.notConnected {
+            didSet {
+                if status == .connected {
+                    reconnecting = false
+                    currentReconnectAttempt = 0
+                }
+            }
+        }
+        var version = SocketIOVersion.three
+        var waitingPackets: [SocketPacket] = []
+        var reconnectAttempts = -1
+        var currentReconnectAttempt = 0
+        var reconnecting = false
+    }
+
+    let state: SocketLock<State>
+
+    // MARK: Properties
+
+    /// The socket associated with the default namespace ("/").
+    public var defaultSocket: SocketIOClient {
+        return socket(forNamespace: "/")
+    }
+
+    /// The URL of the socket.io server.
+    ///
+    /// If changed after calling `init`, `forceNew` must be set to `true`, or it will only connect to the url set in the
+    /// init.
+    public let socketURL: URL
+
+    /// The configuration for this client.
+    ///
+    /// **Some configs will not take affect until after a reconnect if set after calling a connect method**.
+    public var config: SocketIOClientConfiguration {
+        get {
+            return self.state.withLock { $0.config }
+        }
+
+        set {
+            if status.active {
+                DefaultSocketLogger.Logger.log("Setting configs on active manager. Some configs may not be applied until reconnect",
+                                               type: SocketManager.logType)
+            }
+
+            setConfigs(newValue)
+        }
+    }
+
+    /// The engine for this manager.
+    public var engine: SocketEngineSpec? {
+        get { self.state.withLock { $0.engine } }
+        set { self.state.withLock { $0.engine = newValue } }
+    }
+
+    /// If `true` then every time `connect` is called, a new engine will be created.
+    public var forceNew: Bool {
+        get { self.state.withLock { $0.forceNew } }
+        set { self.state.withLock { $0.forceNew = newValue } }
+    }
+
+    /// The queue that all interaction with the client should occur on. This is the queue that event handlers are
+    /// called on.
+    ///
+    /// **This should be a serial queue! Concurrent queues are not supported and might cause crashes and races**.
+    public var handleQueue: DispatchQueue {
+        get { self.state.withLock { $0.handleQueue } }
+        set { self.state.withLock { $0.handleQueue = newValue } }
+    }
+
+    /// The sockets in this manager indexed by namespace.
+    public var nsps: [String: SocketIOClient] {
+        get { self.state.withLock { $0.nsps } }
+        set { self.state.withLock { $0.nsps = newValue } }
+    }
+
+    /// If `true`, this client will try and reconnect on any disconnects.
+    public var reconnects: Bool {
+        get { self.state.withLock { $0.reconnects } }
+        set { self.state.withLock { $0.reconnects = newValue } }
+    }
+
+    /// The minimum number of seconds to wait before attempting to reconnect.
+    public var reconnectWait: Int {
+        get { self.state.withLock { $0.reconnectWait } }
+        set { self.state.withLock { $0.reconnectWait = newValue } }
+    }
+
+    /// The maximum number of seconds to wait before attempting to reconnect.
+    public var reconnectWaitMax: Int {
+        get { self.state.withLock { $0.reconnectWaitMax } }
+        set { self.state.withLock { $0.reconnectWaitMax = newValue } }
+    }
+
+    /// The randomization factor for calculating reconnect jitter.
+    public var randomizationFactor: Double {
+        get { self.state.withLock { $0.randomizationFactor } }
+        set { self.state.withLock { $0.randomizationFactor = newValue } }
+    }
+
+    /// The status of this manager.
+    public var status: SocketIOStatus {
+        return self.state.withLock { $0.status }
+    }
+
+    /// The version of socket.io in use.
+    public var version: SocketIOVersion {
+        return self.state.withLock { $0.version }
+    }
+
+    /// A list of packets that are waiting for binary data.
+    ///
+    /// The way that socket.io works all data should be sent directly after each packet.
+    /// So this should ideally be an array of one packet waiting for data.
+    ///
+    /// **This should not be modified directly.**
+    public var waitingPackets: [SocketPacket] {
+        get { self.state.withLock { $0.waitingPackets } }
+        set { self.state.withLock { $0.waitingPackets = newValue } }
+    }
+
+    var reconnectAttempts: Int {
+        return self.state.withLock { $0.reconnectAttempts }
+    }
+
+    // MARK: Initializers
+
+    /// Type safe way to create a new SocketIOClient. `opts` can be omitted.
+    ///
+    /// - parameter socketURL: The url of the socket.io server.
+    /// - parameter config: The config for this socket.
+    public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
+        self.state = SocketLock(State(config: config))
+        self.socketURL = socketURL
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// Not so type safe way to create a SocketIOClient, meant for Objective-C compatiblity.
+    /// If using Swift it's recommended to use `init(socketURL: URL, config: SocketIOClientConfiguration)`
+    ///
+    /// - parameter socketURL: The url of the socket.io server.
+    /// - parameter config: The config for this socket.
+    public convenience init(socketURL: URL, config: [String: Any]?) {
+        self.init(socketURL: socketURL, config: config?.toSocketConfiguration() ?? [])
+    }
+
+    deinit {
+        DefaultSocketLogger.Logger.log("Manager is being released", type: SocketManager.logType)
+
+        let engine = self.state.withLock { $0.engine }
+        engine?.disconnect(reason: "Manager Deinit")
+    }
+
+    // MARK: Methods
+
+    private func addEngine() {
+        DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
+
+        let (oldEngine, config) = self.state.withLock { ($0.engine, $0.config) }
+        if let oldEngine {
+            oldEngine.client = nil
+            // Close old engine so it will not leak.
+            oldEngine.disconnect(reason: "Adding new engine")
+        }
+
+        let newEngine = SocketEngine(client: self, url: socketURL, config: config)
+        self.state.withLock { $0.engine = newEngine }
+    }
+
+    /// Connects the underlying transport and the default namespace socket.
+    ///
+    /// Override if you wish to attach a custom `SocketEngineSpec`.
+    open func connect() {
+        let needsEngine = self.state.withLock { state -> Bool? in
+            guard !state.status.active else { return nil }
+            return state.engine == nil || state.forceNew
+        }
+        guard let needsEngine else {
+            DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
+
+            return
+        }
+
+        if needsEngine {
+            addEngine()
+        }
+
+        let engine = self.state.withLock { state -> SocketEngineSpec? in
+            state.status = .connecting
+            return state.engine
+        }
+
+        engine?.connect()
+    }
+
+    /// Connects a socket through this manager's engine.
+    ///
+    /// - parameter socket: The socket who we should connect through this manager.
+    /// - parameter withPayload: Optional payload to send on connect (never logged).
+    open func connectSocket(_ socket: SocketIOClient, withPayload payload: [String: Any]? = nil) {
+        guard status == .connected else {
+            DefaultSocketLogger.Logger.log("Tried connecting socket when engine isn't open. Connecting",
+                                           type: SocketManager.logType)
+
+            connect()
+            return
+        }
+
+        var packet = SocketPacket(type: .connect, nsp: socket.nsp)
+        if version.rawValue >= 3, let payload {
+            packet.data = [payload]
+        }
+        engine?.send(packet.packetString, withData: [])
+    }
+
+    /// Called when the manager has disconnected from socket.io.
+    ///
+    /// - parameter reason: The reason for the disconnection.
+    open func didDisconnect(reason: String) {
+        forAll { socket in
+            socket.didDisconnect(reason: reason)
+        }
+    }
+
+    /// Disconnects the manager and all associated sockets.
+    open func disconnect() {
+        DefaultSocketLogger.Logger.log("Manager closing", type: SocketManager.logType)
+
+        let engine = self.state.withLock { state -> SocketEngineSpec? in
+            state.status = .disconnected
+            return state.engine
+        }
+
+        engine?.disconnect(reason: "Disconnect")
+    }
+
+    /// Disconnects the given socket.
+    ///
+    /// This will remove the socket for the manager's control, and make the socket instance useless and ready for
+    /// releasing.
+    ///
+    /// - parameter socket: The socket to disconnect.
+    open func disconnectSocket(_ socket: SocketIOClient) {
+        engine?.send(SocketPacket(type: .disconnect, nsp: socket.nsp).packetString, withData: [])
+
+        socket.didDisconnect(reason: "Namespace leave")
+    }
+
+    /// Disconnects the socket associated with `forNamespace`.
+    ///
+    /// This will remove the socket for the manager's control, and make the socket instance useless and ready for
+    /// releasing.
+    ///
+    /// - parameter nsp: The namespace to disconnect from.
+    open func disconnectSocket(forNamespace nsp: String) {
+        guard let socket = self.state.withLock({ $0.nsps.removeValue(forKey: nsp) }) else {
+            DefaultSocketLogger.Logger.log("Could not find socket for \(nsp) to disconnect",
+                                           type: SocketManager.logType)
+
+            return
+        }
+
+        disconnectSocket(socket)
+    }
+
+    /// Sends a client event to all sockets in `nsps`
+    ///
+    /// - parameter clientEvent: The event to emit.
+    open func emitAll(clientEvent event: SocketClientEvent, data: [Any]) {
+        forAll { socket in
+            socket.handleClientEvent(event, data: data)
+        }
+    }
+
+    /// Sends an event to the server on all namespaces in this manager.
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The data to send with this event.
+    open func emitAll(_ event: String, _ items: SocketData...) {
+        emitAll(event, withItems: items)
+    }
+
+    /// Sends an event to the server on all namespaces in this manager.
+    ///
+    /// - parameter event: The event to send.
+    /// - parameter items: The data to send with this event.
+    open func emitAll(_ event: String, withItems items: [SocketData]) {
+        forAll { socket in
+            socket.emit(event, with: items, completion: nil)
+        }
+    }
+
+    func forAll(do body: (SocketIOClient) throws -> ()) rethrows {
+        let sockets = self.state.withLock { Array($0.nsps.values) }
+        for socket in sockets {
+            try body(socket)
+        }
+    }
+
+    /// Tries to reconnect to the server.
+    ///
+    /// This will cause a `SocketClientEvent.reconnect` event to be emitted, as well as
+    /// `SocketClientEvent.reconnectAttempt` events.
+    open func reconnect() {
+        let (reconnecting, engine) = self.state.withLock { ($0.reconnecting, $0.engine) }
+        guard !reconnecting else { return }
+
+        engine?.disconnect(reason: "manual reconnect")
+    }
+
+    /// Removes the socket from the manager's control. One of the disconnect methods should be called before calling this
+    /// method.
+    ///
+    /// After calling this method the socket should no longer be considered usable.
+    ///
+    /// - parameter socket: The socket to remove.
+    /// - returns: The socket removed, if it was owned by the manager.
+    @discardableResult
+    open func removeSocket(_ socket: SocketIOClient) -> SocketIOClient? {
+        return self.state.withLock { $0.nsps.removeValue(forKey: socket.nsp) }
+    }
+
+    /// Sets manager specific configs.
+    ///
+    /// parameter config: The configs that should be set.
+    open func setConfigs(_ config: SocketIOClientConfiguration) {
+        var loggerUpdate: SocketLogger?
+        var logUpdate: Bool?
+        let engine = self.state.withLock { state -> SocketEngineSpec? in
+            for option in config {
+                switch option {
+                case let .forceNew(new):
+                    state.forceNew = new
+                case let .handleQueue(queue):
+                    state.handleQueue = queue
+                case let .reconnects(reconnects):
+                    state.reconnects = reconnects
+                case let .reconnectAttempts(attempts):
+                    state.reconnectAttempts = attempts
+                case let .reconnectWait(wait):
+                    state.reconnectWait = abs(wait)
+                case let .reconnectWaitMax(wait):
+                    state.reconnectWaitMax = abs(wait)
+                case let .randomizationFactor(factor):
+                    state.randomizationFactor = factor
+                case let .log(log):
+                    logUpdate = log
+                case let .logger(logger):
+                    loggerUpdate = logger
+                case let .version(num):
+                    state.version = num
+                case _:
+                    continue
+                }
+            }
+
+            state.config = config
+
+            if socketURL.absoluteString.hasPrefix("https://") {
+                state.config.insert(.secure(true))
+            }
+
+            state.config.insert(.path("/socket.io/"), replacing: false)
+            return state.engine
+        }
+
+        if let loggerUpdate {
+            DefaultSocketLogger.Logger = loggerUpdate
+        }
+        if let logUpdate {
+            DefaultSocketLogger.Logger.log = logUpdate
+        }
+
+        // If `ConfigSettable` & `SocketEngineSpec`, update its configs.
+        if let settableEngine = engine as? SocketEngine {
+            settableEngine.setConfigs(self.config)
+        }
+    }
+
+    // MARK: SocketEngineClient
+
+    /// Called when the engine closes.
+    ///
+    /// - parameter reason: The reason that the engine closed.
+    open func engineDidClose(reason: String) {
+        handleQueue.async {
+            self._engineDidClose(reason: reason)
+        }
+    }
+
+    /// Called when the engine errors.
+    ///
+    /// - parameter reason: The reason the engine errored.
+    open func engineDidError(reason: String) {
+        handleQueue.async {
+            self._engineDidError(reason: reason)
+        }
+    }
+
+    /// Called when the engine opens.
+    ///
+    /// - parameter reason: The reason the engine opened.
+    open func engineDidOpen(reason: String) {
+        handleQueue.async {
+            self._engineDidOpen(reason: reason)
+        }
+    }
+
+    /// Called when the engine receives a ping message.
+    open func engineDidReceivePing() {
+        handleQueue.async {
+            self.emitAll(clientEvent: .ping, data: [])
+        }
+    }
+
+    /// Called when the sends a ping to the server.
+    open func engineDidSendPing() {
+        handleQueue.async {
+            self.emitAll(clientEvent: .ping, data: [])
+        }
+    }
+
+    /// Called when the engine receives a pong message.
+    open func engineDidReceivePong() {
+        handleQueue.async {
+            self.emitAll(clientEvent: .pong, data: [])
+        }
+    }
+
+    /// Called when the sends a pong to the server.
+    open func engineDidSendPong() {
+        handleQueue.async {
+            self.emitAll(clientEvent: .pong, data: [])
+        }
+    }
+
+    /// Called when when upgrading the http connection to a websocket connection.
+    ///
+    /// - parameter headers: The http headers.
+    open func engineDidWebsocketUpgrade(headers: [String: String]) {
+        let box = UncheckedSendable(headers)
+        handleQueue.async {
+            self.emitAll(clientEvent: .websocketUpgrade, data: [box.value])
+        }
+    }
+
+    /// Called when the engine has a message that must be parsed.
+    ///
+    /// - parameter msg: The message that needs parsing.
+    open func parseEngineMessage(_ msg: String) {
+        handleQueue.async {
+            self._parseEngineMessage(msg)
+        }
+    }
+
+    /// Called when the engine receives binary data.
+    ///
+    /// - parameter data: The data the engine received.
+    open func parseEngineBinaryData(_ data: Data) {
+        handleQueue.async {
+            self._parseEngineBinaryData(data)
+        }
+    }
+
+    /// Returns a `SocketIOClient` for the given namespace. This socket shares a transport with the manager.
+    ///
+    /// Calling multiple times returns the same socket.
+    ///
+    /// Sockets created from this method are retained by the manager.
+    /// Call one of the `disconnectSocket` methods on this class to remove the socket from manager control.
+    /// Or call `SocketIOClient.disconnect()` on the client.
+    ///
+    /// - parameter nsp: The namespace for the socket.
+    /// - returns: A `SocketIOClient` for the given namespace.
+    open func socket(forNamespace nsp: String) -> SocketIOClient {
+        let nsp = nsp.hasPrefix("/") ? nsp : "/" + nsp
+        return self.state.withLock { state in
+            if let socket = state.nsps[nsp] {
+                return socket
+            }
+
+            let client = SocketIOClient(manager: self, nsp: nsp)
+            state.nsps[nsp] = client
+            return client
+        }
+    }
+}

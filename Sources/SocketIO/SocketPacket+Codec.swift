@@ -1,0 +1,93 @@
+import EngineIOProtocol
+import Foundation
+import SocketIOProtocol
+
+/// Bridges the public ``SocketPacket`` (upstream's shape, `[Any]` payloads) to the protocol
+/// layer's codec (`SocketIOProtocol.SocketPacketEncoder` / `SocketPacketDecoder`, which
+/// implement socket.io-protocol v5 "Packet encoding").
+extension SocketPacket {
+    private var protocolType: SocketPacketType {
+        switch self.type {
+        case .connect: return .connect
+        case .disconnect: return .disconnect
+        case .event: return .event
+        case .ack: return .ack
+        case .error: return .connectError
+        case .binaryEvent: return .binaryEvent
+        case .binaryAck: return .binaryAck
+        }
+    }
+
+    private static func publicType(_ type: SocketPacketType) -> PacketType {
+        switch type {
+        case .connect: return .connect
+        case .disconnect: return .disconnect
+        case .event: return .event
+        case .ack: return .ack
+        case .connectError: return .error
+        case .binaryEvent: return .binaryEvent
+        case .binaryAck: return .binaryAck
+        }
+    }
+
+    /// The packet's text (without the engine.io `4`) and its binary attachments.
+    func encoded() -> SocketEncodedPacket {
+        let payload: JSONValue?
+        switch self.type {
+        case .connect, .error:
+            payload = self.data.first.map { SocketValueConversion.jsonValue(from: $0) }
+        case .disconnect:
+            payload = nil
+        case .event, .ack, .binaryEvent, .binaryAck:
+            payload = .array(self.data.map { SocketValueConversion.jsonValue(from: $0) })
+        }
+        let packet = SocketIOProtocol.SocketPacket(type: self.protocolType, namespace: self.nsp,
+                                                   ackID: self.id >= 0 ? self.id : nil, data: payload)
+        return SocketPacketEncoder.encode(packet)
+    }
+
+    /// Builds the packet for an emit or an ack: `Data` anywhere in `items` becomes an attachment.
+    static func packetFromEmit(_ items: [Any], id: Int, nsp: String, ack: Bool, checkForBinary: Bool = true) -> SocketPacket {
+        var packet = SocketPacket(type: ack ? .ack : .event, data: items, id: id, nsp: nsp)
+        let encoded = packet.encoded()
+        if !encoded.attachments.isEmpty {
+            packet = SocketPacket(type: ack ? .binaryAck : .binaryEvent, data: items, id: id, nsp: nsp,
+                                  binary: encoded.attachments.map { Data($0) })
+        }
+        packet.cachedText = encoded.text
+        return packet
+    }
+
+    /// Parses one socket.io packet from the text of an engine.io message.
+    ///
+    /// - Throws: ``SocketParsableError``: `.invalidPacketType` for an unknown type,
+    ///   `.invalidDataArray` for an event without a name, `.invalidPacket` otherwise.
+    static func decode(_ message: String) throws(SocketParsableError) -> SocketPacket {
+        let packet: SocketIOProtocol.SocketPacket
+        do {
+            packet = try SocketPacketDecoder().decode(message)
+        } catch {
+            switch error {
+            case .unknownPacketType: throw .invalidPacketType
+            default: throw .invalidPacket
+            }
+        }
+
+        let data: [Any]
+        switch packet.type {
+        case .event, .binaryEvent:
+            guard packet.eventName != nil, case let .array(elements)? = packet.data else { throw .invalidDataArray }
+            data = elements.map { SocketValueConversion.any(from: $0) }
+        case .ack, .binaryAck:
+            guard case let .array(elements)? = packet.data else { throw .invalidDataArray }
+            data = elements.map { SocketValueConversion.any(from: $0) }
+        case .connect, .connectError:
+            data = packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
+        case .disconnect:
+            data = []
+        }
+
+        return SocketPacket(type: self.publicType(packet.type), data: data, id: packet.ackID ?? -1,
+                            nsp: packet.namespace, placeholders: packet.attachmentCount)
+    }
+}

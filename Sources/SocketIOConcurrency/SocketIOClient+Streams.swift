@@ -1,0 +1,118 @@
+public import SocketIO
+
+extension SocketIOClient {
+    /// Subscribes to a regular event and returns its payloads as a typed stream.
+    ///
+    /// ```swift
+    /// for try await payload in socket.on("message:new") {
+    ///     print("incoming:", payload)
+    /// }
+    /// ```
+    ///
+    /// Each event delivers one ``Payload``: an event with one argument gives that argument's
+    /// payload; with zero or several arguments, an ``Payload/array(_:)`` of them.
+    ///
+    /// The stream registers a handler for `event` and one for `.disconnect`, and removes both
+    /// exactly once when the stream ends for any reason: the consumer leaves the loop or its
+    /// task is cancelled, the stream is released, the socket disconnects (the stream then
+    /// throws ``Error/disconnected(event:reason:)``), or an event's items cannot be converted
+    /// (it throws that conversion error).
+    ///
+    /// - Parameters:
+    ///   - event: The event name.
+    ///   - bufferingPolicy: What to keep while the consumer is slower than the server. The
+    ///     default keeps the newest 100 payloads: once 100 wait, each new one drops the oldest.
+    ///     Pass `.unbounded` to keep every payload (memory then grows with the backlog), or
+    ///     `.bufferingOldest(n)` to keep the first `n` and drop newer ones.
+    /// - Returns: A unicast stream; iterate it from one task.
+    /// - Important: The handlers are registered before this returns, so every event handled
+    ///   after the call is delivered. Removal happens in the stream's termination handler, on
+    ///   the thread that ends the stream.
+    public func on(
+        _ event: String,
+        bufferingPolicy: AsyncThrowingStream<Payload, Error>.BufferingPolicy = .bufferingNewest(100)
+    ) -> AsyncThrowingStream<Payload, Error> {
+        AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
+            let eventID = self.on(event) { items, _ in
+                do throws(Error) {
+                    continuation.yield(try Payload(socketItems: items))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
+                let reason = DisconnectReason(rawReason: items.first as? String)
+                continuation.finish(throwing: .disconnected(event: event, reason: reason))
+            }
+            continuation.onTermination { _ in
+                self.off(id: eventID)
+                self.off(id: disconnectID)
+            }
+        }
+    }
+
+    /// Subscribes to a lifecycle event and returns its typed payloads.
+    ///
+    /// ```swift
+    /// for try await event in socket.on(clientEvent: .disconnect) {
+    ///     if case .disconnect(let reason) = event { print("disconnected:", reason) }
+    /// }
+    /// ```
+    ///
+    /// The stream registers one handler for `event` and removes it exactly once when the stream
+    /// ends: the consumer leaves the loop or its task is cancelled, or the stream is released.
+    /// It outlives disconnections and reconnections, like the handler it wraps. Items whose
+    /// shape does not match the event end the stream with
+    /// ``Error/invalidSocketData(event:message:)``.
+    ///
+    /// - Parameters:
+    ///   - event: The client event.
+    ///   - bufferingPolicy: What to keep while the consumer is slower than the socket; the
+    ///     default keeps the newest 100 (see ``on(_:bufferingPolicy:)``).
+    public func on(
+        clientEvent event: SocketClientEvent,
+        bufferingPolicy: AsyncThrowingStream<ClientEventPayload, Error>.BufferingPolicy = .bufferingNewest(100)
+    ) -> AsyncThrowingStream<ClientEventPayload, Error> {
+        AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
+            let handlerID = self.on(clientEvent: event) { items, _ in
+                do throws(Error) {
+                    continuation.yield(try ClientEventPayload(clientEvent: event, items: items))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination { _ in self.off(id: handlerID) }
+        }
+    }
+
+    /// The socket's status changes (`.statusChange` events) as a stream of ``SocketIOStatus``.
+    ///
+    /// ```swift
+    /// for try await status in socket.onStatusChange() where status == .connected {
+    ///     print("online")
+    /// }
+    /// ```
+    ///
+    /// Registers one `.statusChange` handler and removes it exactly once when the stream ends
+    /// (see ``on(clientEvent:bufferingPolicy:)``). The current status is not replayed: read
+    /// ``SocketIOClient/status`` first if you need it.
+    ///
+    /// - Parameter bufferingPolicy: What to keep while the consumer is slower than the socket;
+    ///   the default keeps the newest 100 changes.
+    public func onStatusChange(
+        bufferingPolicy: AsyncThrowingStream<SocketIOStatus, Error>.BufferingPolicy = .bufferingNewest(100)
+    ) -> AsyncThrowingStream<SocketIOStatus, Error> {
+        AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
+            let handlerID = self.on(clientEvent: .statusChange) { items, _ in
+                guard let status = ClientEventPayload.status(items) else {
+                    continuation.finish(throwing: .invalidSocketData(
+                        event: SocketClientEvent.statusChange.rawValue,
+                        message: "items of 'statusChange' should be [SocketIOStatus, rawValue]"))
+                    return
+                }
+                continuation.yield(status)
+            }
+            continuation.onTermination { _ in self.off(id: handlerID) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+import TestSupport
+@testable import RealtimeIO
+
+@Suite("EventLoop as an opt-in task executor")
+struct EventLoopExecutorTests {
+    @Test("a task preferring the loop runs its I/O on the loop thread and echoes correctly")
+    func echoOnLoop() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
+            let port = server.port
+            let (ranOnLoop, reply) = try await withTaskExecutorPreference(EventLoop.shared) {
+                let stream = try await IOTestHelpers.connect(port: port)
+                defer { stream.close() }
+                var onLoop = EventLoop.shared.isCurrentThread
+                var received: [UInt8] = []
+                for round in 0..<50 {
+                    try await stream.write([UInt8(round)])
+                    received += try await stream.read(maxLength: 16)
+                    onLoop = onLoop && EventLoop.shared.isCurrentThread
+                }
+                return (onLoop, received)
+            }
+            #expect(ranOnLoop)
+            #expect(reply == (0..<50).map { UInt8($0) })
+            #expect(!EventLoop.shared.isCurrentThread)
+        }
+    }
+
+    @Test("a task yielding in a loop on the loop executor does not starve I/O or timers")
+    func yieldingJobDoesNotStarve() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
+            let port = server.port
+            let spinner = Task(executorPreference: EventLoop.shared) {
+                while !Task.isCancelled { await Task.yield() }
+            }
+            defer { spinner.cancel() }
+            let reply = try await withTaskExecutorPreference(EventLoop.shared) {
+                let stream = try await IOTestHelpers.connect(port: port)
+                defer { stream.close() }
+                try await stream.write([1, 2, 3])
+                try await Task.sleep(for: .milliseconds(20))
+                return try await IOTestHelpers.read(stream, count: 3)
+            }
+            #expect(reply == [1, 2, 3])
+        }
+    }
+}

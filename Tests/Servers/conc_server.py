@@ -1,0 +1,90 @@
+"""Socket.IO v5 server for SocketIOConcurrencyTests (python-socketio 5.18 on aiohttp).
+
+Binds 127.0.0.1 (port 0 unless --port) and prints PORT=<n> first.
+
+Connect: auth {"token": "bad"} is refused with CONNECT_ERROR "unauthorized".
+
+Events:
+  message:send(payload)     -> acks {"ok": true, "id": n} and broadcasts "message:new"
+                               {"id": n, "message": payload} to every client (sender included)
+  message:confirm(payload)  -> acks {"confirmed": true, "echo": payload}
+  types()                   -> acks true, 1, 1.5, "s", None, [false, 0], b"\x01\x02"
+  never_ack(*args)          -> never acks
+  kick()                    -> disconnects this client from the namespace
+  kick_later(delay)         -> acks at once, then disconnects this client after delay seconds
+"""
+import argparse
+import asyncio
+import itertools
+import sys
+
+import socketio
+from aiohttp import web
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, default=0)
+args = parser.parse_args()
+
+sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*")
+app = web.Application()
+sio.attach(app)
+message_ids = itertools.count(1)
+
+
+@sio.on("connect")
+async def connect(sid, environ, auth):
+    if isinstance(auth, dict) and auth.get("token") == "bad":
+        raise socketio.exceptions.ConnectionRefusedError("unauthorized")
+
+
+@sio.on("message:send")
+async def message_send(sid, payload=None):
+    message_id = next(message_ids)
+    await sio.emit("message:new", {"id": message_id, "message": payload})
+    return {"ok": True, "id": message_id}
+
+
+@sio.on("message:confirm")
+async def message_confirm(sid, payload=None):
+    return {"confirmed": True, "echo": payload}
+
+
+@sio.on("types")
+async def types(sid, *data):
+    return True, 1, 1.5, "s", None, [False, 0], b"\x01\x02"
+
+
+@sio.on("never_ack")
+async def never_ack(sid, *data):
+    await asyncio.sleep(3600)
+
+
+@sio.on("kick")
+async def kick(sid, *data):
+    await sio.disconnect(sid)
+
+
+@sio.on("kick_later")
+async def kick_later(sid, delay=0.1):
+    async def later():
+        await asyncio.sleep(delay)
+        await sio.disconnect(sid)
+    asyncio.get_running_loop().create_task(later())
+    return "scheduled"
+
+
+async def main():
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", args.port)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    print(f"PORT={port}", flush=True)
+    while True:
+        await asyncio.sleep(3600)
+
+
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    sys.exit(0)

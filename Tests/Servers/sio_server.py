@@ -1,0 +1,156 @@
+"""Socket.IO v5 test server for SocketIOTests (python-socketio 5.18 on aiohttp).
+
+Binds 127.0.0.1 (port 0 unless --port) and prints PORT=<n> first.
+
+Namespaces:
+  "/"       accepts everyone except auth {"token": "bad"} (CONNECT_ERROR "unauthorized"
+            with data {"reason": "bad token"}); emits "welcome" from its connect handler.
+  "/admin"  requires auth {"token": "admin-secret"}, else CONNECT_ERROR "forbidden"
+            with data {"need": "admin"}.
+
+Events (both namespaces):
+  echo(*args)          -> emits "echo" with the same args and acks them
+  ack_me(*args)        -> acks the args
+  binary_ack(*args)    -> acks [b"\x00\x01\x02", {"nested": b"\xff"}]
+  never_ack(*args)     -> never acks
+  ask_client(*args)    -> emits "server_ask" with args and a callback; the client's ack
+                          is emitted back as "client_answered"
+  kick()               -> the server disconnects this client from the namespace
+  seq(n)               -> records n; seq_result() acks the recorded list and clears it
+  auth_seen()          -> acks the auth payload the namespace saw on connect
+  environ_seen()       -> acks {"cookie", "x_client", "query"} of the connect request
+  sticky_report()      -> acks {"with": n, "without": m}: how many engine.io requests that
+                          carried a sid also carried the "sticky=node-1" cookie this server
+                          sets on every polling response
+"""
+import argparse
+import asyncio
+import ssl
+import sys
+
+import socketio
+from aiohttp import web
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, default=0)
+parser.add_argument("--ping-interval", type=float, default=25)
+parser.add_argument("--ping-timeout", type=float, default=20)
+parser.add_argument("--cert", default=None, help="PEM certificate chain: serve HTTPS/WSS")
+parser.add_argument("--key", default=None)
+args = parser.parse_args()
+
+sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*",
+                           ping_interval=args.ping_interval, ping_timeout=args.ping_timeout)
+request_log = []
+
+
+@web.middleware
+async def sticky_cookie(request, handler):
+    engine_request = request.path.startswith("/socket.io")
+    if engine_request and "sid" in request.query:
+        request_log.append("sticky=node-1" in request.headers.get("Cookie", ""))
+    response = await handler(request)
+    if engine_request and not getattr(response, "prepared", False):
+        response.set_cookie("sticky", "node-1")
+    return response
+
+
+app = web.Application(middlewares=[sticky_cookie])
+sio.attach(app)
+environs = {}
+
+sequences = {}
+auth_payloads = {}
+
+
+def register(namespace):
+    @sio.on("echo", namespace=namespace)
+    async def echo(sid, *data):
+        await sio.emit("echo", tuple(data), to=sid, namespace=namespace)
+        return data
+
+    @sio.on("ack_me", namespace=namespace)
+    async def ack_me(sid, *data):
+        return data
+
+    @sio.on("binary_ack", namespace=namespace)
+    async def binary_ack(sid, *data):
+        return b"\x00\x01\x02", {"nested": b"\xff"}
+
+    @sio.on("never_ack", namespace=namespace)
+    async def never_ack(sid, *data):
+        # Returning would send an (empty) ack; never returning sends none.
+        await asyncio.sleep(3600)
+
+    @sio.on("ask_client", namespace=namespace)
+    async def ask_client(sid, *data):
+        async def answered(*answer):
+            await sio.emit("client_answered", tuple(answer), to=sid, namespace=namespace)
+        await sio.emit("server_ask", tuple(data), to=sid, namespace=namespace, callback=answered)
+
+    @sio.on("kick", namespace=namespace)
+    async def kick(sid, *data):
+        await sio.disconnect(sid, namespace=namespace)
+
+    @sio.on("seq", namespace=namespace)
+    async def seq(sid, n):
+        sequences.setdefault((sid, namespace), []).append(n)
+
+    @sio.on("seq_result", namespace=namespace)
+    async def seq_result(sid, *data):
+        return sequences.pop((sid, namespace), [])
+
+    @sio.on("environ_seen", namespace=namespace)
+    async def environ_seen(sid, *data):
+        return environs.get((sid, namespace))
+
+    @sio.on("sticky_report", namespace=namespace)
+    async def sticky_report(sid, *data):
+        return {"with": sum(1 for x in request_log if x), "without": sum(1 for x in request_log if not x)}
+
+    @sio.on("auth_seen", namespace=namespace)
+    async def auth_seen(sid, *data):
+        return auth_payloads.get((sid, namespace))
+
+
+@sio.on("connect", namespace="/")
+async def connect_root(sid, environ, auth):
+    if isinstance(auth, dict) and auth.get("token") == "bad":
+        raise socketio.exceptions.ConnectionRefusedError("unauthorized", {"reason": "bad token"})
+    auth_payloads[(sid, "/")] = auth
+    environs[(sid, "/")] = {"cookie": environ.get("HTTP_COOKIE", ""),
+                            "x_client": environ.get("HTTP_X_CLIENT", ""),
+                            "query": environ.get("QUERY_STRING", "")}
+    await sio.emit("welcome", {"sid": sid}, to=sid, namespace="/")
+
+
+@sio.on("connect", namespace="/admin")
+async def connect_admin(sid, environ, auth):
+    if not isinstance(auth, dict) or auth.get("token") != "admin-secret":
+        raise socketio.exceptions.ConnectionRefusedError("forbidden", {"need": "admin"})
+    auth_payloads[(sid, "/admin")] = auth
+
+
+register("/")
+register("/admin")
+
+
+async def main():
+    runner = web.AppRunner(app)
+    await runner.setup()
+    ssl_context = None
+    if args.cert:
+        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ssl_context.load_cert_chain(args.cert, args.key)
+    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    print(f"PORT={port}", flush=True)
+    while True:
+        await asyncio.sleep(3600)
+
+
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    sys.exit(0)

@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import SocketIO
+
+@Suite struct SocketManagerTests {
+    @Test func socketsAreSharedPerNamespace() {
+        let (manager, _, _) = makeManager()
+        #expect(manager.socket(forNamespace: "/a") === manager.socket(forNamespace: "/a"))
+        #expect(manager.defaultSocket === manager.socket(forNamespace: "/"))
+        #expect(manager.nsps.count == 2)
+        let removed = manager.removeSocket(manager.socket(forNamespace: "/a"))
+        #expect(removed?.nsp == "/a")
+        #expect(manager.nsps.count == 1)
+    }
+
+    @Test func configurationDefaultsAndOptions() {
+        let manager = SocketManager(socketURL: URL(string: "https://example.com")!,
+                                    config: [.reconnectAttempts(3), .reconnectWait(2), .reconnectWaitMax(9),
+                                             .randomizationFactor(0.1), .forceNew(true), .reconnects(false)])
+        #expect(manager.reconnectWait == 2)
+        #expect(manager.reconnectWaitMax == 9)
+        #expect(manager.randomizationFactor == 0.1)
+        #expect(manager.forceNew)
+        #expect(!manager.reconnects)
+        #expect(manager.reconnectAttempts == 3)
+        #expect(manager.handleQueue.label == DispatchQueue.main.label)
+        #expect(manager.version == .three)
+        #expect(manager.config.contains(where: { $0.description == "secure" }))
+        #expect(manager.config.contains(where: { $0.description == "path" }))
+
+        let defaults = SocketManager(socketURL: URL(string: "http://example.com")!)
+        #expect(defaults.reconnects)
+        #expect(defaults.reconnectWait == 10)
+        #expect(defaults.reconnectWaitMax == 30)
+        #expect(defaults.randomizationFactor == 0.5)
+        #expect(defaults.status == .notConnected)
+
+        let fromDictionary = SocketManager(socketURL: URL(string: "http://example.com")!,
+                                           config: ["reconnectAttempts": 5, "forcePolling": true, "version": 2])
+        #expect(fromDictionary.reconnectAttempts == 5)
+        #expect(fromDictionary.version == .two)
+    }
+
+    @Test func configurationInsertReplaces() {
+        var config: SocketIOClientConfiguration = [.path("/a/"), .log(false)]
+        config.insert(.path("/b/"))
+        config.insert(.path("/c/"), replacing: false)
+        config.insert(.secure(true))
+        #expect(config.count == 3)
+        if case let .path(path) = config[0] { #expect(path == "/b/") } else { Issue.record("no path") }
+        #expect(SocketIOClientOption.useCustomEngine(true).description == "customEngine")
+        #expect(SocketIOClientOption.compress.getSocketIOOptionValue() as? Bool == true)
+    }
+
+    @Test func engineOpenJoinsEveryConnectingNamespaceWithItsPayload() {
+        let (manager, engine, queue) = makeManager()
+        engine.opensOnConnect = false
+        let admin = manager.socket(forNamespace: "/admin")
+        let root = manager.defaultSocket
+        admin.connect(withPayload: ["token": "t"])
+        root.connect()
+        drain(queue)
+        #expect(engine.writes.isEmpty)
+        #expect(engine.connectCount == 1)
+        manager.engineDidOpen(reason: "Connect")
+        drain(queue)
+        #expect(Set(engine.writes) == [#"0/admin,{"token":"t"}"#, "0"])
+        #expect(manager.status == .connected)
+    }
+
+    @Test func reconnectRejoinsAndCountsAttempts() {
+        let (manager, engine, queue) = makeManager([.reconnectAttempts(2), .reconnectWait(5)])
+        engine.opensOnConnect = false
+        let socket = manager.socket(forNamespace: "/admin")
+        let events = Recorder<(String, [Any])>()
+        socket.onAny { events.append(($0.event, $0.items ?? [])) }
+        socket.connect(withPayload: ["token": "t"])
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0/admin,{"sid":"1"}"#)
+        drain(queue)
+        #expect(socket.status == .connected)
+
+        manager.engineDidClose(reason: "Socket Disconnected")
+        drain(queue)
+        #expect(socket.status == .connecting)
+        let reconnect = events.values.first(where: { $0.0 == "reconnect" })
+        #expect(reconnect?.1.first as? String == "Socket Disconnected")
+        let attempt = events.values.first(where: { $0.0 == "reconnectAttempt" })
+        #expect(attempt?.1.first as? Int == 2)
+
+        manager.engineDidOpen(reason: "Connect")
+        drain(queue)
+        #expect(engine.writes.last == #"0/admin,{"token":"t"}"#)
+        manager.parseEngineMessage(#"0/admin,{"sid":"2"}"#)
+        drain(queue)
+        #expect(socket.status == .connected)
+        #expect(socket.sid == "2")
+    }
+
+    @Test func reconnectFailedDisconnectsAndALaterConnectStartsFresh() async {
+        let (manager, engine, queue) = makeManager([.reconnectAttempts(1)])
+        engine.opensOnConnect = false
+        let socket = manager.defaultSocket
+        let events = Recorder<(String, [Any])>()
+        socket.onAny { events.append(($0.event, $0.items ?? [])) }
+        socket.connect()
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"1"}"#)
+        drain(queue)
+
+        manager.engineDidClose(reason: "Ping timeout")
+        drain(queue)
+        manager.engineDidClose(reason: "Connection refused")
+        // The second attempt runs after the (zero) backoff and gives up.
+        let gaveUp = await events.wait(timeout: 5) { $0.contains(where: { $0.0 == "disconnect" }) }
+        #expect(gaveUp)
+        drain(queue)
+        let disconnects = events.values.filter { $0.0 == "disconnect" }.map { $0.1.first as? String }
+        #expect(disconnects == ["Reconnect Failed"])
+        #expect(manager.status == .disconnected)
+        #expect(socket.status == .disconnected)
+        let attempts = events.values.filter { $0.0 == "reconnectAttempt" }.map { $0.1.first as? Int }
+        #expect(attempts == [1])
+
+        socket.connect()
+        drain(queue)
+        #expect(manager.status == .connecting)
+        manager.engineDidOpen(reason: "Connect")
+        drain(queue)
+        #expect(manager.status == .connected)
+    }
+
+    @Test func unlimitedReconnectAttemptsCountDownNegatively() async {
+        let (manager, engine, queue) = makeManager([.reconnectAttempts(-1)])
+        engine.opensOnConnect = false
+        let socket = manager.defaultSocket
+        let attempts = Recorder<Int>()
+        socket.on(clientEvent: .reconnectAttempt) { data, _ in attempts.append(data.first as? Int ?? 0) }
+        socket.connect()
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"1"}"#)
+        drain(queue)
+        manager.engineDidClose(reason: "Socket Disconnected")
+        drain(queue)
+        for _ in 0..<2 {
+            manager.engineDidClose(reason: "refused")
+            try? await Task.sleep(for: .milliseconds(20))
+            drain(queue)
+        }
+        #expect(await attempts.wait(forCount: 3, timeout: 2))
+        #expect(Array(attempts.values.prefix(3)) == [-1, -2, -3])
+        manager.disconnect()
+        drain(queue)
+    }
+
+    @Test func managerDisconnectReportsDisconnect() {
+        let (manager, engine, queue) = makeManager()
+        let socket = manager.defaultSocket
+        let reasons = Recorder<String>()
+        socket.on(clientEvent: .disconnect) { data, _ in reasons.append(data.first as? String ?? "") }
+        socket.connect()
+        manager.parseEngineMessage(#"0{"sid":"1"}"#)
+        drain(queue)
+        manager.disconnect()
+        drain(queue)
+        #expect(engine.disconnectReasons == ["Disconnect"])
+        #expect(reasons.values == ["Disconnect"])
+        #expect(manager.status == .disconnected)
+    }
+
+    @Test func backoffGrowsAndIsCapped() {
+        #expect(SocketManager.reconnectInterval(attempts: 1, wait: 1, waitMax: 30, randomizationFactor: 0) == 2)
+        #expect(SocketManager.reconnectInterval(attempts: 3, wait: 1, waitMax: 30, randomizationFactor: 0) == 8)
+        #expect(SocketManager.reconnectInterval(attempts: 20, wait: 1, waitMax: 30, randomizationFactor: 0) == 30)
+        for _ in 0..<100 {
+            let jittered = SocketManager.reconnectInterval(attempts: 1, wait: 10, waitMax: 100, randomizationFactor: 0.5)
+            #expect(jittered >= 10 && jittered <= 30)
+        }
+    }
+}
