@@ -11,17 +11,18 @@ public import Foundation
 public final class OnAckCallback: NSObject, @unchecked Sendable {
     // `@unchecked Sendable`: only immutable `let`s (the `[Any]` items are never mutated) and a
     // weak reference to the thread-safe socket.
-    private let ackNumber: Int
+    /// `false` when the emit could not be built (the error was reported): nothing is sent.
+    private let sendable: Bool
     private let binary: Bool
     private let items: [Any]
 
     private weak var socket: SocketIOClient?
 
-    init(ackNumber: Int, items: [Any], socket: SocketIOClient, binary: Bool = true) {
-        self.ackNumber = ackNumber
+    init(items: [Any], socket: SocketIOClient, binary: Bool = true, sendable: Bool = true) {
         self.items = items
         self.socket = socket
         self.binary = binary
+        self.sendable = sendable
     }
 
     // MARK: Methods
@@ -35,16 +36,24 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
     ///
     /// - Important: The callback runs on the manager's `handleQueue`.
     public func timingOut(after seconds: Double, callback: @escaping AckCallback) {
-        guard let socket = self.socket, ackNumber != -1 else { return }
+        self.sendWithAck(timingOut: seconds, callback: callback)
+    }
 
-        socket.addAck(ackNumber, callback: callback)
-        socket.emit(items, ack: ackNumber, binary: binary)
+    /// ``timingOut(after:callback:)`` that returns the ack id, so the caller can drop the
+    /// wait with `SocketIOClient.cancelAck(_:)`.
+    ///
+    /// The ack is registered (in the socket's `AckTable`) before the EVENT is written, so an
+    /// early answer is never missed. As upstream, a failed write (not connected) leaves the
+    /// ack waiting until its timeout.
+    ///
+    /// - Returns: the ack id; `nil` when nothing was sent (no socket, or the items could not be
+    ///   represented).
+    @discardableResult
+    package func sendWithAck(timingOut seconds: Double, callback: @escaping AckCallback) -> Int? {
+        guard let socket = self.socket, self.sendable else { return nil }
 
-        guard seconds > 0, let queue = socket.manager?.handleQueue else { return }
-
-        let ackNumber = self.ackNumber
-        queue.asyncAfter(deadline: DispatchTime.now() + seconds) { [weak socket] in
-            socket?.timeoutAck(ackNumber)
-        }
+        let id = socket.registerAck(timeout: seconds, callback: callback)
+        socket.emit(self.items, ack: id, binary: self.binary)
+        return id
     }
 }

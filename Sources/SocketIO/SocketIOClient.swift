@@ -1,5 +1,7 @@
 import Dispatch
+import EngineIOProtocol
 public import Foundation
+import SocketIOProtocol
 
 /// Represents a socket.io-client.
 ///
@@ -29,17 +31,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var anyHandler: ((SocketAnyEvent) -> ())?
         var handlers: [SocketEventHandler] = []
         var status = SocketIOStatus.notConnected
+        /// Upstream's public `sid`: set on `connect`, `""` after a disconnect.
         var sid: String?
-        var connectPayload: [String: Any]?
-        var currentAck = -1
-        var acks: [Int: AckCallback] = [:]
-        /// Events that arrived while `connecting` (a server emitting from its connect handler
-        /// sends them before the CONNECT packet); delivered right after `connect`.
-        var earlyEvents: [SocketPacket] = []
+        /// The namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
+        /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect).
+        var namespace: NamespaceStateMachine
+        /// The acks our emits wait for, with their deadlines.
+        var acks = AckTable<AckCallback>()
+        /// The one scheduled wake-up that expires acks, and the deadline it was set for.
+        var ackTimer: (deadline: ContinuousClock.Instant, item: DispatchWorkItem)?
     }
-
-    /// Most events kept while connecting; later ones are dropped (and logged).
-    static let maximumEarlyEvents = 1_000
 
     let state: SocketLock<State>
 
@@ -86,10 +87,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         return self.state.withLock { $0.sid }
     }
 
-    var connectPayload: [String: Any]? {
-        return self.state.withLock { $0.connectPayload }
-    }
-
     var logType: String { "SocketIOClient{\(nsp)}" }
 
     // MARK: Initializers
@@ -99,9 +96,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter manager: The manager for this socket.
     /// - parameter nsp: The namespace of the socket.
     public init(manager: SocketManagerSpec, nsp: String) {
-        var initial = State()
-        initial.manager = manager
-        self.state = SocketLock(initial)
+        // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
+        let revision: SocketProtocolRevision = manager.version == .two ? .v4 : .v5
+        self.state = SocketLock(State(manager: manager, namespace: NamespaceStateMachine(namespace: nsp, revision: revision)))
         self.nsp = nsp
 
         super.init()
@@ -144,18 +141,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         joinNamespace(withPayload: payload)
 
-        switch manager.version {
-        case .three:
-            break
-        case .two where manager.status == .connected && nsp == "/":
-            // We might not get a connect event for the default nsp, fire immediately
-            didConnect(toNamespace: nsp, payload: nil)
-
-            return
-        case _:
-            break
-        }
-
         guard timeoutAfter > 0 else { return }
 
         let handlerBox = UncheckedSendable(handler)
@@ -170,12 +155,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     func createOnAck(_ items: [Any], binary: Bool = true) -> OnAckCallback {
-        let ackNumber = self.state.withLock { state -> Int in
-            state.currentAck += 1
-            return state.currentAck
-        }
-
-        return OnAckCallback(ackNumber: ackNumber, items: items, socket: self, binary: binary)
+        return OnAckCallback(items: items, socket: self, binary: binary)
     }
 
     /// Called when the client connects to a namespace. If the client was created with a namespace upfront,
@@ -192,14 +172,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         setStatus(.connected)
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
-
-        let early = self.state.withLock { state -> [SocketPacket] in
-            defer { state.earlyEvents.removeAll() }
-            return state.earlyEvents
-        }
-        for packet in early {
-            handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
-        }
     }
 
     /// Called when the client has disconnected from socket.io.
@@ -210,10 +182,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
-        self.state.withLock { state in
-            state.sid = ""
-            state.earlyEvents.removeAll()
-        }
+        self.state.withLock { $0.sid = "" }
         setStatus(.disconnected)
 
         handleClientEvent(.disconnect, data: [reason])
@@ -289,7 +258,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
             handleClientEvent(.error, data: [event, items, error])
 
-            return OnAckCallback(ackNumber: -1, items: [], socket: self)
+            return OnAckCallback(items: [], socket: self, sendable: false)
         }
     }
 
@@ -340,17 +309,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
-        let callback = self.state.withLock { $0.acks.removeValue(forKey: ack) }
+        let callback = self.resolveAck(ack)
         callback?(data)
-    }
-
-    func addAck(_ ack: Int, callback: @escaping AckCallback) {
-        self.state.withLock { $0.acks[ack] = callback }
-    }
-
-    func timeoutAck(_ ack: Int) {
-        let callback = self.state.withLock { $0.acks.removeValue(forKey: ack) }
-        callback?([SocketAckStatus.noAck.rawValue])
     }
 
     /// Called on socket.io specific events.
@@ -386,9 +346,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Causes a client to handle a socket.io packet. The namespace for the packet must match the namespace of the
     /// socket.
     ///
-    /// Events that arrive while the socket is `connecting` (python-socketio sends what its
-    /// connect handler emits before the CONNECT packet) are kept and delivered right after
-    /// the `connect` client event, instead of being dropped as upstream does.
+    /// The packet goes through the namespace's `NamespaceStateMachine` (socket.io-protocol v5,
+    /// "Connection to a namespace"). Events that arrive while the socket is `connecting`
+    /// (python-socketio sends what its connect handler emits before the CONNECT packet) are
+    /// kept (up to 1,000; one more leaves the namespace) and delivered in order right after the
+    /// `connect` client event, instead of being dropped as upstream does.
     ///
     /// A CONNECT_ERROR (`.error`) packet is reported as an `error` client event carrying the server's
     /// object (`["message": ..., "data": ...]`), and — unlike upstream — moves a connecting socket
@@ -398,31 +360,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     open func handlePacket(_ packet: SocketPacket) {
         guard packet.nsp == nsp else { return }
 
-        switch packet.type {
-        case .event, .binaryEvent:
-            let kept = self.state.withLock { state -> Bool in
-                guard state.status == .connecting else { return false }
-                if state.earlyEvents.count < SocketIOClient.maximumEarlyEvents {
-                    state.earlyEvents.append(packet)
-                }
-                return true
-            }
-            guard !kept else { return }
-            handleEvent(packet.event, data: packet.args, isInternalMessage: false, withAck: packet.id)
-        case .ack, .binaryAck:
-            handleAck(packet.id, data: packet.data)
-        case .connect:
-            didConnect(toNamespace: nsp, payload: packet.data.first as? [String: Any])
-        case .disconnect:
-            didDisconnect(reason: "Got Disconnect")
-        case .error:
-            let wasConnecting = self.state.withLock { state -> Bool in
-                state.earlyEvents.removeAll()
-                return state.status == .connecting
-            }
-            if wasConnecting {
-                setStatus(.disconnected)
-            }
+        let actions = self.state.withLock { state -> [NamespaceAction] in
+            state.namespace.receive(SocketIOClient.protocolPacket(of: packet, full: !state.namespace.isConnected))
+        }
+        perform(actions, reason: "Got Disconnect", receiving: packet)
+
+        if packet.type == .error {
+            // Reported even when unsolicited, as upstream does.
             handleEvent("error", data: packet.data, isInternalMessage: true, withAck: packet.id)
         }
     }
@@ -438,9 +382,21 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     open func joinNamespace(withPayload payload: [String: Any]? = nil) {
         DefaultSocketLogger.Logger.log("Joining namespace \(nsp)", type: logType)
 
-        self.state.withLock { $0.connectPayload = payload }
+        guard let manager else { return }
+        let (managerIsOpen, engineSID) = (manager.status == .connected, manager.engine?.sid)
+        let auth = payload.map { SocketValueConversion.jsonValue(from: $0) }
+        let actions = self.state.withLock { state -> [NamespaceAction] in
+            // A socket created after the engine opened learns it here.
+            var actions = managerIsOpen ? state.namespace.transportOpened(engineSID: engineSID) : []
+            actions += state.namespace.connect(auth: auth)
+            return actions
+        }
+        perform(actions, reason: "Namespace leave", receiving: nil)
 
-        manager?.connectSocket(self, withPayload: payload)
+        if !managerIsOpen {
+            DefaultSocketLogger.Logger.log("Tried connecting socket when engine isn't open. Connecting", type: logType)
+            manager.connect()
+        }
     }
 
     /// Removes handler(s) for a client event.

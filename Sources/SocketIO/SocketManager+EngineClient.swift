@@ -43,22 +43,15 @@ extension SocketManager {
     func _engineDidOpen(reason: String) {
         DefaultSocketLogger.Logger.log("Engine opened \(reason)", type: SocketManager.logType)
 
-        let (version, sockets) = self.state.withLock { state -> (SocketIOVersion, [String: SocketIOClient]) in
+        let (engineSID, sockets) = self.state.withLock { state -> (String?, [String: SocketIOClient]) in
             state.status = .connected
-            return (state.version, state.nsps)
+            return (state.engine?.sid, state.nsps)
         }
 
-        if version.rawValue < 3 {
-            sockets["/"]?.didConnect(toNamespace: "/", payload: nil)
-        }
-
-        // Join (or, after a reconnect, rejoin) every namespace that is waiting, with its auth payload.
-        for (nsp, socket) in sockets.sorted(by: { $0.key < $1.key }) where socket.status == .connecting {
-            if version.rawValue < 3 && nsp == "/" {
-                continue
-            }
-
-            connectSocket(socket, withPayload: socket.connectPayload)
+        // Join (or, after a reconnect, rejoin) every namespace that is waiting, with its auth
+        // payload: each socket's namespace machine knows whether it waits and with what.
+        for (_, socket) in sockets.sorted(by: { $0.key < $1.key }) {
+            socket.transportDidOpen(engineSID: engineSID)
         }
     }
 
@@ -124,11 +117,10 @@ extension SocketManager {
 
         DefaultSocketLogger.Logger.log("Starting reconnect", type: SocketManager.logType)
 
-        // Set status to connecting and emit reconnect for all sockets
+        // Connected sockets go back to connecting and report `reconnect` (their namespace
+        // machines rejoin with the same auth when the engine reopens).
         forAll { socket in
-            guard socket.status == .connected else { return }
-
-            socket.setReconnecting(reason: reason)
+            socket.transportDidClose(reason: reason, willReconnect: true)
         }
 
         _tryReconnect()

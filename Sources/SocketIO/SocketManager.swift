@@ -240,22 +240,13 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// Connects a socket through this manager's engine.
     ///
+    /// The socket's namespace machine sends CONNECT (with the payload) once the engine is open,
+    /// and connects the engine if it is not.
+    ///
     /// - parameter socket: The socket who we should connect through this manager.
     /// - parameter withPayload: Optional payload to send on connect (never logged).
     open func connectSocket(_ socket: SocketIOClient, withPayload payload: [String: Any]? = nil) {
-        guard status == .connected else {
-            DefaultSocketLogger.Logger.log("Tried connecting socket when engine isn't open. Connecting",
-                                           type: SocketManager.logType)
-
-            connect()
-            return
-        }
-
-        var packet = SocketPacket(type: .connect, nsp: socket.nsp)
-        if version.rawValue >= 3, let payload {
-            packet.data = [payload]
-        }
-        engine?.send(packet.packetString, withData: [])
+        socket.joinNamespace(withPayload: payload)
     }
 
     /// Called when the manager has disconnected from socket.io.
@@ -263,7 +254,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter reason: The reason for the disconnection.
     open func didDisconnect(reason: String) {
         forAll { socket in
-            socket.didDisconnect(reason: reason)
+            socket.transportDidClose(reason: reason, willReconnect: false)
         }
     }
 
@@ -286,9 +277,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter socket: The socket to disconnect.
     open func disconnectSocket(_ socket: SocketIOClient) {
-        engine?.send(SocketPacket(type: .disconnect, nsp: socket.nsp).packetString, withData: [])
-
-        socket.didDisconnect(reason: "Namespace leave")
+        socket.leave()
     }
 
     /// Disconnects the socket associated with `forNamespace`.
@@ -519,12 +508,16 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - returns: A `SocketIOClient` for the given namespace.
     open func socket(forNamespace nsp: String) -> SocketIOClient {
         let nsp = nsp.hasPrefix("/") ? nsp : "/" + nsp
+        if let socket = self.state.withLock({ $0.nsps[nsp] }) {
+            return socket
+        }
+
+        // Created outside the lock: the socket's initializer reads `version`.
+        let client = SocketIOClient(manager: self, nsp: nsp)
         return self.state.withLock { state in
             if let socket = state.nsps[nsp] {
                 return socket
             }
-
-            let client = SocketIOClient(manager: self, nsp: nsp)
             state.nsps[nsp] = client
             return client
         }

@@ -55,7 +55,7 @@ public final class SocketRawView: NSObject, @unchecked Sendable {
 
             socket.handleClientEvent(.error, data: [event, items, error])
 
-            return OnAckCallback(ackNumber: -1, items: [], socket: socket)
+            return OnAckCallback(items: [], socket: socket, sendable: false)
         }
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// and the continuation of the task awaiting it, behind one lock.
 ///
 /// The first ``finish(_:)`` wins (the awaited event, the timeout, the task's cancellation); it
-/// removes the operation's handlers, then resumes the waiting task. Later inputs are ignored.
+/// removes the operation's handlers and drops what it registered elsewhere (an ack, through
+/// ``onFinish(_:)``), then resumes the waiting task. Later inputs are ignored.
 /// So when the task resumes, nothing the operation registered is left on the socket.
 ///
 /// - Important: relies on `SocketIOClient` being thread-safe (this package's SocketIO guards
@@ -20,6 +21,8 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
         /// Set by the first `finish`; it waits here if no continuation is installed yet.
         var outcome: Outcome?
         var handlerIDs: [UUID] = []
+        /// Run when the operation finishes (e.g. dropping an ack it registered).
+        var cleanups: [@Sendable (SocketIOClient) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -45,6 +48,17 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
             return true
         }
         if !stillPending { self.socket.off(id: id) }
+    }
+
+    /// Runs `cleanup` when the operation finishes, before the task resumes; at once if it
+    /// already has.
+    func onFinish(_ cleanup: @escaping @Sendable (SocketIOClient) -> Void) {
+        let stillPending = self.state.withLock { state in
+            guard state.outcome == nil else { return false }
+            state.cleanups.append(cleanup)
+            return true
+        }
+        if !stillPending { cleanup(self.socket) }
     }
 
     /// Finishes the operation with `outcome` after `seconds`; if that finished it, `cleanup`
@@ -81,23 +95,26 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
         }
     }
 
-    /// Finishes the operation (the first call wins): removes its handlers, runs `cleanup`,
-    /// then resumes the task.
+    /// Finishes the operation (the first call wins): removes its handlers, runs `cleanup` and
+    /// the ``onFinish(_:)`` cleanups, then resumes the task.
     ///
     /// - Returns: `true` if this call finished it.
     @discardableResult
     func finish(_ outcome: Outcome, cleanup: ((SocketIOClient) -> Void)? = nil) -> Bool {
-        let taken: (CheckedContinuation<Outcome, Never>?, [UUID])? = self.state.withLock { state in
+        typealias Taken = (CheckedContinuation<Outcome, Never>?, [UUID], [@Sendable (SocketIOClient) -> Void])
+        let taken: Taken? = self.state.withLock { state in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
-            let taken = (state.continuation, state.handlerIDs)
+            let taken = (state.continuation, state.handlerIDs, state.cleanups)
             state.continuation = nil
             state.handlerIDs = []
+            state.cleanups = []
             return taken
         }
-        guard let (continuation, handlerIDs) = taken else { return false }
+        guard let (continuation, handlerIDs, cleanups) = taken else { return false }
         for id in handlerIDs { self.socket.off(id: id) }
         cleanup?(self.socket)
+        for registered in cleanups { registered(self.socket) }
         continuation?.resume(returning: outcome)
         return true
     }

@@ -57,9 +57,9 @@ extension SocketIOClient {
     ///   ``Error/cancelled`` when the calling task is cancelled;
     ///   ``Error/invalidSocketData(event:message:)`` when an item cannot be represented;
     ///   ``Error/unsupportedPayloadType(typeName:)`` for an ack the payload cannot hold.
-    /// - Important: After cancellation (or disconnection) the emitted event's ack slot in
-    ///   socket.io-client-swift stays until its own timeout fires; the late `"NO ACK"` or ack is
-    ///   ignored.
+    /// - Important: However the call ends (ack, timeout, disconnection, cancellation), the
+    ///   socket's ack entry for the emit is removed with it (`SocketIOClient.cancelAck(_:)`):
+    ///   no callback and no timer is left behind; a late ack from the server is ignored.
     public func emitWithAck(
         _ event: String,
         _ items: SocketData...,
@@ -101,7 +101,7 @@ extension SocketIOClient {
             }
             operation.finish(after: timeout, with: .failure(.ackTimedOut(event: event, timeout: timeout)))
             guard !operation.isFinished else { return }
-            self.emitWithAck(event, with: items).timingOut(after: timeout) { ackItems in
+            let ackID = self.emitWithAck(event, with: items).sendWithAck(timingOut: timeout) { ackItems in
                 if let error = Error(ackItems: ackItems, event: event, timeout: timeout) {
                     operation.finish(.failure(error))
                     return
@@ -111,6 +111,10 @@ extension SocketIOClient {
                 } catch {
                     operation.finish(.failure(error))
                 }
+            }
+            if let ackID {
+                // However the operation ends, the socket forgets the ack (no callback, no timer).
+                operation.onFinish { socket in socket.cancelAck(ackID) }
             }
         }
         return try outcome.get()

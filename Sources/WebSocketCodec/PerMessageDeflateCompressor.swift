@@ -13,6 +13,8 @@ package final class PerMessageDeflateCompressor: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
     private var initialized = false
+    /// Where deflate writes before the bytes are appended to the frame payload.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
 
     /// - Parameters:
     ///   - windowBits: 9...15 (zlib cannot make raw streams with an 8-bit window).
@@ -30,35 +32,29 @@ package final class PerMessageDeflateCompressor: @unchecked Sendable {
 
     deinit {
         if self.initialized { deflateEnd(self.stream) }
+        self.scratch.deallocate()
         self.stream.deinitialize(count: 1)
         self.stream.deallocate()
     }
 
     /// The compressed payload of one whole message, without the `00 00 ff ff` tail.
     package func compress(_ input: UnsafeRawBufferPointer) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: max(64, input.count / 2 + 64))
+        var output: [UInt8] = []
+        output.reserveCapacity(min(input.count / 2 + 64, self.scratch.count))
         self.stream.pointee.next_in = UnsafeMutablePointer(
             mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         self.stream.pointee.avail_in = uInt(input.count)
-        var produced = 0
         while true {
-            if produced == output.count {
-                output.append(contentsOf: repeatElement(0, count: output.count))
-            }
-            let result: Int32 = output.withUnsafeMutableBytes { buffer in
-                let start = buffer.baseAddress!.advanced(by: produced).assumingMemoryBound(to: Bytef.self)
-                self.stream.pointee.next_out = start
-                self.stream.pointee.avail_out = uInt(buffer.count - produced)
-                let status = deflate(self.stream, Z_SYNC_FLUSH)
-                produced = buffer.count - Int(self.stream.pointee.avail_out)
-                return status
-            }
+            self.stream.pointee.next_out = self.scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            self.stream.pointee.avail_out = uInt(self.scratch.count)
+            let status = deflate(self.stream, Z_SYNC_FLUSH)
+            let produced = self.scratch.count - Int(self.stream.pointee.avail_out)
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: self.scratch[0..<produced]))
             // With Z_SYNC_FLUSH, returning with output room left means everything was flushed.
-            if self.stream.pointee.avail_out > 0 || (result != Z_OK && result != Z_BUF_ERROR) { break }
+            if self.stream.pointee.avail_out > 0 || (status != Z_OK && status != Z_BUF_ERROR) { break }
         }
         self.stream.pointee.next_in = nil
         self.stream.pointee.next_out = nil
-        output.removeSubrange(produced...)
         if output.count >= 4 && output[output.count - 4] == 0 && output[output.count - 3] == 0
             && output[output.count - 2] == 0xFF && output[output.count - 1] == 0xFF {
             output.removeLast(4)

@@ -14,6 +14,8 @@ package final class PerMessageDeflateDecompressor: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let noContextTakeover: Bool
     private var initialized = false
+    /// Where inflate writes before the bytes are appended to the message.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 8)
     private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
     /// - Parameter noContextTakeover: the peer resets its context per message, so we may too.
@@ -28,62 +30,48 @@ package final class PerMessageDeflateDecompressor: @unchecked Sendable {
 
     deinit {
         if self.initialized { inflateEnd(self.stream) }
+        self.scratch.deallocate()
         self.stream.deinitialize(count: 1)
         self.stream.deallocate()
     }
 
     /// Inflates `input`, appending to `output`.
+    ///
+    /// Inflates into a fixed scratch buffer and appends what each step produced, so the
+    /// output grows only by bytes that really exist and the limit is checked before they
+    /// are stored.
     /// - Throws: 1009 when `output` would exceed `limit` bytes; 1007 for corrupt data.
     package func decompress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8],
                             limit: Int) throws(WebSocketProtocolError) {
-        guard input.count > 0 else { return }
-        self.stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        guard let inputBase = input.baseAddress, input.count > 0 else { return }
+        self.stream.pointee.next_in = UnsafeMutablePointer(mutating: inputBase.assumingMemoryBound(to: Bytef.self))
         self.stream.pointee.avail_in = uInt(input.count)
         defer {
             self.stream.pointee.next_in = nil
             self.stream.pointee.next_out = nil
         }
-        var produced = output.count
         while true {
-            if produced == output.count {
-                // Grow, but never past limit + 1 (one byte over proves the limit was crossed).
-                let room = limit + 1 - produced
-                guard room > 0 else {
+            self.stream.pointee.next_out = self.scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            self.stream.pointee.avail_out = uInt(self.scratch.count)
+            let status = inflate(self.stream, Z_SYNC_FLUSH)
+            let produced = self.scratch.count - Int(self.stream.pointee.avail_out)
+            if produced > 0 {
+                guard output.count + produced <= limit else {
                     throw .messageTooBig("decompressed message over the limit of \(limit) bytes")
                 }
-                let grow = min(room, max(4096, min(input.count * 4, 1 << 20), output.count))
-                output.append(contentsOf: repeatElement(0, count: grow))
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: self.scratch[0..<produced]))
             }
-            let result: Int32 = output.withUnsafeMutableBytes { buffer in
-                self.stream.pointee.next_out = buffer.baseAddress!.advanced(by: produced).assumingMemoryBound(to: Bytef.self)
-                self.stream.pointee.avail_out = uInt(buffer.count - produced)
-                let status = inflate(self.stream, Z_SYNC_FLUSH)
-                produced = buffer.count - Int(self.stream.pointee.avail_out)
-                return status
-            }
-            if produced > limit {
-                output.removeSubrange(produced...)
-                throw .messageTooBig("decompressed message over the limit of \(limit) bytes")
-            }
-            switch result {
-            case Z_OK, Z_BUF_ERROR:
-                if self.stream.pointee.avail_in == 0 && self.stream.pointee.avail_out > 0 {
-                    output.removeSubrange(produced...)
-                    return
-                }
-                if result == Z_BUF_ERROR && self.stream.pointee.avail_out > 0 {
-                    output.removeSubrange(produced...)
-                    return
-                }
+            switch status {
+            case Z_OK:
+                // Room left in the scratch buffer means inflate is waiting for input.
+                if self.stream.pointee.avail_in == 0 && self.stream.pointee.avail_out > 0 { return }
+            case Z_BUF_ERROR:
+                return
             case Z_STREAM_END:
                 // A final block (BFINAL) ends this DEFLATE stream; the next message starts a new one.
                 inflateReset(self.stream)
-                if self.stream.pointee.avail_in == 0 {
-                    output.removeSubrange(produced...)
-                    return
-                }
+                if self.stream.pointee.avail_in == 0 { return }
             default:
-                output.removeSubrange(produced...)
                 throw .invalidUTF8("corrupt permessage-deflate data")
             }
         }

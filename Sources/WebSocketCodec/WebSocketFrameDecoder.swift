@@ -53,6 +53,14 @@ package struct WebSocketFrameDecoder: Sendable {
     /// Bytes received but not yet returned inside a frame.
     package var bufferedByteCount: Int { self.buffer.count - self.readIndex + self.pendingPayload.count }
 
+    /// The frame whose payload is still arriving (after ``nextFrame()`` returned `nil`): its
+    /// opcode, RSV1 bit and the payload bytes received so far, unmasked only for server-role
+    /// decoding of unmasked frames. Lets the owner validate text before the frame completes.
+    package var partialFrame: (opcode: WebSocketOpcode, rsv1: Bool, payloadSoFar: [UInt8])? {
+        guard let header = self.pendingHeader, header.maskingKey == nil else { return nil }
+        return (header.opcode, header.rsv1, self.pendingPayload)
+    }
+
     /// Adds bytes from the wire. Takes `bytes` without copying when nothing is buffered.
     package mutating func append(_ bytes: [UInt8]) {
         if self.readIndex == self.buffer.count {

@@ -50,6 +50,20 @@ package struct WebSocketMessageAssembler: Sendable {
         return false
     }
 
+    /// The UTF-8 state from which the payload of a frame with `opcode` (still arriving) would
+    /// be validated, or `nil` when that payload is not plain text (binary, compressed, control).
+    /// Lets the owner reject invalid text before the frame is complete (fail fast).
+    package func textValidator(forFrameWith opcode: WebSocketOpcode, rsv1: Bool) -> UTF8Validator? {
+        switch (self.state, opcode) {
+        case (.idle, .text) where !rsv1:
+            return UTF8Validator()
+        case (.assembling(.text, false), .continuation):
+            return self.utf8
+        default:
+            return nil
+        }
+    }
+
     /// Processes one frame; returns what it completes, or `nil` for a non-final fragment.
     package mutating func receive(_ frame: WebSocketFrame) throws(WebSocketProtocolError) -> Event? {
         if case .failed(let error) = self.state { throw error }

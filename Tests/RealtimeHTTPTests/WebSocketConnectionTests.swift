@@ -99,6 +99,54 @@ import WebSocketCodec
         }
     }
 
+    @Test func invalidUTF8FailsBeforeTheFrameIsComplete() async throws {
+        var (connection, server) = try await Self.connected()
+        // A 100-byte text frame of which only an impossible prefix (F4 90) ever arrives.
+        try await server.stream.write([0x81, 100, 0x68, 0x69, 0xF4, 0x90])
+        #expect(await webSocketErrorKind { _ = try await connection.receive() } == .invalidUTF8)
+        let close = try await server.nextFrame()
+        #expect(close == WebSocketFrame(opcode: .close, payload: [0x03, 0xEF]))
+    }
+
+    @Test func validTextArrivingInPiecesIsNotRejected() async throws {
+        let (connection, server) = try await Self.connected()
+        let text = Array("κόσμε €".utf8)
+        let receiving = Task { try await connection.receive() }
+        try await server.stream.write([0x81, UInt8(text.count)])
+        for byte in text {
+            try await server.stream.write([byte])
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(try await receiving.value == .text("κόσμε €"))
+    }
+
+    @Test func subprotocolAndExtensionNegotiation() async throws {
+        var options = WebSocketOptions(enableCompression: true)
+        options.subprotocols = ["chat.v2", "chat.v1"]
+        let (connection, server) = try await Self.connected(
+            options: options,
+            extraHeaders: "Sec-WebSocket-Protocol: chat.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits=10\r\n")
+        #expect(server.requestHead.contains("Sec-WebSocket-Protocol: chat.v2, chat.v1\r\n"))
+        #expect(server.requestHead.contains("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits, "))
+        #expect(connection.subprotocol == "chat.v1")
+        #expect(connection.compression == PerMessageDeflateParameters(clientNoContextTakeover: true, clientMaxWindowBits: 10))
+
+        let rejected: [(options: WebSocketOptions, headers: String, kind: WebSocketError.Kind)] = [
+            (WebSocketOptions(), "Sec-WebSocket-Extensions: permessage-deflate\r\n", .protocolError),
+            (options, "Sec-WebSocket-Extensions: permessage-deflate; bogus\r\n", .protocolError),
+            (options, "Sec-WebSocket-Protocol: chat.v3\r\n", .protocolError),
+        ]
+        for test in rejected {
+            let (clientEnd, serverEnd) = WebSocketMemoryStream.pair()
+            let client = WebSocketClient { _, _ throws(NetworkError) in clientEnd }
+            var scripted = WebSocketScriptedServer(stream: serverEnd)
+            let opening = Task { try await client.openConnection(to: URL(string: "ws://example.test/")!, options: test.options) }
+            try await scripted.acceptHandshake(extraHeaders: test.headers)
+            #expect(await webSocketErrorKind { _ = try await opening.value } == test.kind, "\(test.headers)")
+            #expect(clientEnd.isClosed)
+        }
+    }
+
     @Test func concurrentSendsNeverInterleave() async throws {
         var (connection, server) = try await Self.connected()
         let messages = (0..<50).map { index in [UInt8](repeating: UInt8(index), count: 1000 + index * 37) }

@@ -4,7 +4,8 @@ Binds 127.0.0.1 (port 0 unless --port) and prints PORT=<n> first.
 
 Namespaces:
   "/"       accepts everyone except auth {"token": "bad"} (CONNECT_ERROR "unauthorized"
-            with data {"reason": "bad token"}); emits "welcome" from its connect handler.
+            with data {"reason": "bad token"}); emits "welcome" from its connect handler,
+            then, for auth {"burst": n}, "burst" with 0..<n (all before its CONNECT packet).
   "/admin"  requires auth {"token": "admin-secret"}, else CONNECT_ERROR "forbidden"
             with data {"need": "admin"}.
 
@@ -122,6 +123,9 @@ async def connect_root(sid, environ, auth):
                             "x_client": environ.get("HTTP_X_CLIENT", ""),
                             "query": environ.get("QUERY_STRING", "")}
     await sio.emit("welcome", {"sid": sid}, to=sid, namespace="/")
+    burst = auth.get("burst", 0) if isinstance(auth, dict) else 0
+    for index in range(burst if isinstance(burst, int) else 0):
+        await sio.emit("burst", index, to=sid, namespace="/")
 
 
 @sio.on("connect", namespace="/admin")

@@ -36,6 +36,9 @@ struct WebSocketConnectionStateMachine: Sendable {
     private(set) var closeStatus: (code: UInt16, reason: String)?
     /// Set once the read side is over: `nil` error for a clean close.
     private(set) var outcome: Result<Void, WebSocketError>?
+    /// Validation of a text frame whose payload is still arriving: the validator and how
+    /// many of its bytes were checked (`nil` when no text frame is partly received).
+    private var partialText: (validator: UTF8Validator, checked: Int)?
 
     init(maxMessageSize: Int, decompressor: PerMessageDeflateDecompressor?) {
         self.decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: maxMessageSize,
@@ -69,7 +72,11 @@ struct WebSocketConnectionStateMachine: Sendable {
         while true {
             let event: WebSocketMessageAssembler.Event
             do throws(WebSocketProtocolError) {
-                guard let frame = try self.decoder.nextFrame() else { return .readMore }
+                guard let frame = try self.decoder.nextFrame() else {
+                    try self.validatePartialText()
+                    return .readMore
+                }
+                self.partialText = nil
                 guard let assembled = try self.assembler.receive(frame) else { continue }
                 event = assembled
             } catch {
@@ -94,6 +101,25 @@ struct WebSocketConnectionStateMachine: Sendable {
                 return .echoCloseAndShutdown(payload: echo)
             }
         }
+    }
+
+    /// Fails fast on invalid UTF-8 inside a text frame that has not fully arrived (Autobahn
+    /// 6.4.3/6.4.4): only the bytes received since the last check are validated.
+    private mutating func validatePartialText() throws(WebSocketProtocolError) {
+        guard let partial = self.decoder.partialFrame else { return }
+        if self.partialText == nil {
+            guard let validator = self.assembler.textValidator(forFrameWith: partial.opcode, rsv1: partial.rsv1) else {
+                return
+            }
+            self.partialText = (validator, 0)
+        }
+        guard var state = self.partialText, partial.payloadSoFar.count > state.checked else { return }
+        let valid = partial.payloadSoFar.withUnsafeBytes { all in
+            state.validator.validate(UnsafeRawBufferPointer(rebasing: all[state.checked...]))
+        }
+        guard valid else { throw .invalidUTF8("text frame is not valid UTF-8") }
+        state.checked = partial.payloadSoFar.count
+        self.partialText = state
     }
 
     /// The socket failed or reached EOF before the close handshake finished.

@@ -1,0 +1,137 @@
+import EngineIOProtocol
+import Foundation
+import SocketIOProtocol
+
+/// The socket's side of the namespace connection: the inputs the manager feeds into the
+/// socket's `NamespaceStateMachine` and the actions that come out of it.
+///
+/// socket.io-protocol v5, "Connection to a namespace" / "Disconnection from a namespace". The
+/// machine is read and changed under the socket's one lock; its actions are performed after
+/// the lock is released, in order, through upstream's `open` entry points (`didConnect`,
+/// `didDisconnect`, `setReconnecting`, `handleEvent`, `handleAck`), so subclasses see the same
+/// calls as with socket.io-client-swift.
+extension SocketIOClient {
+    /// The Engine.IO session opened (or reopened after a reconnect): sends the CONNECT of a
+    /// socket that is waiting, with the auth it was given (the same auth on every rejoin).
+    ///
+    /// - Parameter engineSID: the Engine.IO session id (the socket id for Socket.IO 2.x).
+    func transportDidOpen(engineSID: String?) {
+        let actions = self.state.withLock { $0.namespace.transportOpened(engineSID: engineSID) }
+        self.perform(actions, reason: "", receiving: nil)
+    }
+
+    /// The Engine.IO session closed.
+    ///
+    /// - Parameters:
+    ///   - reason: reported with `reconnect` (or `disconnect` when no reconnect follows).
+    ///   - willReconnect: `true` when the manager opens a new session; a connected socket then
+    ///     goes back to `connecting` and rejoins with its auth when the session reopens.
+    func transportDidClose(reason: String, willReconnect: Bool) {
+        let actions = self.state.withLock { $0.namespace.transportClosed(willReconnect: willReconnect) }
+        self.perform(actions, reason: reason, receiving: nil)
+        if !willReconnect {
+            // upstream reports `disconnect` to every socket that is not already disconnected.
+            self.didDisconnect(reason: reason)
+        }
+    }
+
+    /// Leaves the namespace: DISCONNECT when the server knows the socket, then `disconnect`
+    /// with upstream's `"Namespace leave"`.
+    func leave() {
+        let actions = self.state.withLock { $0.namespace.disconnect() }
+        self.perform(actions, reason: "Namespace leave", receiving: nil)
+        self.didDisconnect(reason: "Namespace leave")
+    }
+
+    /// Performs the machine's actions, in order, with no lock held.
+    ///
+    /// - Parameters:
+    ///   - reason: the transport's close reason, for `.reconnecting` and a transport close.
+    ///   - packet: the packet being received, if any: an event or ack delivered at once is
+    ///     handed on as received (the machine only saw its header).
+    func perform(_ actions: [NamespaceAction], reason: String, receiving packet: SocketPacket?) {
+        for action in actions {
+            switch action {
+            case .send(let outgoing):
+                // CONNECT and DISCONNECT only: never binary attachments.
+                self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
+            case .connected:
+                let payload = packet?.type == .connect ? packet?.data.first as? [String: Any] : nil
+                self.didConnect(toNamespace: self.nsp, payload: payload)
+            case .deliverEvent(let event):
+                let event = event.data == nil ? packet : SocketIOClient.publicPacket(from: event)
+                if let event {
+                    self.handleEvent(event.event, data: event.args, isInternalMessage: false, withAck: event.id)
+                }
+            case .deliverAck(let ack):
+                let ack = ack.data == nil ? packet : SocketIOClient.publicPacket(from: ack)
+                if let ack {
+                    self.handleAck(ack.id, data: ack.data)
+                }
+            case .connectError(let message, _):
+                if self.status == .connecting {
+                    self.setStatus(.disconnected)
+                }
+                if packet?.type != .error {
+                    // A CONNECT acknowledgement the machine refused (no sid): say why.
+                    self.handleClientEvent(.error, data: [message])
+                }
+            case .reconnecting:
+                self.setReconnecting(reason: reason)
+            case .disconnected(let why):
+                switch why {
+                case .serverDisconnect: self.didDisconnect(reason: "Got Disconnect")
+                case .clientDisconnect: self.didDisconnect(reason: "Namespace leave")
+                case .transportClose: self.didDisconnect(reason: reason)
+                case .tooManyPacketsBeforeConnect: self.didDisconnect(reason: "Too many packets before connect")
+                }
+            }
+        }
+    }
+
+    // MARK: Packet conversion
+
+    /// The protocol layer's view of `packet` for the machine.
+    ///
+    /// - Parameter full: convert the payload of an event or ack too (needed while connecting,
+    ///   when the machine keeps it); otherwise only its header, and the received packet itself
+    ///   is delivered.
+    static func protocolPacket(of packet: SocketPacket, full: Bool) -> SocketIOProtocol.SocketPacket {
+        let type: SocketPacketType
+        let data: JSONValue?
+        switch packet.type {
+        case .connect:
+            (type, data) = (.connect, packet.data.first.map { SocketValueConversion.jsonValue(from: $0) })
+        case .error:
+            (type, data) = (.connectError, packet.data.first.map { SocketValueConversion.jsonValue(from: $0) })
+        case .disconnect:
+            (type, data) = (.disconnect, nil)
+        case .event, .ack, .binaryEvent, .binaryAck:
+            type = switch packet.type {
+            case .event: .event
+            case .ack: .ack
+            case .binaryEvent: .binaryEvent
+            default: .binaryAck
+            }
+            data = full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
+        }
+        return SocketIOProtocol.SocketPacket(type: type, namespace: packet.nsp,
+                                             ackID: packet.id >= 0 ? packet.id : nil, data: data)
+    }
+
+    /// An event or ack the machine kept while connecting, back in the public shape.
+    static func publicPacket(from packet: SocketIOProtocol.SocketPacket) -> SocketPacket {
+        let type: SocketPacket.PacketType = switch packet.type {
+        case .ack: .ack
+        case .binaryEvent: .binaryEvent
+        case .binaryAck: .binaryAck
+        default: .event
+        }
+        let data: [Any] = if case .array(let elements)? = packet.data {
+            elements.map { SocketValueConversion.any(from: $0) }
+        } else {
+            []
+        }
+        return SocketPacket(type: type, data: data, id: packet.ackID ?? -1, nsp: packet.namespace)
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import SocketIO
+
+/// Acks through the socket's `AckTable` (one wake-up per socket) and the namespace machine's
+/// bound on events before the CONNECT acknowledgement, through a ``TestEngine``.
+@Suite struct SocketIOClientAckTableTests {
+    func connectedSocket() -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
+        let (manager, engine, queue) = makeManager()
+        let socket = manager.defaultSocket
+        socket.connect()
+        drain(queue)
+        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
+        drain(queue)
+        return (manager, engine, socket, queue)
+    }
+
+    @Test func timeoutsCallNoAckAndZeroNeverTimesOut() async {
+        let (_, engine, socket, _) = connectedSocket()
+        let answers = Recorder<String>()
+        socket.emitWithAck("never").timingOut(after: 0) { answers.append("never:\($0.first as? String ?? "")") }
+        #expect(!socket.hasAckTimer)
+        socket.emitWithAck("a").timingOut(after: 0.05) { answers.append("a:\($0.first as? String ?? "")") }
+        socket.emitWithAck("b").timingOut(after: 0.4) { answers.append("b:\($0.first as? String ?? "")") }
+        #expect(socket.hasAckTimer)
+        #expect(socket.pendingAckCount == 3)
+        #expect(engine.writes.suffix(3) == [#"20["never"]"#, #"21["a"]"#, #"22["b"]"#])
+
+        #expect(await answers.wait(forCount: 1))
+        #expect(answers.values == ["a:NO ACK"])
+        #expect(socket.hasAckTimer)  // the one wake-up moved on to b's deadline
+        #expect(await answers.wait(forCount: 2))
+        #expect(answers.values == ["a:NO ACK", "b:NO ACK"])
+        #expect(socket.pendingAckCount == 1)
+        #expect(!socket.hasAckTimer)
+
+        socket.handleAck(0, data: ["late"])
+        #expect(answers.values.last == "never:late")
+        #expect(socket.pendingAckCount == 0)
+    }
+
+    @Test func cancelAckRemovesTheEntryAndItsWakeUp() async throws {
+        let (_, _, socket, queue) = connectedSocket()
+        let answers = Recorder<[Any]>()
+        let id = try #require(socket.emitWithAck("q").sendWithAck(timingOut: 0.05) { answers.append($0) })
+        #expect(id == 0)
+        #expect(socket.hasAckTimer)
+        socket.cancelAck(id)
+        #expect(socket.pendingAckCount == 0)
+        #expect(!socket.hasAckTimer)
+        socket.handleAck(id, data: ["answer"])
+        try await Task.sleep(for: .milliseconds(100))
+        drain(queue)
+        #expect(answers.count == 0)
+        #expect(socket.emitWithAck("next").sendWithAck(timingOut: 0) { _ in } == 1)
+    }
+
+    @Test func unrepresentableEmitWithAckRegistersNothing() {
+        struct Failing: SocketData {
+            struct Problem: Error {}
+            func socketRepresentation() throws -> SocketData { throw Problem() }
+        }
+        let (_, _, socket, _) = connectedSocket()
+        #expect(socket.emitWithAck("bad", Failing()).sendWithAck(timingOut: 1) { _ in } == nil)
+        #expect(socket.pendingAckCount == 0)
+    }
+
+    @Test func thousandEventsBeforeConnectAreDeliveredInOrderAndOneMoreLeaves() {
+        let (manager, engine, queue) = makeManager()
+        let socket = manager.defaultSocket
+        let seen = Recorder<Int>()
+        let reasons = Recorder<String>()
+        socket.on("n") { data, _ in seen.append(data.first as? Int ?? -1) }
+        socket.on(clientEvent: .disconnect) { data, _ in reasons.append(data.first as? String ?? "") }
+        socket.connect()
+        for index in 0..<1_000 {
+            manager.parseEngineMessage(#"2["n",\#(index)]"#)
+        }
+        manager.parseEngineMessage(#"0{"sid":"s"}"#)
+        drain(queue)
+        #expect(seen.values == Array(0..<1_000))
+
+        socket.disconnect()
+        socket.connect()
+        for index in 0...1_000 {
+            manager.parseEngineMessage(#"2["n",\#(index)]"#)
+        }
+        drain(queue)
+        #expect(socket.status == .disconnected)
+        #expect(reasons.values == ["Namespace leave", "Too many packets before connect"])
+        #expect(engine.writes.last == "1")
+        #expect(seen.count == 1_000)
+    }
+}
