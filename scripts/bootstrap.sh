@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the build, tests, demo and benchmarks need on a fresh machine:
-# Debian packages (only when missing) and a Python virtualenv under .venv from requirements.txt.
+# Debian packages (only when missing), a Python virtualenv under .venv from requirements.txt
+# and one under .venv-sio2 (Socket.IO 2.x peer) from requirements-sio2.txt.
 # Idempotent: a second run does nothing but check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,4 +24,15 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" > "$stamp"
+fi
+
+# The Socket.IO 2.x peer (python-socketio 4 / python-engineio 3) installs modules named like the
+# v5 server's, so it gets its own virtualenv.
+stamp2=.venv-sio2/.requirements.sha256
+want2=$(sha256sum requirements-sio2.txt | cut -d' ' -f1)
+if [ ! -x .venv-sio2/bin/python ] || [ "$(cat "$stamp2" 2>/dev/null)" != "$want2" ]; then
+  echo "bootstrap: creating .venv-sio2 from requirements-sio2.txt"
+  python3 -m venv .venv-sio2
+  .venv-sio2/bin/pip install -q --disable-pip-version-check -r requirements-sio2.txt
+  echo "$want2" > "$stamp2"
 fi

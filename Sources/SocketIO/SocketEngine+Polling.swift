@@ -61,7 +61,10 @@ extension SocketEngine {
                 let body = try await self.executePolling(request, transport: http,
                                                          limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
-                let pings = SocketEngine.countPings(inPollingBody: body)
+                // v3 servers never ping (the client does); their length-prefixed records
+                // would be misread by the v4 scan.
+                let isV3 = self.state.withLock { $0.engineProtocolVersion == .v3 }
+                let pings = isV3 ? 0 : SocketEngine.countPings(inPollingBody: body)
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: ContinuousClock.now) }
                 self.reportPings(pings)
             } catch {

@@ -36,6 +36,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
         var session = EngineSession()
+
+        /// The Engine.IO revision `version` implies: `EIO=3` for `.two` (Socket.IO 2.x),
+        /// `EIO=4` otherwise.
+        var engineProtocolVersion: EngineProtocolVersion {
+            self.version == .two ? .v3 : .v4
+        }
     }
 
     let state: SocketLock<State>
@@ -199,7 +205,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
                 queryItems.append(URLQueryItem(name: key, value: "\(value)"))
             }
         }
-        let eio = URLQueryItem(name: "EIO", value: state.version.rawValue >= 3 ? "4" : "3")
+        // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
+        // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
+        let eio = URLQueryItem(name: "EIO", value: state.engineProtocolVersion.queryValue)
 
         urlWebSocket.queryItems = [URLQueryItem(name: "transport", value: "websocket")] + queryItems + [eio]
         urlPolling.queryItems = [URLQueryItem(name: "transport", value: "polling"),
@@ -265,27 +273,24 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        let (generation, teardown, version) = self.state.withLock { state -> (Int, EngineSession.Teardown, SocketIOVersion) in
+        let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
+            // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
+            // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
             let configuration = EngineClientStateMachine.Configuration(forcePolling: state.forcePolling,
-                                                                       forceWebSockets: state.forceWebsockets)
+                                                                       forceWebSockets: state.forceWebsockets,
+                                                                       protocolVersion: state.engineProtocolVersion)
             let teardown = state.session.reset(configuration: configuration)
             state.closed = false
             state.connected = false
             state.sid = ""
             state.polling = !state.forceWebsockets
             state.websocket = state.forceWebsockets
-            return (state.session.generation, teardown, state.version)
+            return (state.session.generation, teardown)
         }
         self.release(teardown)
 
         DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logTypeIO)
 
-        guard version == .three else {
-            // Engine.IO 3 frames polling payloads differently; only socket.io 3+ servers are spoken to.
-            self.failBeforeStart(generation: generation,
-                                 reason: "socket.io 2 (Engine.IO 3) servers are not supported; use .version(.three)")
-            return
-        }
         guard self.transports != nil else {
             self.failBeforeStart(generation: generation, reason: "No transport available for this platform")
             return

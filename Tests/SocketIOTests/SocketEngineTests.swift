@@ -40,16 +40,6 @@ import Testing
         #expect(manager.engine?.connected == false)
     }
 
-    @Test func socketIOTwoIsRefusedWithAClearError() async {
-        let manager = self.manager([.version(.two)])
-        let socket = manager.defaultSocket
-        let errors = Recorder<String>()
-        socket.on(clientEvent: .error) { data, _ in errors.append(data.first as? String ?? "") }
-        socket.connect()
-        #expect(await errors.wait(forCount: 1))
-        #expect(errors.values.first?.contains("not supported") == true)
-    }
-
     @Test func writesWhileClosedCompleteWithoutSending() {
         let manager = self.manager([])
         let engine = SocketEngine(client: manager, url: manager.socketURL, config: manager.config)

@@ -45,8 +45,15 @@ package final class TestServer: @unchecked Sendable {
     /// Starts `Tests/Servers/<script>` with the project's Python.
     package static func start(_ script: String, arguments: [String] = [],
                               timeout: Duration = .seconds(30)) async throws -> TestServer {
+        try await self.start(script, python: TestEnvironment.python, arguments: arguments, timeout: timeout)
+    }
+
+    /// Starts `Tests/Servers/<script>` with the interpreter at `python` (another virtualenv,
+    /// e.g. `.venv-sio2/bin/python` for the Socket.IO 2.x peer).
+    package static func start(_ script: String, python: String, arguments: [String] = [],
+                              timeout: Duration = .seconds(30)) async throws -> TestServer {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestEnvironment.python)
+        process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-u", TestEnvironment.serverScript(script)] + arguments
         process.currentDirectoryURL = TestEnvironment.repositoryRoot
         let stdout = Pipe()
