@@ -96,10 +96,12 @@ extension SocketEngine {
                 self.startPollingGET(sid: sid, generation: generation)
             case let .sendPollingPOST(sid, body):
                 self.startPollingPOST(sid: sid, body: body, sendIndex: numbered.sendIndex, generation: generation)
+                self.reportSentPings(inPollingBody: body)
             case let .openWebSocket(sid):
                 self.startWebSocket(sid: sid, generation: generation)
             case let .sendWebSocketFrames(frames):
                 self.enqueueWebSocket(.frames(frames, sendIndex: numbered.sendIndex), generation: generation)
+                self.reportSentPings(inWebSocketFrames: frames)
             case .closeWebSocket:
                 self.enqueueWebSocket(.close, generation: generation)
             case .cancelPollingRequests:
@@ -248,6 +250,30 @@ extension SocketEngine {
             return state.session.heartbeatTask
         }
         previous?.cancel()
+    }
+
+    /// Engine.IO 3: reports the client's own pings (the machine sends them every
+    /// pingInterval) as `engineDidSendPing()`, upstream's `.ping` client event for socket.io 2.
+    private func reportSentPings(inPollingBody body: [UInt8]) {
+        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
+        // The machine encoded this body itself; a decode failure cannot happen and would only
+        // mean no event.
+        let packets = (try? EnginePollingPayloadV3.decode(body)) ?? []
+        self.reportSentPings(packets.count(where: { if case .ping = $0 { true } else { false } }))
+    }
+
+    /// Engine.IO 3: see ``reportSentPings(inPollingBody:)``; a v3 ping frame is the text `2`.
+    private func reportSentPings(inWebSocketFrames frames: [EngineWebSocketFrame]) {
+        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
+        self.reportSentPings(frames.count(where: { $0 == .text("2") }))
+    }
+
+    private func reportSentPings(_ count: Int) {
+        guard count > 0 else { return }
+        let client = self.client
+        for _ in 0..<count {
+            client?.engineDidSendPing()
+        }
     }
 
     /// Reports pings the server sent (the machine answers them) as client events.

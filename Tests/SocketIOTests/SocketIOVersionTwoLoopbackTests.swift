@@ -122,6 +122,8 @@ struct VersionTwoHarness {
         defer { harness.stop() }
         let socket = harness.manager.defaultSocket
         let disconnected = EventWaiter(socket, clientEvent: .disconnect)
+        let pingEvents = Recorder<Bool>()
+        socket.on(clientEvent: .ping) { _, _ in pingEvents.append(true) }
         _ = try #require(await harness.connect(socket))
 
         try await Task.sleep(for: .seconds(3))
@@ -134,5 +136,7 @@ struct VersionTwoHarness {
         #expect(count >= 4, "pings in 3 s: \(count)")
         let maxGap = try #require(stats["max_gap"] as? Double)
         #expect(maxGap < 1.5, "longest gap between pings: \(maxGap) s")
+        // Each ping the client sent was reported as a `.ping` client event.
+        #expect(pingEvents.count >= count)
     }
 }
