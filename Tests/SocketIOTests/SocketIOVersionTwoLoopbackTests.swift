@@ -139,4 +139,30 @@ struct VersionTwoHarness {
         // Each ping the client sent was reported as a `.ping` client event.
         #expect(pingEvents.count >= count)
     }
+
+    /// A 2.x server that stops answering: no pong within pingTimeout after the client's ping
+    /// ends the session with "Ping timeout".
+    @Test(arguments: TransportMode.available)
+    func silentServerCausesPingTimeout(_ mode: TransportMode) async throws {
+        let harness = try await VersionTwoHarness(mode, serverArguments: ["--ping-interval", "0.5", "--ping-timeout", "1"])
+        defer {
+            harness.server.signal(SIGCONT)
+            harness.stop()
+        }
+        let socket = harness.manager.defaultSocket
+        _ = try #require(await harness.connect(socket))
+        if mode == .upgrade {
+            // Stop the server only once the upgrade is over, so the timeout is the heartbeat's.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while harness.manager.engine?.polling != false && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(harness.manager.engine?.polling == false)
+        }
+
+        let disconnected = EventWaiter(socket, clientEvent: .disconnect)
+        harness.server.signal(SIGSTOP)
+        #expect(await disconnected.value(timeout: 6)?.first as? String == "Ping timeout")
+        #expect(socket.status == .disconnected)
+    }
 }
