@@ -169,9 +169,25 @@ import TestSupport
     @Test func redirectsAndChunkedBodies() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        #expect(await self.events(server, "/redirect") == ["open", "event(tick,1,event 1)", "closed"])
-        #expect(await self.events(server, "/chunked?count=3")
-                == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
+        let redirected = await self.events(server, "/redirect")
+        #expect(redirected == ["open", "event(tick,1,event 1)", "closed"])
+        // Flaky when the head and two or more chunks arrive in one read: see the next test.
+        let chunked = await self.events(server, "/chunked?count=3")
+        #expect(chunked == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
+    }
+
+    /// Reproduces the flaky `/chunked` expectation above deterministically: when the response
+    /// head and several chunks arrive in one read, `HTTPConnectionBodySource.releaseIfComplete()`
+    /// (RealtimeHTTP) keeps the first parsed chunk as `pendingChunk`, parses again to look
+    /// for the end of the body, gets the *second* chunk, and drops it. Known issue until
+    /// RealtimeHTTP is fixed; `withKnownIssue` reports when it stops reproducing.
+    @Test func chunksArrivingWithTheHeadAreAllDelivered() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        let events = await self.events(server, "/chunked?count=3&coalesce=1")
+        withKnownIssue("RealtimeHTTP releaseIfComplete() drops the second chunk parsed with the head") {
+            #expect(events == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
+        }
     }
 
     @Test func connectionRefusedIsANetworkError() async throws {
