@@ -47,12 +47,6 @@ extension EventSource {
 
 /// The process-wide built-in transports, made on first use.
 enum SharedTransports {
-    static let native: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        // Bigger socket reads for event streams: a 64-byte event flood costs one read and
-        // one decode pass per 256 KiB instead of per 64 KiB (also the most a body holds unpulled).
-        configuration.readSize = 256 << 10
-        return HTTPClient(configuration: configuration)
-    }()
+    static let native = HTTPClient()
     static let urlSession = URLSessionHTTPTransport()
 }
