@@ -172,39 +172,17 @@ import TestSupport
         let redirected = await self.events(server, "/redirect")
         #expect(redirected == ["open", "event(tick,1,event 1)", "closed"])
         let chunked = await self.events(server, "/chunked?count=3")
-        expectAllChunks(chunked, ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"],
-                        secondEventIndex: 2)
+        #expect(chunked == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
     }
 
-    /// `#expect(events == expected)`, except that the one outcome of the RealtimeHTTP bug
-    /// reproduced by ``chunksArrivingWithTheHeadAreAllDelivered()`` (the second event, sent
-    /// as the second HTTP chunk, missing when the head and two chunks arrive in one read) is
-    /// recorded as a known issue instead of failing at random. Any other difference fails.
-    private func expectAllChunks(_ events: [String], _ expected: [String], secondEventIndex: Int,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
-        var withoutSecond = expected
-        withoutSecond.remove(at: secondEventIndex)
-        if events == withoutSecond {
-            withKnownIssue("RealtimeHTTP releaseIfComplete() drops the second chunk parsed with the head") {
-                Issue.record("second chunk dropped: \(events)", sourceLocation: sourceLocation)
-            }
-        } else {
-            #expect(events == expected, sourceLocation: sourceLocation)
-        }
-    }
-
-    /// Reproduces the flaky `/chunked` expectation above deterministically: when the response
-    /// head and several chunks arrive in one read, `HTTPConnectionBodySource.releaseIfComplete()`
-    /// (RealtimeHTTP) keeps the first parsed chunk as `pendingChunk`, parses again to look
-    /// for the end of the body, gets the *second* chunk, and drops it. Known issue until
-    /// RealtimeHTTP is fixed; `withKnownIssue` reports when it stops reproducing.
+    /// Regression: when the response head and several chunks arrive in one read, every chunk
+    /// is delivered (RealtimeHTTP's `HTTPConnectionBodySource.releaseIfComplete()` once kept
+    /// only the first and the last, which made `/chunked` above fail at random).
     @Test func chunksArrivingWithTheHeadAreAllDelivered() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
         let events = await self.events(server, "/chunked?count=3&coalesce=1")
-        withKnownIssue("RealtimeHTTP releaseIfComplete() drops the second chunk parsed with the head") {
-            #expect(events == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
-        }
+        #expect(events == ["open", "event(-,-,chunk 1)", "event(-,-,chunk 2)", "event(-,-,chunk 3)", "closed"])
     }
 
     @Test func connectionRefusedIsANetworkError() async throws {
@@ -259,10 +237,9 @@ import TestSupport
     @Test func starletteStreamPingsAndPost() async throws {
         let server = try await TestServer.start("sse_starlette_server.py")
         defer { server.stop() }
-        // uvicorn sends each event as its own HTTP chunk: see expectAllChunks.
+        // uvicorn sends each event as its own HTTP chunk.
         let events = await self.events(server, "/events?count=2")
-        expectAllChunks(events, ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"],
-                        secondEventIndex: 2)
+        #expect(events == ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"])
         // Only `: ping` comments (every 0.1 s) for 1.5 s against a 0.8 s idle timeout: still open.
         #expect(await self.events(server, "/ping?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
                 == ["open", "event(-,-,pong)", "closed"])
