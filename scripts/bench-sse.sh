@@ -26,6 +26,8 @@ PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
 echo "End to end: $EVENTS events of $((SIZE + 8)) bytes (data $SIZE) from 127.0.0.1:$PORT/flood"
 printf '%-34s%16s%16s%16s%16s\n' "client" "events" "seconds" "events/s" "CPU us/event"
 "$BENCH" client "$PORT" "$EVENTS" "$SIZE" native || echo "swift native client failed"
+# The same client over an in-memory transport: the EventSource layer's own share of the CPU.
+"$BENCH" client-memory "$EVENTS" "$SIZE" || echo "swift in-memory client failed"
 # URLSession (FoundationNetworking) is opt-in: on Linux its data task aborts in
 # _NativeProtocol.stopLoading() when the transport suspends it for backpressure at this rate.
 if [ "${SSE_BENCH_URLSESSION:-0}" = 1 ]; then

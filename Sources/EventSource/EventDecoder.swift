@@ -69,7 +69,8 @@ struct EventDecoder {
                 self.state = .standard(parser)
             }
             try parser.feed(chunk) { output in
-                switch output {
+                // Consumed, so the event's strings move into the ServerEvent (no retain/release).
+                switch consume output {
                 case .event(let event):
                     if event.lastEventId != recorded {
                         recorded = event.lastEventId
@@ -115,45 +116,45 @@ struct EventDecoder {
 /// Events decoded but not yet delivered, with the last event ID to publish as each is reached.
 ///
 /// Filled by one chunk's decoding, then drained before the next chunk is read. Draining moves
-/// events out (the array is reversed once, then popped) so no event is retained twice.
+/// each event out of its slot (`Optional.take()`), so no event is copied or retained twice,
+/// and the storage is kept for the next chunk.
 struct EventBuffer {
-    private var events: [EventSource.EventType] = []
-    /// Events appended since the buffer was last empty.
-    private var appended = 0
-    private var draining = false
+    private var events: [EventSource.EventType?] = []
+    /// The next event to deliver.
+    private var head = 0
     /// (position among the appended events, last event ID from that position on), in order.
     private var lastEventIdChanges: [(position: Int, id: String)] = []
     private var changeIndex = 0
 
-    mutating func append(_ event: EventSource.EventType) {
-        self.events.append(event)
-        self.appended += 1
+    mutating func append(_ event: consuming EventSource.EventType) {
+        self.events.append(.some(event))
     }
 
     /// The last event ID changes before the next appended event.
     mutating func recordLastEventId(_ id: String) {
-        self.lastEventIdChanges.append((self.appended, id))
+        self.lastEventIdChanges.append((self.events.count, id))
     }
 
     /// The next event, and the last event ID to publish before delivering it (if it changed).
     @inline(__always)
     mutating func next() -> (event: EventSource.EventType?, lastEventId: String?) {
-        if !self.draining {
-            self.events.reverse()
-            self.draining = true
-        }
-        let position = self.appended - self.events.count
         var lastEventId: String?
-        while self.changeIndex < self.lastEventIdChanges.count
-                && self.lastEventIdChanges[self.changeIndex].position <= position {
-            lastEventId = self.lastEventIdChanges[self.changeIndex].id
-            self.changeIndex += 1
+        if self.changeIndex < self.lastEventIdChanges.count {
+            while self.changeIndex < self.lastEventIdChanges.count
+                    && self.lastEventIdChanges[self.changeIndex].position <= self.head {
+                lastEventId = self.lastEventIdChanges[self.changeIndex].id
+                self.changeIndex += 1
+            }
         }
-        if let event = self.events.popLast() {
+        if self.head < self.events.count {
+            let event = self.events[self.head].take()
+            self.head += 1
             return (event, lastEventId)
         }
-        self.appended = 0
-        self.draining = false
+        if self.head > 0 {
+            self.events.removeAll(keepingCapacity: true)
+            self.head = 0
+        }
         if !self.lastEventIdChanges.isEmpty {
             self.lastEventIdChanges.removeAll(keepingCapacity: true)
             self.changeIndex = 0

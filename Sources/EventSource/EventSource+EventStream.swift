@@ -19,23 +19,32 @@ extension EventSource {
             public typealias Element = EventType
             public typealias Failure = Never
 
-            private let driver: EventStreamDriver?
+            @usableFromInline let driver: EventStreamDriver?
             private var reportedAlreadyConsumed = false
 
             init(driver: EventStreamDriver?) {
                 self.driver = driver
             }
 
+            // Inlinable: an event already decoded is returned inside the caller's own async
+            // function, without the async call frame (task allocator) of a non-inlined `next`.
+            @inlinable
             public mutating func next() async -> EventType? {
-                guard let driver = self.driver else { return self.alreadyConsumed() }
-                if let event = driver.nextBuffered() { return event }
-                return await driver.next()
+                if let event = self.driver?.nextBuffered() { return event }
+                return await self.nextSlow()
             }
 
+            @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> EventType? {
-                guard let driver = self.driver else { return self.alreadyConsumed() }
                 // Events of the current chunk are handed out without another suspension point.
-                if let event = driver.nextBuffered() { return event }
+                if let event = self.driver?.nextBuffered() { return event }
+                return await self.nextSlow()
+            }
+
+            /// Reads, decodes or waits for the next event (or reports an already-consumed stream).
+            @usableFromInline
+            nonisolated(nonsending) mutating func nextSlow() async -> EventType? {
+                guard let driver = self.driver else { return self.alreadyConsumed() }
                 return await driver.next()
             }
 

@@ -14,6 +14,7 @@ import SSEProtocol
 /// from another task; the driver awaits them and cancels them on every exit path.
 ///
 /// - Important: Not `Sendable`: owned by one iterator, used from the iterating task only.
+@usableFromInline
 final class EventStreamDriver {
     private enum Phase {
         case connect(attempt: Int)
@@ -54,7 +55,7 @@ final class EventStreamDriver {
 
     /// The next already-decoded event, without suspending; `nil` when none is buffered or the
     /// task was cancelled (then ``next()`` finishes the work).
-    @inline(__always)
+    @usableFromInline
     func nextBuffered() -> EventSource.EventType? {
         if Task.isCancelled || self.task.isCancelled { return nil }
         let (event, lastEventId) = self.buffer.next()

@@ -5,9 +5,13 @@
 //   SSEBenchmark parser
 //   SSEBenchmark parser-large          (one 64 MiB event five times, for profiling)
 //   SSEBenchmark client <port> <events> <size> [native|urlsession]
+//   SSEBenchmark client-memory <events> <size>   (the client without sockets: pre-built
+//                                                 64 KiB body chunks from memory)
 import Foundation
 import EventSource
 import SSEProtocol
+import HTTP1Codec
+import RealtimeHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -138,6 +142,61 @@ func clientBenchmark(port: Int, events expected: Int, size: Int, transport: Even
          format(cpu / Double(max(received, 1)) * 1e6, 3)])
 }
 
+// MARK: - End to end without the network
+
+/// A transport answering every request with 200 `text/event-stream` and a body of
+/// pre-built 64 KiB chunks held in memory: what the EventSource layer costs per event,
+/// without sockets, the event loop or HTTP framing.
+final class InMemoryTransport: HTTPTransport {
+    let chunks: [[UInt8]]
+
+    init(chunks: [[UInt8]]) { self.chunks = chunks }
+
+    func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/event-stream")
+        return HTTPClientResponse(status: 200, reason: "OK", headers: headers, url: request.url,
+                                  body: HTTPResponseBody(source: Source(chunks: self.chunks)))
+    }
+
+    final class Source: HTTPBodySource, @unchecked Sendable {
+        // @unchecked: one consumer calls next() at a time (the HTTPBodySource contract).
+        private let chunks: [[UInt8]]
+        private var index = 0
+        init(chunks: [[UInt8]]) { self.chunks = chunks }
+        func next() async throws(HTTPClientError) -> [UInt8]? {
+            guard self.index < self.chunks.count else { return nil }
+            defer { self.index += 1 }
+            return self.chunks[self.index]
+        }
+        func cancel() {}
+    }
+}
+
+func memoryClientBenchmark(events expected: Int, size: Int) async {
+    let event = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size) + Array("\n\n".utf8)
+    var body: [UInt8] = []
+    body.reserveCapacity(event.count * expected)
+    for _ in 0..<expected { body += event }
+    let chunkSize = 64 << 10
+    let chunks = stride(from: 0, to: body.count, by: chunkSize).map { Array(body[$0..<min($0 + chunkSize, body.count)]) }
+    let transport = InMemoryTransport(chunks: chunks)
+    let request = URLRequest(url: URL(string: "http://127.0.0.1:1/flood")!)
+    var results: [Double] = []
+    for _ in 0..<5 {
+        let task = EventSource(timeoutInterval: 60, transport: .custom(transport)).dataTask(for: request)
+        var received = 0
+        let cpuStart = cpuSeconds()
+        for await event in task.events() {
+            if case .event = event { received += 1 }
+        }
+        precondition(received == expected, "received \(received) of \(expected) events")
+        results.append((cpuSeconds() - cpuStart) / Double(received) * 1e6)
+    }
+    results.sort()
+    row(["swift EventSource (in memory)", "\(expected)", "", "median of 5", format(results[2], 3)])
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "parser":
@@ -156,6 +215,8 @@ case "client":
     let kind = arguments.count > 5 ? arguments[5] : "native"
     await clientBenchmark(port: port, events: events, size: size,
                           transport: kind == "urlsession" ? .urlSession : .native, name: kind)
+case "client-memory":
+    await memoryClientBenchmark(events: Int(arguments[2])!, size: Int(arguments[3])!)
 default:
     print("usage: SSEBenchmark parser | client <port> <events> <size> [native|urlsession]")
 }

@@ -93,7 +93,7 @@ package struct SSEParser: Sendable {
     /// - Throws: ``SSEParserError`` when a limit is exceeded; the parser then stays failed
     ///   until ``reset()``. Outputs reported before the error remain valid.
     package mutating func feed(_ bytes: UnsafeRawBufferPointer,
-                               _ output: (Output) -> Void) throws(SSEParserError) {
+                               _ output: (consuming Output) -> Void) throws(SSEParserError) {
         if let failure = self.failure { throw failure }
         var scanner = self.scanner
         defer { self.scanner = scanner }
@@ -108,7 +108,7 @@ package struct SSEParser: Sendable {
     }
 
     /// Parses the next bytes of the stream. See ``feed(_:_:)-(UnsafeRawBufferPointer,_)``.
-    package mutating func feed(_ bytes: [UInt8], _ output: (Output) -> Void) throws(SSEParserError) {
+    package mutating func feed(_ bytes: [UInt8], _ output: (consuming Output) -> Void) throws(SSEParserError) {
         try bytes.withBytes { (raw) throws(SSEParserError) in
             try self.feed(raw, output)
         }
@@ -125,7 +125,7 @@ package struct SSEParser: Sendable {
 
     @inline(__always)
     private mutating func consume(_ fragment: UnsafeRawBufferPointer, endsLine: Bool,
-                                  _ output: (Output) -> Void) throws(SSEParserError) {
+                                  _ output: (consuming Output) -> Void) throws(SSEParserError) {
         switch self.lineState {
         case .lineStart:
             if endsLine {
@@ -195,7 +195,7 @@ package struct SSEParser: Sendable {
     /// Interprets one complete line (WHATWG §9.2.6).
     @inline(__always)
     private mutating func interpretLine(_ line: UnsafeRawBufferPointer,
-                                        _ output: (Output) -> Void) throws(SSEParserError) {
+                                        _ output: (consuming Output) -> Void) throws(SSEParserError) {
         if line.isEmpty {
             self.dispatch(output)
             return
@@ -227,7 +227,7 @@ package struct SSEParser: Sendable {
 
     /// WHATWG §9.2.6 "process the field".
     private mutating func processField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
-                                       _ output: (Output) -> Void) throws(SSEParserError) {
+                                       _ output: (consuming Output) -> Void) throws(SSEParserError) {
         if ByteScanning.bytes(name, equal: "data") {
             try self.appendData(value)
             self.dataBuffer.append(ByteScanning.lineFeed)
@@ -259,7 +259,7 @@ package struct SSEParser: Sendable {
     // MARK: - Dispatch
 
     /// WHATWG §9.2.6 "dispatch the event".
-    private mutating func dispatch(_ output: (Output) -> Void) {
+    private mutating func dispatch(_ output: (consuming Output) -> Void) {
         self.lastEventId = self.lastEventIdBuffer
         defer {
             self.eventTypeBuffer = nil

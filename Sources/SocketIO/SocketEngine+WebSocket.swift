@@ -162,29 +162,29 @@ extension SocketEngine {
         }
     }
 
+    /// Sends each batch the queue hands over: the frames of all its sends go out in one
+    /// ``WebSocketConnection/send(contentsOf:)`` (one write for a burst of emits), and a close
+    /// goes after the frames queued before it.
     private func runWebSocketWriter(generation: Int) async {
+        var messages: [WebSocketMessage] = []
         while let (batch, webSocket) = await self.nextWebSocketBatch(generation: generation) {
-            var finished: Int?
+            var pending: Int?
+            messages.removeAll(keepingCapacity: true)
             for outgoing in batch {
                 switch outgoing {
                 case let .frames(frames, sendIndex):
                     guard let webSocket else { continue }
-                    do {
-                        for frame in frames {
-                            switch frame {
-                            case let .text(text): try await webSocket.send(.text(text))
-                            case let .binary(bytes): try await webSocket.send(.binary(bytes))
-                            }
+                    for frame in frames {
+                        switch frame {
+                        case let .text(text): messages.append(.text(text))
+                        case let .binary(bytes): messages.append(.binary(bytes))
                         }
-                    } catch {
-                        self.sendFinished(finished, generation: generation)
-                        self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
-                        return
                     }
-                    if let sendIndex { finished = sendIndex }
+                    if let sendIndex { pending = sendIndex }
                 case .close:
-                    self.sendFinished(finished, generation: generation)
-                    finished = nil
+                    guard await self.flushWebSocket(&messages, to: webSocket, generation: generation) else { return }
+                    self.sendFinished(pending, generation: generation)
+                    pending = nil
                     let closing = self.state.withLock { state -> (any WebSocketConnection)? in
                         guard state.session.generation == generation else { return nil }
                         defer {
@@ -200,7 +200,23 @@ extension SocketEngine {
                     return
                 }
             }
-            self.sendFinished(finished, generation: generation)
+            guard await self.flushWebSocket(&messages, to: webSocket, generation: generation) else { return }
+            self.sendFinished(pending, generation: generation)
         }
+    }
+
+    /// Writes the collected messages at once and empties `messages`; `false` (after reporting
+    /// the failure) if the write failed.
+    private func flushWebSocket(_ messages: inout [WebSocketMessage], to webSocket: (any WebSocketConnection)?,
+                                generation: Int) async -> Bool {
+        guard let webSocket, !messages.isEmpty else { return true }
+        do {
+            try await webSocket.send(contentsOf: messages)
+        } catch {
+            self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
+            return false
+        }
+        messages.removeAll(keepingCapacity: true)
+        return true
     }
 }

@@ -36,17 +36,17 @@ import TestSupport
     @Test func chunkedBodyStreamsAsItArrives() async throws {
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
-        let start = ContinuousClock.now
         let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=4&size=10&delay=300")))
         var received: [UInt8] = []
-        var firstChunkAfter: Duration?
+        var firstChunkAt: ContinuousClock.Instant?
         for try await chunk in response.body {
-            if firstChunkAfter == nil { firstChunkAfter = ContinuousClock.now - start }
+            if firstChunkAt == nil { firstChunkAt = ContinuousClock.now }
             received += chunk
         }
         #expect(received == serverPattern(size: 40))
-        #expect(try #require(firstChunkAfter) < .milliseconds(600))
-        #expect(ContinuousClock.now - start >= .milliseconds(900))
+        // The first chunk was handed out while the server still had three 300 ms pauses to
+        // go: streamed, not collected. (Load can only lengthen the server's pauses.)
+        #expect(ContinuousClock.now - (try #require(firstChunkAt)) >= .milliseconds(600))
     }
 
     @Test func keepAliveReusesOneConnection() async throws {

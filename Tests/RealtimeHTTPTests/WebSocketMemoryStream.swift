@@ -11,6 +11,11 @@ final class WebSocketMemoryPipe: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Every accepted write, as written (reads may merge them; this keeps the boundaries).
+    private let writeLog = Mutex<[[UInt8]]>([])
+
+    /// The chunks written so far, one per `write` call that was accepted.
+    var writes: [[UInt8]] { self.writeLog.withLock { $0 } }
 
     func write(_ bytes: [UInt8]) -> Bool {
         let (ok, reader) = self.state.withLock { state -> (Bool, CheckedContinuation<Result<[UInt8], NetworkError>, Never>?) in
@@ -22,6 +27,7 @@ final class WebSocketMemoryPipe: Sendable {
             state.buffer.append(contentsOf: bytes)
             return (true, nil)
         }
+        if ok { self.writeLog.withLock { $0.append(bytes) } }
         reader?.resume(returning: .success(bytes))
         return ok
     }
@@ -83,6 +89,9 @@ final class WebSocketMemoryStream: ByteStream {
     }
 
     var isClosed: Bool { self.closedFlag.withLock { $0 } }
+
+    /// The chunks the other end wrote, one per write call (see ``WebSocketMemoryPipe/writes``).
+    var peerWrites: [[UInt8]] { self.inbound.writes }
 
     func read(maxLength: Int) async throws(NetworkError) -> [UInt8] {
         try await self.inbound.read(maxLength: maxLength).get()

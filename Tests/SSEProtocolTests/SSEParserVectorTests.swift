@@ -208,4 +208,32 @@ let parserVectors: [ParserVector] = [
             #expect(events.first?.data == payload + "\nend")
         }
     }
+
+    /// Buffers past 2 MiB move to their own huge-page mapping: values stay exact across that
+    /// move, across a copy of the parser taken mid-event (copy on write), and in the line
+    /// buffer (a long `event` field split across chunks).
+    @Test func multiMegabyteEventsSurviveTheMoveToAMappingAndCopies() throws {
+        let payload = String(repeating: "0123456789abcdef", count: 5 << 16) // 5 MiB
+        let type = String(repeating: "t", count: 3 << 20) // 3 MiB line, buffered
+        let bytes = Array(utf8: "event: \(type)\ndata: \(payload)\ndata: end\n\ndata: small\n\n")
+        let half = bytes.count / 2
+        var parser = SSEParser()
+        var events: [SSEEvent] = []
+        var offset = 0
+        var copy: SSEParser?
+        while offset < bytes.count {
+            let end = min(offset + 65_536, bytes.count)
+            if copy == nil && end > half { copy = parser }
+            try parser.feed(Array(bytes[offset..<end])) { if case .event(let e) = $0 { events.append(e) } }
+            offset = end
+        }
+        #expect(events.map(\.data) == [payload + "\nend", "small"])
+        #expect(events.first?.type == type)
+        // The copy saw the first half only; the rest fed to it gives the same events.
+        var copied = try #require(copy)
+        var copiedEvents: [SSEEvent] = []
+        let resume = (half / 65_536) * 65_536
+        try copied.feed(Array(bytes[resume...])) { if case .event(let e) = $0 { copiedEvents.append(e) } }
+        #expect(copiedEvents == events)
+    }
 }

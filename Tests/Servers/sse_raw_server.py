@@ -19,7 +19,8 @@ Paths:
   /comments                    comment lines between and inside events
   /echo                        one event whose data is JSON of the request (method, headers, body)
   /redirect                    302 to /events?count=1
-  /chunked?count=N             N events with Transfer-Encoding: chunked
+  /chunked?count=N             N events with Transfer-Encoding: chunked (one chunk each);
+                               &coalesce=1 sends the head and every chunk in one write
   /flood?count=N&size=S        N events of S data bytes, pre-built, written in 1 MiB writes
 """
 import asyncio
@@ -158,14 +159,21 @@ class Server:
             writer.write(head(302, content_type=None, extra=["Location: /events?count=1", "Content-Length: 0"]))
             await writer.drain()
         elif path == "/chunked":
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-                         b"Connection: close\r\n\r\n")
+            coalesce = query.get("coalesce") == "1"
+            pieces = [b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+                      b"Connection: close\r\n\r\n"]
             for i in range(1, int(query.get("count", "3")) + 1):
                 data = f"data: chunk {i}\n\n".encode()
-                writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                pieces.append(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            pieces.append(b"0\r\n\r\n")
+            if coalesce:
+                # One send: the client's first read gets the head and every chunk together.
+                writer.write(b"".join(pieces))
                 await writer.drain()
-            writer.write(b"0\r\n\r\n")
-            await writer.drain()
+            else:
+                for piece in pieces:
+                    writer.write(piece)
+                    await writer.drain()
         elif path == "/flood":
             count = int(query.get("count", "100000"))
             size = int(query.get("size", "58"))

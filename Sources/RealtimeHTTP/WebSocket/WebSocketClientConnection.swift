@@ -6,8 +6,9 @@ import Synchronization
 /// One open client WebSocket (RFC 6455) over a ``ByteStream``.
 ///
 /// ``receive()`` returns whole messages; pings are answered inside it, and the close
-/// handshake is completed there when the server closes. ``send(_:)`` may be called from any
-/// task: frames are written one at a time. ``close(code:reason:)`` sends a close frame, waits
+/// handshake is completed there when the server closes. ``send(_:)`` and
+/// ``send(contentsOf:)`` may be called from any task: frames (or batches of whole frames) are
+/// written one at a time. ``close(code:reason:)`` sends a close frame, waits
 /// up to ``closeTimeout`` for the server's, then closes the socket.
 ///
 /// ```swift
@@ -80,6 +81,21 @@ package final class WebSocketClientConnection: WebSocketConnection {
         if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }
         do {
             try await self.writer.send(message)
+        } catch {
+            throw Task.isCancelled ? WebSocketError(.cancelled, "the sending task was cancelled") : WebSocketError(error)
+        }
+    }
+
+    /// Sends `messages` as consecutive frames in one write (one system call for the batch).
+    ///
+    /// Frames stay whole: an automatic pong or a close frame goes before or after the batch.
+    /// With permessage-deflate each message is compressed in order.
+    /// - Throws: ``WebSocketError`` if the connection is closing or closed, or the write fails
+    ///   (then any prefix of the batch may have reached the peer).
+    package func send(contentsOf messages: [WebSocketMessage]) async throws(WebSocketError) {
+        if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }
+        do {
+            try await self.writer.send(contentsOf: messages)
         } catch {
             throw Task.isCancelled ? WebSocketError(.cancelled, "the sending task was cancelled") : WebSocketError(error)
         }

@@ -1,8 +1,8 @@
 import RealtimeIO
 import WebSocketCodec
 
-/// Writes the frames of one client connection, one frame at a time (RFC 6455 §5.1: client
-/// frames masked with a fresh random key each).
+/// Writes the frames of one client connection, one frame or one batch of whole frames at a
+/// time (RFC 6455 §5.1: client frames masked with a fresh random key each).
 ///
 /// Every write holds an ``AsyncSerialLock`` from encoding to the end of the write, so frames
 /// from concurrent senders (the user, automatic pongs, the close handshake) never interleave,
@@ -30,15 +30,48 @@ final class WebSocketFrameWriter: Sendable {
     func send(_ message: WebSocketMessage) async throws(NetworkError) {
         await self.lock.lock()
         defer { self.lock.unlock() }
-        let frame: [UInt8]
+        var frame: [UInt8] = []
+        frame.reserveCapacity(Self.encodedCapacity(message))
+        self.encode(message, into: &frame)
+        try await self.write(frame)
+    }
+
+    /// Sends data messages as consecutive frames (one per message, in order) with one write:
+    /// one system call for a burst instead of one per frame.
+    ///
+    /// The lock is held from encoding the first frame to the end of the write, so a pong or
+    /// close frame goes before or after the whole batch, never inside a frame, and the
+    /// compression context follows wire order (RFC 7692 §7.2.1).
+    func send(contentsOf messages: [WebSocketMessage]) async throws(NetworkError) {
+        guard !messages.isEmpty else { return }
+        await self.lock.lock()
+        defer { self.lock.unlock() }
+        var frames: [UInt8] = []
+        var capacity = 0
+        for message in messages { capacity += Self.encodedCapacity(message) }
+        frames.reserveCapacity(capacity)
+        for message in messages { self.encode(message, into: &frames) }
+        try await self.write(frames)
+    }
+
+    /// An upper bound of an uncompressed frame's size: payload plus the longest header
+    /// (2 + 8 length bytes + 4 mask bytes, RFC 6455 §5.2).
+    private static func encodedCapacity(_ message: WebSocketMessage) -> Int {
+        switch message {
+        case .text(let text): text.utf8.count + 14
+        case .binary(let bytes): bytes.count + 14
+        }
+    }
+
+    private func encode(_ message: WebSocketMessage, into output: inout [UInt8]) {
         switch message {
         case .text(let text):
+            // Native strings are contiguous UTF-8: `withUTF8` borrows them without a copy.
             var text = text
-            frame = text.withUTF8 { self.encodeData(opcode: .text, payload: UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { self.encodeData(opcode: .text, payload: UnsafeRawBufferPointer($0), into: &output) }
         case .binary(let bytes):
-            frame = bytes.withUnsafeBytes { self.encodeData(opcode: .binary, payload: $0) }
+            bytes.withUnsafeBytes { self.encodeData(opcode: .binary, payload: $0, into: &output) }
         }
-        try await self.write(frame)
     }
 
     /// Sends a control frame (ping, pong, close); `payload` must be at most 125 bytes.
@@ -49,19 +82,25 @@ final class WebSocketFrameWriter: Sendable {
         try await self.write(frame)
     }
 
-    private func encodeData(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) -> [UInt8] {
-        var frame: [UInt8] = []
+    private func encodeData(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
         if let compressor = self.compressor {
             let compressed = compressor.compress(payload)
+            Self.reserveGeometrically(&output, adding: compressed.count + 14)
             compressed.withUnsafeBytes {
                 WebSocketFrameEncoder.encode(opcode: opcode, payload: $0, rsv1: true,
-                                             maskingKey: Self.randomMaskingKey(), into: &frame)
+                                             maskingKey: Self.randomMaskingKey(), into: &output)
             }
         } else {
             WebSocketFrameEncoder.encode(opcode: opcode, payload: payload,
-                                         maskingKey: Self.randomMaskingKey(), into: &frame)
+                                         maskingKey: Self.randomMaskingKey(), into: &output)
         }
-        return frame
+    }
+
+    /// Makes room for `count` more bytes, doubling when it grows: the encoder reserves the
+    /// exact size of its frame, which would copy the buffer once per frame of a batch.
+    private static func reserveGeometrically(_ output: inout [UInt8], adding count: Int) {
+        let needed = output.count + count
+        if output.capacity < needed { output.reserveCapacity(max(needed, output.capacity * 2)) }
     }
 
     /// Writes, closing the stream if the task is cancelled mid-frame (a torn frame would
