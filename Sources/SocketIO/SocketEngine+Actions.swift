@@ -223,24 +223,9 @@ extension SocketEngine {
     // MARK: Heartbeat
 
     /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`.
-    ///
-    /// Engine.IO 3 (client-driven heartbeat): the timer wakes no later than `pingInterval`
-    /// from now. The machine records the next ping time when the pong arrives but keeps the
-    /// timer armed for the pong deadline (`pingTimeout` after the ping), so with a pingTimeout
-    /// longer than the pingInterval (python-engineio 3 defaults: 60 s and 25 s) pings would go
-    /// out every pingTimeout and the server would drop the session. An early wake is harmless:
-    /// the machine then only re-arms the timer for its next due time.
     private func scheduleHeartbeat(at deadline: ContinuousClock.Instant, generation: Int) {
-        let pingInterval = self.state.withLock { state -> Duration? in
-            guard state.engineProtocolVersion == .v3 else { return nil }
-            return state.session.machine.currentHandshake?.pingInterval
-        }
-        var wake = deadline
-        if let pingInterval, pingInterval > .zero {
-            wake = min(deadline, ContinuousClock.now + pingInterval)
-        }
         let task = Task {
-            try? await Task.sleep(until: wake, clock: ContinuousClock())
+            try? await Task.sleep(until: deadline, clock: ContinuousClock())
             guard !Task.isCancelled else { return }
             self.drive(generation) { $0.heartbeatTimerFired(now: ContinuousClock.now) }
         }

@@ -97,8 +97,8 @@ public enum SocketIOClientOption: ClientOption {
 
     /// The version of socket.io being used. This should match the server version. Default is 3.
     ///
-    /// - Important: Only `.three` (socket.io 3/4 servers, Engine.IO 4) is spoken; with `.two`
-    ///   the engine reports an error instead of connecting.
+    /// `.three` speaks Engine.IO 4 / Socket.IO 5 (socket.io 3 and 4 servers); `.two` speaks
+    /// Engine.IO 3 with client-driven pings (socket.io 2.x servers).
     case version(SocketIOVersion)
 
     // MARK: Properties

@@ -127,7 +127,9 @@ import Testing
         #expect(machine.pollingPOSTCompleted(now: self.t0 + .seconds(25)) == [])
         // The pong arrives: the next ping is pingInterval later.
         let t1 = self.t0 + .seconds(26)
-        #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [.sendPollingGET(sid: "s")])
+        #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
+            .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+        ])
         #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(30)) == [.scheduleHeartbeatTimeout(t1 + .seconds(25))])
         #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
             .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
@@ -136,6 +138,28 @@ import Testing
         // No pong this time.
         #expect(machine.heartbeatTimerFired(now: t1 + .seconds(30)) == [
             .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.pingTimeout),
+        ])
+    }
+
+    /// With pingTimeout longer than pingInterval (python-engineio 3 defaults: 60 s and 25 s) the
+    /// next ping is due before the pong deadline the timer was armed for: the pong re-arms it.
+    @Test func pongRearmsTheTimerForTheNextPingWhenPingTimeoutIsLonger() {
+        var machine = EngineClientStateMachine(configuration: .init(protocolVersion: .v3))
+        _ = machine.start()
+        let open = Self.record(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":60000}"#)
+        _ = machine.pollingGETCompleted(body: open, now: self.t0)
+        #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
+            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+            .scheduleHeartbeatTimeout(self.t0 + .seconds(85)),
+        ])
+        _ = machine.pollingPOSTCompleted(now: self.t0 + .seconds(25))
+        let t1 = self.t0 + .seconds(26)
+        #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
+            .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+        ])
+        #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
+            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+            .scheduleHeartbeatTimeout(t1 + .seconds(85)),
         ])
     }
 
@@ -171,6 +195,9 @@ import Testing
         #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
             .sendWebSocketFrames([.text("2")]), .scheduleHeartbeatTimeout(self.t0 + .seconds(30)),
         ])
-        #expect(machine.webSocketReceived(.text("3"), now: self.t0 + .seconds(26)) == [])
+        // The pong re-arms the timer for the next ping.
+        #expect(machine.webSocketReceived(.text("3"), now: self.t0 + .seconds(26)) == [
+            .scheduleHeartbeatTimeout(self.t0 + .seconds(51)),
+        ])
     }
 }

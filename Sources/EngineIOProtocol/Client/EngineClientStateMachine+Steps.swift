@@ -40,7 +40,11 @@ extension EngineClientStateMachine {
         case .pong:
             // v3: the answer to the client's ping; the next ping is due pingInterval from now.
             if self.version == .v3, self.phase == .open, let handshake = self.handshake {
-                self.nextPingAt = now + handshake.pingInterval
+                let nextPingAt = now + handshake.pingInterval
+                self.nextPingAt = nextPingAt
+                // The timer was armed for the pong deadline; the next ping may be due sooner
+                // (pingTimeout > pingInterval, as python-engineio 3's 60 s / 25 s defaults).
+                actions.append(.scheduleHeartbeatTimeout(min(nextPingAt, self.heartbeatDeadline ?? nextPingAt)))
             }
         case .message(let text):
             actions.append(.deliverMessage(text))
