@@ -12,9 +12,8 @@ Events (namespace "/"):
   sink_count()       -> acks this connection's count
 """
 import argparse
-import asyncio
-import sys
 
+import loopback
 import socketio
 from aiohttp import web
 from engineio import payload
@@ -71,18 +70,4 @@ async def disconnect(sid, *reason):
     targets.pop(sid, None)
 
 
-async def main():
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    while True:
-        await asyncio.sleep(3600)
-
-
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    sys.exit(0)
+loopback.serve(app, args.port, access_log=False)

@@ -16,8 +16,8 @@ Events:
 import argparse
 import asyncio
 import itertools
-import sys
 
+import loopback
 import socketio
 from aiohttp import web
 
@@ -73,18 +73,4 @@ async def kick_later(sid, delay=0.1):
     return "scheduled"
 
 
-async def main():
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    while True:
-        await asyncio.sleep(3600)
-
-
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    sys.exit(0)
+loopback.serve(app, args.port)

@@ -14,8 +14,8 @@ Server-Sent Events (aiohttp-sse), for the EventSource part of the demo:
 import argparse
 import asyncio
 import itertools
-import sys
 
+import loopback
 import socketio
 from aiohttp import web
 from aiohttp_sse import sse_response
@@ -54,18 +54,4 @@ async def events(request):
 app.router.add_get("/events", events)
 
 
-async def main():
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    while True:
-        await asyncio.sleep(3600)
-
-
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    sys.exit(0)
+loopback.serve(app, args.port)

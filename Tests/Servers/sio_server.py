@@ -27,8 +27,8 @@ Events (both namespaces):
 import argparse
 import asyncio
 import ssl
-import sys
 
+import loopback
 import socketio
 from aiohttp import web
 
@@ -139,22 +139,8 @@ register("/")
 register("/admin")
 
 
-async def main():
-    runner = web.AppRunner(app)
-    await runner.setup()
-    ssl_context = None
-    if args.cert:
-        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ssl_context.load_cert_chain(args.cert, args.key)
-    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    while True:
-        await asyncio.sleep(3600)
-
-
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    sys.exit(0)
+ssl_context = None
+if args.cert:
+    ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ssl_context.load_cert_chain(args.cert, args.key)
+loopback.serve(app, args.port, ssl_context=ssl_context)

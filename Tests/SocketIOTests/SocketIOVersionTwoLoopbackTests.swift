@@ -133,7 +133,9 @@ struct VersionTwoHarness {
         #expect(!harness.server.lines.contains("DISCONNECT /"))
         let stats = try #require(await harness.ack(socket, "ping_stats", []).flatMap { $0.first as? [String: Any] })
         let count = try #require(stats["count"] as? Int)
-        #expect(count >= 4, "pings in 3 s: \(count)")
+        // About 6 are due; a client pinging only at its pong deadline sends 1. 3 leaves room
+        // for a loaded machine and still tells the two apart.
+        #expect(count >= 3, "pings in 3 s: \(count)")
         let maxGap = try #require(stats["max_gap"] as? Double)
         #expect(maxGap < 1.5, "longest gap between pings: \(maxGap) s")
         // Each ping the client sent was reported as a `.ping` client event.
