@@ -12,10 +12,10 @@ answers by path:
                      then stays open (the client must deliver every chunk, not only the first)
 """
 import asyncio
-import os
 import socket
 import struct
 import sys
+from loopback import exit_when_orphaned
 
 
 async def handle(reader, writer):
@@ -68,14 +68,6 @@ async def handle(reader, writer):
         writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
         await writer.drain()
         writer.close()
-
-
-async def exit_when_orphaned():
-    """Stops the server when the test process that started it is gone (e.g. it crashed)."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-    os._exit(0)
 
 
 async def main():

@@ -17,12 +17,12 @@ Routes:
 """
 import argparse
 import asyncio
-import os
 import json
 import ssl
 import sys
 
 from aiohttp import web
+from loopback import exit_when_orphaned
 
 stats = {"forever_sent": 0, "forever_blocked": False}
 
@@ -132,14 +132,6 @@ async def forever(request):
 
 async def report(request):
     return web.json_response({"sent": stats["forever_sent"], "blocked": stats["forever_blocked"]})
-
-
-async def exit_when_orphaned():
-    """Stops the server when the test process that started it is gone (e.g. it crashed)."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-    os._exit(0)
 
 
 async def main():

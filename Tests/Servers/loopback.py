@@ -3,16 +3,27 @@ stopped.
 
 `serve(app, port)` binds 127.0.0.1 on `port` (0: the kernel picks one), prints `PORT=<n>` as
 the first stdout line (the contract of Tests/TestSupport/TestServer.swift and scripts/demo.sh),
-and runs until SIGTERM / Ctrl-C. Scripts import it as `import loopback`: Python puts the
+and runs until SIGTERM / Ctrl-C or until its parent process is gone. Scripts import it as `import loopback`: Python puts the
 script's own folder first on sys.path.
 """
 import asyncio
+import os
 import sys
 
 from aiohttp import web
 
 
+async def exit_when_orphaned():
+    """Exits when the test process that started this server is gone (e.g. it crashed), so no
+    server outlives its test run."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    os._exit(0)
+
+
 async def _serve(app, port, ssl_context, access_log):
+    asyncio.get_running_loop().create_task(exit_when_orphaned())
     runner = web.AppRunner(app) if access_log else web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", port, ssl_context=ssl_context)

@@ -6,11 +6,11 @@
   /multiline         one event whose data has three lines
 """
 import asyncio
-import os
 import sys
 
 from aiohttp import web
 from aiohttp_sse import sse_response
+from loopback import exit_when_orphaned
 
 
 async def events(request):
@@ -35,14 +35,6 @@ async def multiline(request):
     async with sse_response(request) as response:
         await response.send("line 1\nline 2\nline 3")
     return response
-
-
-async def exit_when_orphaned():
-    """Exit when the test process that started this server is gone."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-    os._exit(0)
 
 
 async def main():

@@ -25,9 +25,9 @@ Paths:
 """
 import asyncio
 import json
-import os
 import sys
 from urllib.parse import urlsplit, parse_qs
+from loopback import exit_when_orphaned
 
 
 def head(status, content_type="text/event-stream", extra=()):
@@ -191,14 +191,6 @@ class Server:
         else:
             writer.write(head(404, "text/plain") + b"no such path")
             await writer.drain()
-
-
-async def exit_when_orphaned():
-    """Exit when the test process that started this server is gone."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-    os._exit(0)
 
 
 async def main():

@@ -8,7 +8,6 @@ Binds 127.0.0.1 port 0 itself and prints the real port as PORT=<n>.
   /post (POST)            echoes the request body as one event
 """
 import asyncio
-import os
 import socket
 import sys
 
@@ -17,6 +16,7 @@ from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import Route
+from loopback import exit_when_orphaned
 
 
 async def events(request: Request):
@@ -46,14 +46,6 @@ async def post(request: Request):
         yield ServerSentEvent(data=body, event="echo")
 
     return EventSourceResponse(generate())
-
-
-async def exit_when_orphaned():
-    """Exit when the test process that started this server is gone."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-    os._exit(0)
 
 
 async def serve(server, sock):
