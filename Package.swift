@@ -64,7 +64,7 @@ targets += [
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
     testTarget("EventSourceTests", ["EventSource"]),
-    testTarget("SocketIOTests", ["SocketIO"]),
+    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "HTTP1Codec"]),
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
 ]
 

@@ -51,28 +51,29 @@ extension SocketEngine {
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
-        let actions = self.state.withLock { state -> [EngineSession.NumberedAction] in
-            guard state.session.generation == generation else { return [] }
-            return state.session.number(input(&state.session.machine))
+        let performer = self.state.withLock { state -> Bool in
+            guard state.session.generation == generation else { return false }
+            return state.queue(state.session.number(input(&state.session.machine)), generation: generation)
         }
-        self.perform(actions, generation: generation)
+        if performer { self.performQueuedActions() }
     }
 
     /// Hands waiting writes to the machine when the transport can take them.
     func feedWrites(generation: Int) {
-        let actions = self.state.withLock { state -> [EngineSession.NumberedAction] in
-            guard state.session.generation == generation else { return [] }
+        let performer = self.state.withLock { state -> Bool in
+            guard state.session.generation == generation else { return false }
             let writes = state.session.takeFeedableWrites()
-            guard !writes.isEmpty else { return [] }
+            guard !writes.isEmpty else { return false }
             let ticket = state.session.sendsIssued
             for write in writes {
                 if let completion = write.completion {
                     state.session.fed.append(EngineSession.FedWrite(ticket: ticket, completion: completion))
                 }
             }
-            return state.session.number(state.session.machine.send(writes.flatMap(\.packets)))
+            return state.queue(state.session.number(state.session.machine.send(writes.flatMap(\.packets))),
+                               generation: generation)
         }
-        self.perform(actions, generation: generation)
+        if performer { self.performQueuedActions() }
     }
 
     /// A transport send finished: runs the completions of the writes it carried.
@@ -89,52 +90,70 @@ extension SocketEngine {
 
     // MARK: Performing actions
 
-    func perform(_ actions: [EngineSession.NumberedAction], generation: Int) {
-        for numbered in actions {
-            switch numbered.action {
-            case let .sendPollingGET(sid):
-                self.startPollingGET(sid: sid, generation: generation)
-            case let .sendPollingPOST(sid, body):
-                self.startPollingPOST(sid: sid, body: body, sendIndex: numbered.sendIndex, generation: generation)
-                self.reportSentPings(inPollingBody: body)
-            case let .openWebSocket(sid):
-                self.startWebSocket(sid: sid, generation: generation)
-            case let .sendWebSocketFrames(frames):
-                self.enqueueWebSocket(.frames(frames, sendIndex: numbered.sendIndex), generation: generation)
-                self.reportSentPings(inWebSocketFrames: frames)
-            case .closeWebSocket:
-                self.enqueueWebSocket(.close, generation: generation)
-            case .cancelPollingRequests:
-                let tasks = self.state.withLock { state -> [Task<Void, Never>] in
-                    guard state.session.generation == generation else { return [] }
-                    defer {
-                        state.session.getTask = nil
-                        state.session.postTask = nil
-                    }
-                    return [state.session.getTask, state.session.postTask].compactMap { $0 }
-                }
-                tasks.forEach { $0.cancel() }
-            case let .scheduleHeartbeatTimeout(deadline):
-                self.scheduleHeartbeat(at: deadline, generation: generation)
-            case .cancelHeartbeatTimeout:
-                let task = self.state.withLock { state -> Task<Void, Never>? in
-                    guard state.session.generation == generation else { return nil }
-                    defer { state.session.heartbeatTask = nil }
-                    return state.session.heartbeatTask
-                }
-                task?.cancel()
-            case let .opened(handshake):
-                self.didOpen(handshake, generation: generation)
-            case .upgraded:
-                self.didUpgrade(generation: generation)
-            case let .deliverMessage(text):
-                let client = self.client
-                client?.parseEngineMessage(text)
-            case let .deliverBinaryMessage(bytes):
-                self.parseEngineData(Data(bytes))
-            case let .closed(reason):
-                self.didClose(reason, generation: generation)
+    /// Performs queued actions, oldest first, until none is left (see ``State/queue(_:generation:)``).
+    ///
+    /// Only the thread that ``State/queue(_:generation:)`` named performer runs this; inputs
+    /// fed meanwhile (by other threads, or re-entrantly by an action) queue behind and are
+    /// performed here, so the transports see sends in the order the machine produced them.
+    func performQueuedActions() {
+        while let batch = self.state.withLock({ state -> [SocketEngine.QueuedAction]? in
+            guard !state.actionQueue.isEmpty else {
+                state.performingActions = false
+                return nil
             }
+            defer { state.actionQueue = [] }
+            return state.actionQueue
+        }) {
+            for queued in batch {
+                self.perform(queued.numbered, generation: queued.generation)
+            }
+        }
+    }
+
+    private func perform(_ numbered: EngineSession.NumberedAction, generation: Int) {
+        switch numbered.action {
+        case let .sendPollingGET(sid):
+            self.startPollingGET(sid: sid, generation: generation)
+        case let .sendPollingPOST(sid, body):
+            self.startPollingPOST(sid: sid, body: body, sendIndex: numbered.sendIndex, generation: generation)
+            self.reportSentPings(inPollingBody: body)
+        case let .openWebSocket(sid):
+            self.startWebSocket(sid: sid, generation: generation)
+        case let .sendWebSocketFrames(frames):
+            self.enqueueWebSocket(.frames(frames, sendIndex: numbered.sendIndex), generation: generation)
+            self.reportSentPings(inWebSocketFrames: frames)
+        case .closeWebSocket:
+            self.enqueueWebSocket(.close, generation: generation)
+        case .cancelPollingRequests:
+            let tasks = self.state.withLock { state -> [Task<Void, Never>] in
+                guard state.session.generation == generation else { return [] }
+                defer {
+                    state.session.getTask = nil
+                    state.session.postTask = nil
+                }
+                return [state.session.getTask, state.session.postTask].compactMap { $0 }
+            }
+            tasks.forEach { $0.cancel() }
+        case let .scheduleHeartbeatTimeout(deadline):
+            self.scheduleHeartbeat(at: deadline, generation: generation)
+        case .cancelHeartbeatTimeout:
+            let task = self.state.withLock { state -> Task<Void, Never>? in
+                guard state.session.generation == generation else { return nil }
+                defer { state.session.heartbeatTask = nil }
+                return state.session.heartbeatTask
+            }
+            task?.cancel()
+        case let .opened(handshake):
+            self.didOpen(handshake, generation: generation)
+        case .upgraded:
+            self.didUpgrade(generation: generation)
+        case let .deliverMessage(text):
+            let client = self.client
+            client?.parseEngineMessage(text)
+        case let .deliverBinaryMessage(bytes):
+            self.parseEngineData(Data(bytes))
+        case let .closed(reason):
+            self.didClose(reason, generation: generation)
         }
     }
 

@@ -36,12 +36,37 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
         var session = EngineSession()
+        /// Actions the machine produced, waiting to be performed in that order.
+        var actionQueue: [QueuedAction] = []
+        /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
+        var performingActions = false
+
+        /// Queues actions behind those the machine produced before; call it in the critical
+        /// section that fed the machine, so the queue's order is the machine's.
+        ///
+        /// - Returns: `true` when the caller must now perform the queue (no other thread is
+        ///   doing so); `false` when the thread already performing it will get to them.
+        mutating func queue(_ actions: [EngineSession.NumberedAction], generation: Int) -> Bool {
+            guard !actions.isEmpty else { return false }
+            for numbered in actions {
+                self.actionQueue.append(QueuedAction(numbered: numbered, generation: generation))
+            }
+            guard !self.performingActions else { return false }
+            self.performingActions = true
+            return true
+        }
 
         /// The Engine.IO revision `version` implies: `EIO=3` for `.two` (Socket.IO 2.x),
         /// `EIO=4` otherwise.
         var engineProtocolVersion: EngineProtocolVersion {
             self.version == .two ? .v3 : .v4
         }
+    }
+
+    /// An action of the machine of attempt `generation`, queued to be performed.
+    struct QueuedAction {
+        var numbered: EngineSession.NumberedAction
+        var generation: Int
     }
 
     let state: SocketLock<State>
@@ -329,15 +354,15 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     open func disconnect(reason: String) {
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
-        let (generation, actions, client) = self.state.withLock { state in
+        let (performer, client) = self.state.withLock { state in
             state.session.notifiedClose = true
             state.closed = true
             state.connected = false
             let actions = state.session.number(state.session.machine.close())
-            return (state.session.generation, actions, state.client)
+            return (state.queue(actions, generation: state.session.generation), state.client)
         }
 
-        self.perform(actions, generation: generation)
+        if performer { self.performQueuedActions() }
         client?.engineDidClose(reason: reason)
     }
 

@@ -130,6 +130,9 @@ package struct EngineClientStateMachine: Sendable {
     /// `true` while a WebSocket upgrade is in progress (connecting, probing, or pausing).
     package var isUpgrading: Bool { self.upgrade != .none }
 
+    /// `true` after `3probe`, while polling drains before the client sends `5`.
+    package var isPausedForUpgrade: Bool { self.upgrade == .pausing }
+
     // MARK: Inputs: lifecycle
 
     /// Starts the session: a handshake `GET` over polling, or a WebSocket when

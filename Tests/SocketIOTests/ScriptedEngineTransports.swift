@@ -1,0 +1,133 @@
+import Foundation
+import HTTP1Codec
+import RealtimeHTTP
+import Synchronization
+@testable import SocketIO
+
+/// In-memory polling and WebSocket transports for engine unit tests that need a precise
+/// interleaving (a real server cannot be told to answer at one exact moment). The test hands
+/// out each polling `GET` body and each WebSocket message itself; `POST`s and WebSocket sends
+/// are recorded in order. Loopback tests use real servers.
+final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchecked Sendable {
+    // `@unchecked Sendable`: all state is behind `state`, one Mutex.
+    private struct State {
+        var getWaiters: [CheckedContinuation<[UInt8], Never>] = []
+        var getBodies: [[UInt8]] = []
+        var posts: [String] = []
+        var connection: ScriptedWebSocketConnection?
+    }
+
+    private let state = Mutex(State())
+
+    var transports: EngineTransports {
+        EngineTransports(http: self, webSocket: self, httpKeepsCookies: true)
+    }
+
+    /// The bodies of the `POST`s so far, in order.
+    var posts: [String] { self.state.withLock { $0.posts } }
+    var webSocket: ScriptedWebSocketConnection? { self.state.withLock { $0.connection } }
+
+    /// Answers the oldest waiting `GET` (or the next one to come) with `body`.
+    func answerGET(_ body: String) {
+        let waiter = self.state.withLock { state -> CheckedContinuation<[UInt8], Never>? in
+            guard !state.getWaiters.isEmpty else {
+                state.getBodies.append(Array(body.utf8))
+                return nil
+            }
+            return state.getWaiters.removeFirst()
+        }
+        waiter?.resume(returning: Array(body.utf8))
+    }
+
+    var waitingGETs: Int { self.state.withLock { $0.getWaiters.count } }
+
+    func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        let body: [UInt8]
+        if request.method == "POST" {
+            self.state.withLock { $0.posts.append(String(decoding: request.body ?? [], as: UTF8.self)) }
+            body = Array("ok".utf8)
+        } else {
+            body = await withCheckedContinuation { continuation in
+                let ready = self.state.withLock { state -> [UInt8]? in
+                    guard state.getBodies.isEmpty else { return state.getBodies.removeFirst() }
+                    state.getWaiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+        return HTTPClientResponse(status: 200, reason: "OK", headers: [:], url: request.url,
+                                  body: HTTPResponseBody(source: ScriptedEngineBody(body)))
+    }
+
+    func connect(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> any WebSocketConnection {
+        let connection = ScriptedWebSocketConnection()
+        self.state.withLock { $0.connection = connection }
+        return connection
+    }
+}
+
+/// A body delivered in one chunk.
+final class ScriptedEngineBody: HTTPBodySource, @unchecked Sendable {
+    // `@unchecked Sendable`: `bytes` is behind `lock`.
+    private let lock = NSLock()
+    private var bytes: [UInt8]?
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func next() async throws(HTTPClientError) -> [UInt8]? {
+        self.lock.withLock {
+            defer { self.bytes = nil }
+            return self.bytes
+        }
+    }
+
+    func cancel() { self.lock.withLock { self.bytes = nil } }
+}
+
+/// A WebSocket that records what is sent and receives what the test pushes.
+final class ScriptedWebSocketConnection: WebSocketConnection, @unchecked Sendable {
+    // `@unchecked Sendable`: all state is behind `lock`.
+    private let lock = NSLock()
+    private var _sent: [String] = []
+    private var inbox: [WebSocketMessage?] = []
+    private var receiver: CheckedContinuation<WebSocketMessage?, Never>?
+
+    let responseHeaders: HTTPHeaders = [:]
+    var closeStatus: (code: UInt16, reason: String)? { nil }
+
+    /// Text messages sent so far, in order.
+    var sent: [String] { self.lock.withLock { self._sent } }
+
+    func push(_ message: WebSocketMessage?) {
+        let receiver = self.lock.withLock { () -> CheckedContinuation<WebSocketMessage?, Never>? in
+            guard let receiver = self.receiver else {
+                self.inbox.append(message)
+                return nil
+            }
+            self.receiver = nil
+            return receiver
+        }
+        receiver?.resume(returning: message)
+    }
+
+    func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+        guard case let .text(text) = message else { return }
+        self.lock.withLock { self._sent.append(text) }
+    }
+
+    func receive() async throws(WebSocketError) -> WebSocketMessage? {
+        await withCheckedContinuation { continuation in
+            let ready = self.lock.withLock { () -> WebSocketMessage?? in
+                guard self.inbox.isEmpty else { return .some(self.inbox.removeFirst()) }
+                self.receiver = continuation
+                return .none
+            }
+            if case let .some(message) = ready { continuation.resume(returning: message) }
+        }
+    }
+
+    func close(code: UInt16, reason: String) async {
+        self.push(nil)
+    }
+}
