@@ -16,8 +16,30 @@ package protocol ByteStream: AnyObject, Sendable {
     /// Writes all of `bytes`; returns once the kernel (or TLS layer) accepted every byte.
     func write(_ bytes: [UInt8]) async throws(NetworkError)
 
+    /// Writes on the calling thread, without suspending, as much of `bytes` as the stream takes
+    /// right now; the caller finishes the rest with ``write(_:)``.
+    ///
+    /// For a sender on a thread that is not the event loop's (a Dispatch queue delivering a
+    /// user's handler): a small write costs one system call there instead of waking the loop.
+    ///
+    /// - Returns: how many leading bytes of `bytes` were taken: `bytes.count`, fewer when the
+    ///   kernel's buffer is full, or 0 when another write is in progress (then nothing was
+    ///   written). Never blocks.
+    /// - Throws: the same errors as ``write(_:)``, without waiting for anything.
+    func writeImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int
+
+    /// `false` when ``writeImmediately(_:)`` never takes bytes (callers skip preparing them).
+    var supportsImmediateWrites: Bool { get }
+
     /// Closes the stream. Idempotent; pending reads and writes fail with `.closed`.
     func close()
+}
+
+extension ByteStream {
+    /// Takes nothing: every write goes through ``write(_:)``.
+    package func writeImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int { 0 }
+
+    package var supportsImmediateWrites: Bool { false }
 }
 
 /// Where to connect, and how.

@@ -265,6 +265,27 @@ extension SocketCore {
         }
     }
 
+    /// Sends as much of `bytes` as the kernel takes right now, without waiting.
+    /// - Returns: the number of bytes sent (fewer than `bytes.count` once the send buffer is full).
+    func sendImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let (descriptor, _) = try self.beginSyscall(.write)
+            let result = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            let errorCode = result < 0 ? errno : 0
+            self.endSyscall()
+            switch errorCode {
+            case 0: offset += result
+            case EAGAIN, EWOULDBLOCK: return offset
+            case EINTR: continue
+            default: throw SystemErrno.streamError(errorCode, operation: "write")
+            }
+        }
+        return offset
+    }
+
     /// Sends what the kernel takes right now, without waiting (best effort, e.g. TLS
     /// `close_notify` just before closing).
     func sendWithoutWaiting(_ bytes: [UInt8]) {

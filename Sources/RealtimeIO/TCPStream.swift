@@ -89,6 +89,17 @@ package final class TCPStream: ByteStream {
         try await self.core.send(bytes, range: bytes.startIndex..<bytes.endIndex)
     }
 
+    package var supportsImmediateWrites: Bool { true }
+
+    package func writeImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        guard self.isWriting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            return 0
+        }
+        defer { self.isWriting.store(false, ordering: .releasing) }
+        return try self.core.sendImmediately(bytes)
+    }
+
     package func close() {
         self.core.close()
     }

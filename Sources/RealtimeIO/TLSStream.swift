@@ -41,6 +41,8 @@ package final class TLSStream: ByteStream {
     }
 
     private static let maximumRecordPlaintext = 16 * 1024
+    /// A write encrypts at most this much before sending, so a huge write never doubles in memory.
+    private static let writeChunkSize = 64 * 1024
 
     private let transport: TCPStream
     private let session: TLSSession
@@ -194,8 +196,7 @@ package final class TLSStream: ByteStream {
     package func write(_ bytes: [UInt8]) async throws(NetworkError) {
         try self.claim(reading: false)
         defer { self.state.withLock { $0.isWriting = false } }
-        // Encrypt at most this much before sending, so a huge write never doubles in memory.
-        let chunkSize = 64 * 1024
+        let chunkSize = Self.writeChunkSize
         var offset = 0
         while offset < bytes.count {
             let length = min(chunkSize, bytes.count - offset)
@@ -215,6 +216,73 @@ package final class TLSStream: ByteStream {
             offset += written
             try await self.flush(waitForDelivery: true)
         }
+    }
+
+    package var supportsImmediateWrites: Bool { true }
+
+    /// Encrypts `bytes` and sends the records on the calling thread when no other write or
+    /// flush is in progress and the records fit one chunk; records the kernel does not take
+    /// at once are sent by a flusher task on the event loop (a write or read behind them waits
+    /// for it, so records stay in order). See ``ByteStream/writeImmediately(_:)``.
+    ///
+    /// - Returns: `bytes.count` (all plaintext was encrypted), or 0 when another write or
+    ///   flush is in progress or `bytes` is larger than one chunk.
+    package func writeImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int {
+        guard !bytes.isEmpty, bytes.count <= Self.writeChunkSize else { return 0 }
+        let records = try self.state.withLock { state throws(NetworkError) -> [UInt8]? in
+            if state.isClosed { throw NetworkError(.closed, "the connection was closed") }
+            guard !state.isWriting, !state.isFlushing, state.outbound.isEmpty else { return nil }
+            ERR_clear_error()
+            let result = bytes.withUnsafeBytes { raw in
+                SSL_write(self.session.ssl, raw.baseAddress!, Int32(raw.count))
+            }
+            if result <= 0 {
+                let code = SSL_get_error(self.session.ssl, result)
+                throw NetworkError(.connectionReset, "TLS error while writing (\(code)): \(TLSErrors.drain())")
+            }
+            var records: [UInt8] = []
+            self.session.drainOutput(into: &records)
+            state.isFlushing = true
+            return records
+        }
+        guard let records else { return 0 }
+        let sent: Int
+        do {
+            sent = try self.transport.core.sendImmediately(records)
+        } catch {
+            self.abandonFlushing(error)
+            throw error
+        }
+        let rest = self.state.withLock { state -> [UInt8]? in
+            guard sent == records.count, state.outbound.isEmpty else {
+                // Ahead of anything the reader queued meanwhile.
+                let rest = Array(records[sent...]) + state.outbound
+                state.outbound = []
+                return rest
+            }
+            state.isFlushing = false
+            return nil
+        }
+        if let rest {
+            Task(executorPreference: EventLoop.shared) {
+                do throws(NetworkError) {
+                    try await self.sendAsFlusher(rest)
+                } catch {
+                    self.close()
+                }
+            }
+        }
+        return bytes.count
+    }
+
+    /// Gives up the flusher role after a failed send and passes the error to a waiting writer.
+    private func abandonFlushing(_ error: NetworkError) {
+        let waiter = self.state.withLock { state in
+            state.isFlushing = false
+            defer { state.flushWaiter = nil }
+            return state.flushWaiter
+        }
+        waiter?.resume(returning: error)
     }
 
     package func close() {
@@ -272,17 +340,19 @@ package final class TLSStream: ByteStream {
             start = .idle
         }
         guard case .send(let first) = start else { return }
+        try await self.sendAsFlusher(first)
+    }
+
+    /// The flusher's loop: sends `first`, then whatever was queued meanwhile, until the queue
+    /// is empty; then gives up the flusher role and wakes the writer waiting for delivery.
+    /// The caller set `isFlushing`.
+    private func sendAsFlusher(_ first: [UInt8]) async throws(NetworkError) {
         var batch: [UInt8]? = first
         while let bytes = batch {
             do {
                 try await self.transport.core.send(bytes, range: bytes.indices)
             } catch {
-                let waiter = self.state.withLock { state in
-                    state.isFlushing = false
-                    defer { state.flushWaiter = nil }
-                    return state.flushWaiter
-                }
-                waiter?.resume(returning: error)
+                self.abandonFlushing(error)
                 throw error
             }
             var waiter: UnsafeContinuation<NetworkError?, Never>?

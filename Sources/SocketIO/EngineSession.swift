@@ -84,6 +84,13 @@ struct EngineSession {
     var webSocket: (any WebSocketConnection)?
     var webSocketQueue: [WebSocketOutgoing] = []
     var webSocketWriterActive = false
+    /// Frames taken from the queue (by the writer task) or sent directly are being written:
+    /// everything else waits in ``webSocketQueue`` until they are out.
+    var webSocketSending = false
+    /// When the last direct send started (see `SocketEngine.directSendSpacing`).
+    var lastDirectSend: ContinuousClock.Instant?
+    /// Writes of a burst wait in ``webSocketQueue`` for `SocketEngine.flushDeferredWrites(generation:)`.
+    var deferredFlushPending = false
     /// The writer, suspended while ``webSocketQueue`` is empty.
     var webSocketWriterWaiter: CheckedContinuation<Void, Never>?
     /// The attempt ended with a client close: the writer sends what is queued, then ends.
@@ -132,6 +139,8 @@ struct EngineSession {
         self.webSocket = nil
         self.webSocketQueue = []
         self.webSocketWriterActive = false
+        self.webSocketSending = false
+        self.deferredFlushPending = false
         self.webSocketWriterDraining = false
         return teardown
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
@@ -89,16 +90,156 @@ extension SocketEngine {
         }
     }
 
-    /// Queues frames (or the close) behind everything queued before, and wakes the writer.
+    /// Sends frames (or the close) behind everything sent or queued before.
     ///
-    /// One writer task per attempt sends everything queued, in order; it waits on a
-    /// continuation while the queue is empty, so a write to an idle connection costs a
-    /// resumption, not a new task.
+    /// - A lone write goes out right here, on the calling thread, when nothing is queued or
+    ///   being sent (``WebSocketConnection/sendImmediately(contentsOf:)``: one system call, no
+    ///   wake-up of the event loop): the common case of an emit from a handler.
+    /// - Writes that follow within ``directSendSpacing`` of a direct send are a burst. Made on
+    ///   the manager's `handleQueue` (a handler emitting in a loop) they wait in the queue and
+    ///   go out together when the running handler returns, or at the latest after
+    ///   ``deferredFlushLimit``, from ``flushDeferredWrites(generation:)``.
+    /// - Everything else (the close, writes while the writer is busy, writes from other
+    ///   threads) joins the queue of the attempt's one writer task, which sends all that is
+    ///   queued in one write, in order. It waits on a continuation while the queue is empty,
+    ///   so a queued write to an idle connection costs a resumption, not a new task.
+    ///
+    /// - Important: Called only while performing the machine's actions, which one thread does
+    ///   at a time (``performQueuedActions()``), so writes reach this point in order. Every
+    ///   sender (direct, deferred flush, writer task) first claims `webSocketSending` and sends
+    ///   from the head of the queue, or with the queue empty, so none overtakes another.
     func enqueueWebSocket(_ outgoing: EngineSession.WebSocketOutgoing, generation: Int) {
+        enum Plan { case none, direct(any WebSocketConnection, [EngineWebSocketFrame], Int?), deferFlush(DispatchQueue), wakeWriter }
+        let now = ContinuousClock.now
+        let plan = self.state.withLock { state -> Plan in
+            guard state.session.generation == generation else { return .none }
+            if case let .frames(frames, sendIndex) = outgoing, let webSocket = state.session.webSocket,
+               !state.session.webSocketWriterDraining {
+                let spaced = state.session.lastDirectSend.map { $0.duration(to: now) >= SocketEngine.directSendSpacing } ?? true
+                if spaced, state.session.webSocketQueue.isEmpty, !state.session.webSocketSending {
+                    state.session.webSocketSending = true
+                    state.session.lastDirectSend = now
+                    return .direct(webSocket, frames, sendIndex)
+                }
+                if let handleQueue = state.handleQueue, SocketEngine.isRunning(on: handleQueue) {
+                    state.session.webSocketQueue.append(outgoing)
+                    guard !state.session.deferredFlushPending else { return .none }
+                    state.session.deferredFlushPending = true
+                    return .deferFlush(handleQueue)
+                }
+            }
+            state.session.webSocketQueue.append(outgoing)
+            return .wakeWriter
+        }
+        switch plan {
+        case .none:
+            return
+        case .wakeWriter:
+            self.wakeWebSocketWriter(generation: generation)
+        case let .deferFlush(handleQueue):
+            handleQueue.async { self.flushDeferredWrites(generation: generation) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + SocketEngine.deferredFlushLimit) {
+                self.flushDeferredWrites(generation: generation)
+            }
+        case let .direct(webSocket, frames, sendIndex):
+            self.sendDirectly([.frames(frames, sendIndex: sendIndex)], on: webSocket, generation: generation)
+        }
+    }
+
+    /// How long after a direct send further writes count as a burst (see ``enqueueWebSocket(_:generation:)``).
+    static let directSendSpacing: Duration = .microseconds(100)
+    /// The longest a burst's writes wait for the handler that made them to return.
+    static let deferredFlushLimit: DispatchTimeInterval = .milliseconds(1)
+
+    /// Marks each `handleQueue` with its own identity, so the engine can tell whether it runs on it.
+    nonisolated(unsafe) static let handleQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    static func isRunning(on queue: DispatchQueue) -> Bool {
+        DispatchQueue.getSpecific(key: SocketEngine.handleQueueKey) == ObjectIdentifier(queue)
+    }
+
+    /// Sends the writes of a burst that waited in the queue, unless another sender has them.
+    func flushDeferredWrites(generation: Int) {
+        enum Plan { case none, send(any WebSocketConnection, [EngineSession.WebSocketOutgoing]), wakeWriter }
+        let now = ContinuousClock.now
+        let plan = self.state.withLock { state -> Plan in
+            guard state.session.generation == generation, state.session.deferredFlushPending else { return .none }
+            state.session.deferredFlushPending = false
+            // A sender at work takes the queue when it is done.
+            guard !state.session.webSocketQueue.isEmpty, !state.session.webSocketSending else { return .none }
+            guard let webSocket = state.session.webSocket, !state.session.webSocketWriterDraining else { return .wakeWriter }
+            // Frames up to a close (the writer task sends the close).
+            let count = state.session.webSocketQueue.firstIndex {
+                if case .close = $0 { true } else { false }
+            } ?? state.session.webSocketQueue.count
+            guard count > 0 else { return .wakeWriter }
+            let batch = Array(state.session.webSocketQueue.prefix(count))
+            state.session.webSocketQueue.removeFirst(count)
+            state.session.webSocketSending = true
+            state.session.lastDirectSend = now
+            return .send(webSocket, batch)
+        }
+        switch plan {
+        case .none:
+            return
+        case .wakeWriter:
+            self.wakeWebSocketWriter(generation: generation)
+        case let .send(webSocket, batch):
+            self.sendDirectly(batch, on: webSocket, generation: generation)
+        }
+    }
+
+    /// Sends `batch` (frames only) on the calling thread; the caller claimed `webSocketSending`.
+    private func sendDirectly(_ batch: [EngineSession.WebSocketOutgoing], on webSocket: any WebSocketConnection,
+                              generation: Int) {
+        var messages: [WebSocketMessage] = []
+        var lastSendIndex: Int?
+        for outgoing in batch {
+            guard case let .frames(frames, sendIndex) = outgoing else { continue }
+            messages += frames.map(SocketEngine.webSocketMessage)
+            if let sendIndex { lastSendIndex = sendIndex }
+        }
+        let sent: Bool
+        do {
+            sent = try webSocket.sendImmediately(contentsOf: messages)
+        } catch {
+            self.finishDirectSend(requeueing: [], generation: generation)
+            self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
+            return
+        }
+        self.finishDirectSend(requeueing: sent ? [] : batch, generation: generation)
+        if sent {
+            self.sendFinished(lastSendIndex, generation: generation)
+        }
+    }
+
+    /// Ends a direct send; `unsent` (the connection's writer was busy) goes back to the head
+    /// of the queue. Wakes the writer for what waits in the queue, unless a deferred flush
+    /// will take it.
+    private func finishDirectSend(requeueing unsent: [EngineSession.WebSocketOutgoing], generation: Int) {
+        let wake = self.state.withLock { state -> Bool in
+            guard state.session.generation == generation else { return false }
+            state.session.webSocketSending = false
+            state.session.webSocketQueue.insert(contentsOf: unsent, at: 0)
+            return !state.session.webSocketQueue.isEmpty && (!unsent.isEmpty || !state.session.deferredFlushPending)
+        }
+        if wake {
+            self.wakeWebSocketWriter(generation: generation)
+        }
+    }
+
+    static func webSocketMessage(_ frame: EngineWebSocketFrame) -> WebSocketMessage {
+        switch frame {
+        case let .text(text): return .text(text)
+        case let .binary(bytes): return .binary(bytes)
+        }
+    }
+
+    /// Resumes the waiting writer task, or starts it.
+    private func wakeWebSocketWriter(generation: Int) {
         enum Wake { case none, resume(CheckedContinuation<Void, Never>), start }
         let wake = self.state.withLock { state -> Wake in
             guard state.session.generation == generation else { return .none }
-            state.session.webSocketQueue.append(outgoing)
             if let waiter = state.session.webSocketWriterWaiter {
                 state.session.webSocketWriterWaiter = nil
                 return .resume(waiter)
@@ -125,12 +266,23 @@ extension SocketEngine {
     }
 
     /// Takes everything queued; waits (without a task switch when work is already queued)
-    /// while the queue is empty. `nil` when the attempt is over.
-    private func nextWebSocketBatch(generation: Int) async -> ([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?)? {
+    /// while the queue is empty or a direct send is being written. `nil` when the attempt is
+    /// over.
+    ///
+    /// - Parameter holdsBatch: `true` while the writer is sending a batch it took: the next
+    ///   call first gives up the `webSocketSending` claim that came with it.
+    private func nextWebSocketBatch(generation: Int,
+                                    holdsBatch: inout Bool) async -> ([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?)? {
+        enum Step { case batch([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?), stop, wait }
         while true {
-            enum Step { case batch([EngineSession.WebSocketOutgoing], (any WebSocketConnection)?), stop, wait }
-            let take = { (state: inout State) -> Step in
+            let step = self.state.withLock { state -> Step in
                 guard state.session.generation == generation, !Task.isCancelled else { return .stop }
+                if holdsBatch {
+                    state.session.webSocketSending = false
+                    holdsBatch = false
+                }
+                // A direct send in progress wakes this writer when it ends.
+                guard !state.session.webSocketSending else { return .wait }
                 guard !state.session.webSocketQueue.isEmpty else {
                     guard state.session.webSocketWriterDraining else { return .wait }
                     state.session.webSocketWriterActive = false
@@ -140,9 +292,11 @@ extension SocketEngine {
                 // The whole queue at once: no `removeFirst()` per entry under bursts.
                 let batch = state.session.webSocketQueue
                 state.session.webSocketQueue = []
+                state.session.webSocketSending = true
+                holdsBatch = true
                 return .batch(batch, state.session.webSocket)
             }
-            switch self.state.withLock(take) {
+            switch step {
             case let .batch(batch, webSocket):
                 return (batch, webSocket)
             case .stop:
@@ -150,9 +304,10 @@ extension SocketEngine {
             case .wait:
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = self.state.withLock { state -> Bool in
-                        guard state.session.generation == generation, !Task.isCancelled,
-                              !state.session.webSocketWriterDraining,
-                              state.session.webSocketQueue.isEmpty else { return true }
+                        guard state.session.generation == generation, !Task.isCancelled else { return true }
+                        let mustWait = state.session.webSocketSending
+                            || (state.session.webSocketQueue.isEmpty && !state.session.webSocketWriterDraining)
+                        guard mustWait else { return true }
                         state.session.webSocketWriterWaiter = continuation
                         return false
                     }
@@ -167,19 +322,15 @@ extension SocketEngine {
     /// goes after the frames queued before it.
     private func runWebSocketWriter(generation: Int) async {
         var messages: [WebSocketMessage] = []
-        while let (batch, webSocket) = await self.nextWebSocketBatch(generation: generation) {
+        var holdsBatch = false
+        while let (batch, webSocket) = await self.nextWebSocketBatch(generation: generation, holdsBatch: &holdsBatch) {
             var pending: Int?
             messages.removeAll(keepingCapacity: true)
             for outgoing in batch {
                 switch outgoing {
                 case let .frames(frames, sendIndex):
                     guard let webSocket else { continue }
-                    for frame in frames {
-                        switch frame {
-                        case let .text(text): messages.append(.text(text))
-                        case let .binary(bytes): messages.append(.binary(bytes))
-                        }
-                    }
+                    messages += frames.map(SocketEngine.webSocketMessage)
                     if let sendIndex { pending = sendIndex }
                 case .close:
                     guard await self.flushWebSocket(&messages, to: webSocket, generation: generation) else { return }
@@ -193,6 +344,7 @@ extension SocketEngine {
                             state.session.webSocketTask = nil
                             state.session.webSocketWriterActive = false
                             state.session.webSocketWriterTask = nil
+                            state.session.webSocketSending = false
                         }
                         return state.session.webSocket
                     }

@@ -36,6 +36,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
         var session = EngineSession()
+        /// The manager's `handleQueue` (marked with `handleQueueKey`), where handlers emit from.
+        var handleQueue: DispatchQueue?
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
@@ -298,6 +300,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
+        // Read outside the engine's lock: the manager has its own.
+        let handleQueue = (self.client as? SocketManager)?.handleQueue
+        if let handleQueue {
+            handleQueue.setSpecific(key: SocketEngine.handleQueueKey, value: ObjectIdentifier(handleQueue))
+        }
         let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
             // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
             // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
@@ -305,6 +312,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
                                                                        forceWebSockets: state.forceWebsockets,
                                                                        protocolVersion: state.engineProtocolVersion)
             let teardown = state.session.reset(configuration: configuration)
+            state.handleQueue = handleQueue
             state.closed = false
             state.connected = false
             state.sid = ""

@@ -72,7 +72,15 @@ package struct AckTable<Pending> {
 
     /// The earliest deadline still pending, to schedule the next ``expire(now:)``.
     package var nextDeadline: ContinuousClock.Instant? {
-        self.entries.values.compactMap(\.deadline).min()
+        // A plain loop: in this generic type a key path (`compactMap(\.deadline)`) is built
+        // at run time on every call, which cost more than the rest of an ack's handling.
+        var earliest: ContinuousClock.Instant?
+        for entry in self.entries.values {
+            if let deadline = entry.deadline, earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
+        }
+        return earliest
     }
 
     /// Removes and returns every entry by increasing id (on disconnect). Ids keep counting.

@@ -37,6 +37,16 @@ package final class AsyncSerialLock: Sendable {
         }
     }
 
+    /// Takes the lock if it is free; never waits.
+    /// - Returns: `true` when the lock is now the caller's.
+    package func tryLock() -> Bool {
+        self.state.withLock { state -> Bool in
+            guard !state.locked else { return false }
+            state.locked = true
+            return true
+        }
+    }
+
     /// Hands the lock to the longest waiter, or frees it.
     package func unlock() {
         let next = self.state.withLock { state -> CheckedContinuation<Void, Never>? in

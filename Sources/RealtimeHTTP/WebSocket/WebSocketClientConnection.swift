@@ -101,6 +101,23 @@ package final class WebSocketClientConnection: WebSocketConnection {
         }
     }
 
+    /// Sends `messages` as consecutive frames from the calling thread when no other send is in
+    /// progress: one system call, no suspension, no wake-up of the event loop. Bytes the
+    /// kernel does not take at once go out from the event loop, ahead of any later frame.
+    ///
+    /// - Returns: `false` when nothing was sent (another send holds the writer): use
+    ///   ``send(contentsOf:)``.
+    /// - Throws: ``WebSocketError`` if the connection is closing or closed, or the write
+    ///   fails (the connection is then closed).
+    package func sendImmediately(contentsOf messages: [WebSocketMessage]) throws(WebSocketError) -> Bool {
+        if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }
+        do {
+            return try self.writer.sendImmediately(contentsOf: messages)
+        } catch {
+            throw WebSocketError(error)
+        }
+    }
+
     /// Sends a ping (the pong is consumed by ``receive()``).
     package func ping(_ payload: [UInt8] = []) async throws(WebSocketError) {
         if let error = self.state.withLock({ $0.machine.sendError() }) { throw error }

@@ -54,6 +54,50 @@ final class WebSocketFrameWriter: Sendable {
         try await self.write(frames)
     }
 
+    /// Sends `messages` as consecutive frames on the calling thread when the writer is free
+    /// and the stream takes bytes without waiting (see ``ByteStream/writeImmediately(_:)``).
+    ///
+    /// Bytes the kernel does not take at once are written by a task on the event loop that
+    /// keeps the writer's lock until they are out, so frames sent later queue behind them.
+    ///
+    /// - Returns: `true` once the frames are encoded and written or being written; `false`
+    ///   when nothing was done (the writer is busy, or the stream has no immediate writes):
+    ///   send them with ``send(contentsOf:)``.
+    /// - Throws: the stream's error; the stream is then closed.
+    func sendImmediately(contentsOf messages: [WebSocketMessage]) throws(NetworkError) -> Bool {
+        guard !messages.isEmpty else { return true }
+        guard self.stream.supportsImmediateWrites, self.lock.tryLock() else { return false }
+        var frames: [UInt8] = []
+        var capacity = 0
+        for message in messages { capacity += Self.encodedCapacity(message) }
+        frames.reserveCapacity(capacity)
+        for message in messages { self.encode(message, into: &frames) }
+        // From here the frames are committed (masking keys drawn, compression context
+        // advanced): what the stream does not take now is written by the task below.
+        let written: Int
+        do {
+            written = try self.stream.writeImmediately(frames)
+        } catch {
+            self.lock.unlock()
+            self.stream.close()
+            throw error
+        }
+        guard written < frames.count else {
+            self.lock.unlock()
+            return true
+        }
+        let rest = Array(frames[written...])
+        Task(executorPreference: EventLoop.shared) {
+            defer { self.lock.unlock() }
+            do throws(NetworkError) {
+                try await self.stream.write(rest)
+            } catch {
+                self.stream.close()
+            }
+        }
+        return true
+    }
+
     /// An upper bound of an uncompressed frame's size: payload plus the longest header
     /// (2 + 8 length bytes + 4 mask bytes, RFC 6455 §5.2).
     private static func encodedCapacity(_ message: WebSocketMessage) -> Int {
