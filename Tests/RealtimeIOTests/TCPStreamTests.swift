@@ -32,6 +32,40 @@ struct TCPStreamTests {
         }
     }
 
+    @Test("immediate writes on the caller's thread, finished with write() once the kernel is full, arrive whole and in order")
+    func immediateWrites() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            #expect(stream.supportsImmediateWrites)
+            let payload = IOTestHelpers.pattern(count: 8 * 1024 * 1024 + 3)
+            async let written = IOTestHelpers.writeImmediatelyInChunks(stream, payload)
+            let received = try await IOTestHelpers.read(stream, count: payload.count)
+            let (immediate, _) = try await written
+            #expect(received == payload)
+            #expect(immediate > 0)
+        }
+    }
+
+    @Test("an immediate write while another write waits takes nothing")
+    func immediateWriteDuringWrite() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            // The server never reads: once the buffers are full this write waits.
+            let payload = [UInt8](repeating: 7, count: 32 * 1024 * 1024)
+            let blocked = Task { try await stream.write(payload) }
+            var tookNothing = false
+            for _ in 0..<400 where !tookNothing {
+                try await Task.sleep(for: .milliseconds(5))
+                tookNothing = try stream.writeImmediately([1, 2, 3]) == 0
+            }
+            #expect(tookNothing)
+            stream.close()
+            _ = await blocked.result
+        }
+    }
+
     @Test("IPv6 loopback echo", .enabled(if: IOTestHelpers.ipv6LoopbackAvailable,
                                           "this machine cannot bind ::1 (no IPv6 loopback)"))
     func ipv6Echo() async throws {

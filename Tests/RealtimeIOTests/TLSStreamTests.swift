@@ -51,6 +51,21 @@ struct TLSStreamTests {
         }
     }
 
+    @Test("immediate TLS writes (records the kernel does not take go out from the loop) arrive whole and in order")
+    func immediateWrites() async throws {
+        try await self.withServer("localhost") { server in
+            let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
+            defer { stream.close() }
+            #expect(stream.supportsImmediateWrites)
+            let payload = IOTestHelpers.pattern(count: 4 * 1024 * 1024 + 9)
+            async let written = IOTestHelpers.writeImmediatelyInChunks(stream, payload)
+            let received = try await IOTestHelpers.read(stream, count: payload.count)
+            let (immediate, _) = try await written
+            #expect(received == payload)
+            #expect(immediate > 0)
+        }
+    }
+
     @Test("a certificate for another host fails with hostnameMismatch")
     func wrongHost() async throws {
         try await self.withServer("wronghost") { server in

@@ -48,6 +48,27 @@ enum IOTestHelpers {
     }
 
     /// Deterministic pseudo-random bytes.
+    /// Writes `payload` in chunks through ``ByteStream/writeImmediately(_:)``, finishing the part
+    /// of a chunk it did not take with ``ByteStream/write(_:)``.
+    /// - Returns: the bytes taken immediately, and how many chunks were only partly taken.
+    static func writeImmediatelyInChunks(_ stream: any ByteStream, _ payload: [UInt8],
+                                         chunk: Int = 48 * 1024) async throws -> (immediate: Int, partial: Int) {
+        var immediate = 0
+        var partial = 0
+        var offset = 0
+        while offset < payload.count {
+            let bytes = Array(payload[offset..<min(offset + chunk, payload.count)])
+            let taken = try stream.writeImmediately(bytes)
+            immediate += taken
+            if taken < bytes.count {
+                partial += 1
+                try await stream.write(Array(bytes[taken...]))
+            }
+            offset += bytes.count
+        }
+        return (immediate, partial)
+    }
+
     static func pattern(count: Int, seed: UInt32 = 0x9E37_79B9) -> [UInt8] {
         var state = seed
         return (0..<count).map { _ in

@@ -17,6 +17,7 @@ Events (both namespaces):
   ask_client(*args)    -> emits "server_ask" with args and a callback; the client's ack
                           is emitted back as "client_answered"
   kick()               -> the server disconnects this client from the namespace
+  shout(*args)         -> emits "shouted" with the args to every client of the namespace
   seq(n)               -> records n; seq_result() acks the recorded list and clears it
   auth_seen()          -> acks the auth payload the namespace saw on connect
   environ_seen()       -> acks {"cookie", "x_client", "query"} of the connect request
@@ -96,6 +97,10 @@ def register(namespace):
     @sio.on("seq", namespace=namespace)
     async def seq(sid, n):
         sequences.setdefault((sid, namespace), []).append(n)
+
+    @sio.on("shout", namespace=namespace)
+    async def shout(sid, *data):
+        await sio.emit("shouted", data, namespace=namespace)
 
     @sio.on("seq_result", namespace=namespace)
     async def seq_result(sid, *data):
