@@ -3,7 +3,10 @@
 # client against the same `websockets` echo server, side by side; then 1,000 idle
 # connections' memory and threads.
 #
-#   scripts/bench-websocket.sh [--round-trips N] [--messages N] [--connections N]
+#   scripts/bench-websocket.sh [--rounds R] [--round-trips N] [--messages N] [--connections N]
+#
+# Echo round trips alternate between the two clients for R rounds (default 3) and report
+# medians of round trips per second and of client CPU per round trip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || ./scripts/bootstrap.sh
@@ -29,5 +32,6 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-.venv/bin/python Tests/Servers/ws_bench_client.py "$port" --round-trips "$round_trips" --messages "$messages" > "$work/python.json"
-"$bench" "$port" --python "$work/python.json" "${args[@]}"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+"$bench" "$port" --python-client "$PWD/.venv/bin/python $PWD/Tests/Servers/ws_bench_client.py" \
+  --round-trips "$round_trips" --messages "$messages" "${args[@]}"

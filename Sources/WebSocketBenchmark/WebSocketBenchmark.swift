@@ -1,5 +1,9 @@
 import Foundation
 import RealtimeHTTP
+import RealtimeIO
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Measures the native client against `ws_echo_server.py`: sequential round trips, one-way
 /// 64 KiB throughput both ways, and the memory and threads of many idle connections.
@@ -8,26 +12,55 @@ enum WebSocketBenchmark {
         var roundTripsPerSecond = 0.0
         var uploadMiBPerSecond = 0.0
         var downloadMiBPerSecond = 0.0
+        var roundTripCPUMicroseconds = 0.0
     }
 
     static func main(_ arguments: [String]) async -> Int32 {
         guard let portText = arguments.first, let port = Int(portText) else {
-            print("usage: WebSocketBenchmark PORT [--python results.json] [--round-trips N] [--messages N] [--connections N]")
+            print("usage: WebSocketBenchmark PORT [--python-client 'PYTHON SCRIPT'] [--rounds R] [--round-trips N] "
+                + "[--messages N] [--connections N]")
             return 2
         }
         let roundTrips = self.intOption("--round-trips", arguments) ?? 20_000
         let messages = self.intOption("--messages", arguments) ?? 2_000
         let connections = self.intOption("--connections", arguments) ?? 1_000
+        let rounds = self.intOption("--rounds", arguments) ?? 3
+        let pythonClient = self.option("--python-client", arguments)?.split(separator: " ").map(String.init)
         let base = "ws://127.0.0.1:\(port)"
         let client = WebSocketClient()
         do {
-            let swift = try await self.measure(client: client, base: base, roundTrips: roundTrips, messages: messages)
-            var python: [String: Double] = [:]
-            if let index = arguments.firstIndex(of: "--python"), index + 1 < arguments.count,
-               let data = FileManager.default.contents(atPath: arguments[index + 1]),
-               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Double] {
-                python = object
+            // The two clients alternate, `rounds` times each; medians of every measure.
+            var swiftRounds: [Results] = []
+            var pythonRounds: [[String: Double]] = []
+            for round in 1...rounds {
+                if let pythonClient {
+                    let python = try self.runPython(pythonClient + [portText, "--round-trips", "\(roundTrips)",
+                                                                    "--messages", "\(messages)"])
+                    pythonRounds.append(python)
+                    print(String(format: "round %d python  %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
+                                 round, python["round_trips_per_second"] ?? 0, python["round_trip_cpu_us"] ?? 0,
+                                 python["upload_mib_per_second"] ?? 0, python["download_mib_per_second"] ?? 0))
+                }
+                let echo = try await self.roundTrips(client: client, base: base, count: roundTrips)
+                var swift = try await self.throughput(client: client, base: base, messages: messages)
+                swift.roundTripsPerSecond = echo.perSecond
+                swift.roundTripCPUMicroseconds = echo.cpuMicroseconds
+                swiftRounds.append(swift)
+                print(String(format: "round %d swift   %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
+                             round, swift.roundTripsPerSecond, swift.roundTripCPUMicroseconds,
+                             swift.uploadMiBPerSecond, swift.downloadMiBPerSecond))
             }
+            let swift = Results(roundTripsPerSecond: self.median(swiftRounds.map(\.roundTripsPerSecond)),
+                                uploadMiBPerSecond: self.median(swiftRounds.map(\.uploadMiBPerSecond)),
+                                downloadMiBPerSecond: self.median(swiftRounds.map(\.downloadMiBPerSecond)),
+                                roundTripCPUMicroseconds: self.median(swiftRounds.map(\.roundTripCPUMicroseconds)))
+            var python: [String: Double] = [:]
+            for key in ["round_trips_per_second", "round_trip_cpu_us", "upload_mib_per_second", "download_mib_per_second"] {
+                let values = pythonRounds.compactMap { $0[key] }
+                if !values.isEmpty { python[key] = self.median(values) }
+            }
+            print("")
+            print("medians over \(rounds) alternating rounds (\(roundTrips) round trips, \(messages) messages of 64 KiB each way)")
             self.printTable(swift: swift, python: python)
             try await self.idleConnections(client: client, base: base, count: connections)
             return 0
@@ -37,35 +70,90 @@ enum WebSocketBenchmark {
         }
     }
 
-    static func intOption(_ name: String, _ arguments: [String]) -> Int? {
+    static func option(_ name: String, _ arguments: [String]) -> String? {
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-        return Int(arguments[index + 1])
+        return arguments[index + 1]
+    }
+
+    static func intOption(_ name: String, _ arguments: [String]) -> Int? {
+        self.option(name, arguments).flatMap { Int($0) }
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    static func measure(client: WebSocketClient, base: String, roundTrips: Int, messages: Int) async throws -> Results {
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// Runs the Python client (blocking this thread, which is not the event loop's) and decodes
+    /// the JSON object it prints.
+    static func runPython(_ command: [String]) throws -> [String: Double] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
+            throw WebSocketError(.protocolError, "the Python client failed: \(String(decoding: data, as: UTF8.self))")
+        }
+        return object
+    }
+
+    /// This process's CPU time (user + system) in seconds.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    struct RoundTrips {
+        var perSecond: Double
+        var cpuMicroseconds: Double
+    }
+
+    /// Sequential 5-byte text echoes, run on the event loop's executor as the library's own
+    /// engines run their connection tasks (a readiness event resumes the task in place).
+    static func roundTrips(client: WebSocketClient, base: String, count: Int) async throws -> RoundTrips {
+        try await withTaskExecutorPreference(EventLoop.shared) {
+            let echo = try await client.openConnection(to: URL(string: base + "/echo")!,
+                                                       options: WebSocketOptions(maxMessageSize: 64 << 20))
+            for _ in 0..<200 {
+                try await echo.send(.text("hello"))
+                _ = try await echo.receive()
+            }
+            let started = ContinuousClock.now
+            let cpuStarted = self.processCPUSeconds()
+            for _ in 0..<count {
+                try await echo.send(.text("hello"))
+                guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
+            }
+            let cpu = self.processCPUSeconds() - cpuStarted
+            let result = RoundTrips(perSecond: Double(count) / self.seconds(ContinuousClock.now - started),
+                                    cpuMicroseconds: cpu / Double(count) * 1e6)
+            await echo.close(code: 1000, reason: "")
+            return result
+        }
+    }
+
+    static func throughput(client: WebSocketClient, base: String, messages: Int) async throws -> Results {
         var results = Results()
         let options = WebSocketOptions(maxMessageSize: 64 << 20)
-
-        let echo = try await client.openConnection(to: URL(string: base + "/echo")!, options: options)
-        for _ in 0..<200 {
-            try await echo.send(.text("hello"))
-            _ = try await echo.receive()
-        }
-        var started = ContinuousClock.now
-        for _ in 0..<roundTrips {
-            try await echo.send(.text("hello"))
-            guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
-        }
-        results.roundTripsPerSecond = Double(roundTrips) / self.seconds(ContinuousClock.now - started)
-        await echo.close(code: 1000, reason: "")
-
         let payload = [UInt8](repeating: 0, count: 65_536)
         let sink = try await client.openConnection(to: URL(string: base + "/sink")!, options: options)
-        started = ContinuousClock.now
+        var started = ContinuousClock.now
         for _ in 0..<messages { try await sink.send(.binary(payload)) }
         try await sink.send(.text("end"))
         guard try await sink.receive() == .text("done:\(messages * 65_536)") else {
@@ -88,9 +176,9 @@ enum WebSocketBenchmark {
     }
 
     static func printTable(swift: Results, python: [String: Double]) {
-        func row(_ name: String, _ value: Double, _ key: String, _ unit: String) {
+        func row(_ name: String, _ value: Double, _ key: String, _ unit: String, lowerIsBetter: Bool = false) {
             let other = python[key]
-            let ratio = other.map { String(format: "%.2fx", value / $0) } ?? "-"
+            let ratio = other.map { String(format: "%.2fx", lowerIsBetter ? $0 / value : value / $0) } ?? "-"
             let otherText = other.map { String(format: "%.1f", $0) } ?? "-"
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0)
                 + String(format: "%14.1f", value) + otherText.leftPadded(14) + ratio.leftPadded(10) + "  " + unit)
@@ -98,6 +186,8 @@ enum WebSocketBenchmark {
         print("measure".padding(toLength: 34, withPad: " ", startingAt: 0)
             + "swift".leftPadded(14) + "python".leftPadded(14) + "ratio".leftPadded(10))
         row("echo round trips (5-byte text)", swift.roundTripsPerSecond, "round_trips_per_second", "per second")
+        row("client CPU per round trip", swift.roundTripCPUMicroseconds, "round_trip_cpu_us", "us (ratio: python / swift)",
+            lowerIsBetter: true)
         row("upload 64 KiB binary", swift.uploadMiBPerSecond, "upload_mib_per_second", "MiB/s")
         row("download 64 KiB binary", swift.downloadMiBPerSecond, "download_mib_per_second", "MiB/s")
     }
