@@ -152,6 +152,9 @@ extension SocketEngine {
             client?.parseEngineMessage(text)
         case let .deliverBinaryMessage(bytes):
             self.parseEngineData(Data(bytes))
+        case .pongReceived:
+            let client = self.client
+            client?.engineDidReceivePong()
         case let .closed(reason):
             self.didClose(reason, generation: generation)
         }

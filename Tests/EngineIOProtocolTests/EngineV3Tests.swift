@@ -128,7 +128,7 @@ import Testing
         // The pong arrives: the next ping is pingInterval later.
         let t1 = self.t0 + .seconds(26)
         #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
-            .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+            .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
         ])
         #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(30)) == [.scheduleHeartbeatTimeout(t1 + .seconds(25))])
         #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
@@ -155,7 +155,7 @@ import Testing
         _ = machine.pollingPOSTCompleted(now: self.t0 + .seconds(25))
         let t1 = self.t0 + .seconds(26)
         #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
-            .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+            .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
         ])
         #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
             .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
@@ -197,7 +197,7 @@ import Testing
         ])
         // The pong re-arms the timer for the next ping.
         #expect(machine.webSocketReceived(.text("3"), now: self.t0 + .seconds(26)) == [
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(51)),
+            .pongReceived, .scheduleHeartbeatTimeout(self.t0 + .seconds(51)),
         ])
     }
 }

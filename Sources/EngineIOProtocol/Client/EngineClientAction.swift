@@ -34,6 +34,9 @@ package enum EngineClientAction: Sendable, Hashable {
     case deliverMessage(String)
     /// A binary `message` packet for the layer above.
     case deliverBinaryMessage([UInt8])
+    /// Engine.IO 3: the server answered the client's ping (upstream reports it as the `pong`
+    /// client event). Never produced for v4, where the server pings.
+    case pongReceived
     /// The session is over; the machine accepts no more work.
     case closed(EngineCloseReason)
 }

@@ -40,6 +40,7 @@ extension EngineClientStateMachine {
         case .pong:
             // v3: the answer to the client's ping; the next ping is due pingInterval from now.
             if self.version == .v3, self.phase == .open, let handshake = self.handshake {
+                actions.append(.pongReceived)
                 let nextPingAt = now + handshake.pingInterval
                 self.nextPingAt = nextPingAt
                 // The timer was armed for the pong deadline; the next ping may be due sooner
