@@ -1,7 +1,8 @@
 """Socket.IO 2.x test server (python-socketio 4.6 / python-engineio 3.14, Engine.IO 3) for the
 `.version(.two)` loopback tests. Runs from .venv-sio2 (scripts/bootstrap.sh).
 
-Binds 127.0.0.1 (port 0 unless --port), prints PORT=<n> first, exits when orphaned.
+Binds 127.0.0.1 (port 0 unless --port), prints PORT=<n> first, exits when orphaned; with
+--cert/--key it serves HTTPS/WSS.
 
 Namespaces "/" and "/admin" (2.x has no auth payload: every client is accepted):
   on connect     -> emits "welcome" {"sid", "namespace"}
@@ -15,6 +16,7 @@ On "/" the server prints "CONNECT /<ns>" and "DISCONNECT /<ns>" lines for the te
 import argparse
 import asyncio
 import os
+import ssl
 import sys
 
 import socketio_v4 as socketio
@@ -39,6 +41,8 @@ parser.add_argument("--ping-interval", type=float, default=25)
 parser.add_argument("--ping-timeout", type=float, default=20)
 parser.add_argument("--ping-grace", type=float, default=5,
                     help="extra seconds a polling client may go without pinging")
+parser.add_argument("--cert", default=None, help="PEM certificate chain: serve HTTPS/WSS")
+parser.add_argument("--key", default=None)
 args = parser.parse_args()
 
 # Engine.IO 3: the client pings every pingInterval. The server closes a WebSocket that sends
@@ -101,7 +105,11 @@ async def main():
     parent = os.getppid()
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", args.port)
+    ssl_context = None
+    if args.cert:
+        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ssl_context.load_cert_chain(args.cert, args.key)
+    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     print(f"PORT={port}", flush=True)

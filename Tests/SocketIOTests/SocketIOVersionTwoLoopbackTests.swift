@@ -46,6 +46,42 @@ struct VersionTwoHarness {
 
 /// `.version(.two)` against a real Socket.IO 2.x server, for each transport mode.
 @Suite(.serialized) struct SocketIOVersionTwoLoopbackTests {
+    /// HTTPS / WSS to a 2.x server: refused while its CA is untrusted, connected with the CA
+    /// trusted through `.security`, then an ack round trip over the encrypted session.
+    @Test(arguments: TransportMode.available)
+    func overTLSWithVerification(_ mode: TransportMode) async throws {
+        let certificates = try await TestCertificates.makeOffThePool()
+        let server = try await TestServer.start("sio2_server.py", python: VersionTwoHarness.python, arguments: [
+            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
+        ])
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "sio2-tls")
+        func manager(_ extra: SocketIOClientConfiguration) -> SocketManager {
+            var config: SocketIOClientConfiguration = [.handleQueue(queue), .reconnects(false), .version(.two)]
+            for option in mode.options + extra { config.insert(option) }
+            return SocketManager(socketURL: URL(string: "https://127.0.0.1:\(server.port)")!, config: config)
+        }
+
+        let untrusted = manager([])
+        defer { untrusted.disconnect() }
+        let refused = EventWaiter(untrusted.defaultSocket, clientEvent: .error)
+        untrusted.defaultSocket.connect()
+        #expect(await refused.value() != nil)
+        #expect(untrusted.defaultSocket.status != .connected)
+
+        let trusted = manager([.security(PEMCertificatePinning(certificates: [certificates.caCertificatePEM]))])
+        defer { trusted.disconnect() }
+        let socket = trusted.defaultSocket
+        let connected = EventWaiter(socket, clientEvent: .connect)
+        socket.connect()
+        #expect(await connected.value() != nil)
+        let recorder = Recorder<[Any]>()
+        socket.emitWithAck("echo", with: ["secure", 2]).timingOut(after: 5) { recorder.append($0) }
+        #expect(await recorder.wait(forCount: 1, timeout: 10))
+        #expect(recorder.values.first?.first as? String == "secure")
+        #expect(recorder.values.first?.last as? Int == 2)
+    }
+
     @Test(arguments: TransportMode.available)
     func connectEmitAckBinaryNamespaceAndDisconnect(_ mode: TransportMode) async throws {
         let harness = try await VersionTwoHarness(mode)
