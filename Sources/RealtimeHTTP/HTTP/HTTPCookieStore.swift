@@ -57,7 +57,8 @@ package final class HTTPCookieStore: Sendable {
     /// The cookies a request to `url` carries, most specific path first, then oldest first
     /// (RFC 6265 §5.4).
     package func cookies(for url: URL, now: Date = Date()) -> [HTTPCookie] {
-        guard let host = url.host else { return [] }
+        // Most requests go to servers that set no cookie: skip parsing the URL for them.
+        guard !self.cookies.withLock({ $0.isEmpty }), let host = url.host else { return [] }
         let scheme = url.scheme?.lowercased()
         let isSecure = scheme == "https" || scheme == "wss"
         let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"

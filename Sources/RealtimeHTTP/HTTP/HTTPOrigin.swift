@@ -61,9 +61,11 @@ extension URL {
     /// The request target in origin form: percent-encoded path (at least `/`) and query
     /// (RFC 9112 §3.2.1).
     package var httpRequestTarget: String {
-        guard let components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return "/" }
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
+        // Read from the URL's own parse (no `URLComponents` re-parse per request).
+        let url = self.absoluteURL
+        let path = url.path(percentEncoded: true)
+        var target = path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
         return target
     }
 }
