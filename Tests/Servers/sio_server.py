@@ -1,4 +1,5 @@
-"""Socket.IO v5 test server for SocketIOTests (python-socketio 5.18 on aiohttp).
+"""Socket.IO v5 test server for SocketIOTests (python-socketio 5.18 on aiohttp, or with --asgi
+as an ASGI app under uvicorn).
 
 Binds 127.0.0.1 (port 0 unless --port) and prints PORT=<n> first.
 
@@ -39,9 +40,10 @@ parser.add_argument("--ping-interval", type=float, default=25)
 parser.add_argument("--ping-timeout", type=float, default=20)
 parser.add_argument("--cert", default=None, help="PEM certificate chain: serve HTTPS/WSS")
 parser.add_argument("--key", default=None)
+parser.add_argument("--asgi", action="store_true", help="serve socketio.ASGIApp under uvicorn")
 args = parser.parse_args()
 
-sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*",
+sio = socketio.AsyncServer(async_mode="asgi" if args.asgi else "aiohttp", cors_allowed_origins="*",
                            ping_interval=args.ping_interval, ping_timeout=args.ping_timeout)
 request_log = []
 
@@ -57,8 +59,32 @@ async def sticky_cookie(request, handler):
     return response
 
 
-app = web.Application(middlewares=[sticky_cookie])
-sio.attach(app)
+def sticky_cookie_asgi(inner):
+    """The ASGI form of `sticky_cookie`: records whether engine.io requests with a sid carry
+    the cookie, and sets it on every HTTP response of the engine.io path."""
+    async def app(scope, receive, send):
+        if scope["type"] not in ("http", "websocket") or not scope["path"].startswith("/socket.io"):
+            return await inner(scope, receive, send)
+        if b"sid=" in scope.get("query_string", b""):
+            cookie = b"".join(value for name, value in scope["headers"] if name == b"cookie")
+            request_log.append(b"sticky=node-1" in cookie)
+        if scope["type"] == "websocket":
+            return await inner(scope, receive, send)
+
+        async def send_with_cookie(message):
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + [(b"set-cookie", b"sticky=node-1; Path=/")]
+            await send(message)
+        return await inner(scope, receive, send_with_cookie)
+    return app
+
+
+if args.asgi:
+    app = sticky_cookie_asgi(socketio.ASGIApp(sio))
+else:
+    app = web.Application(middlewares=[sticky_cookie])
+    sio.attach(app)
 environs = {}
 
 sequences = {}
@@ -148,4 +174,7 @@ ssl_context = None
 if args.cert:
     ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ssl_context.load_cert_chain(args.cert, args.key)
-loopback.serve(app, args.port, ssl_context=ssl_context)
+if args.asgi:
+    loopback.serve_asgi(app, args.port, certfile=args.cert, keyfile=args.key)
+else:
+    loopback.serve(app, args.port, ssl_context=ssl_context)

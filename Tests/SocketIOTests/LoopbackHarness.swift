@@ -23,6 +23,19 @@ enum TransportMode: String, CaseIterable, CustomStringConvertible, Sendable {
     }
 }
 
+/// Which python-socketio server integration a loopback test talks to.
+enum ServerFlavor: String, CaseIterable, CustomStringConvertible, Sendable {
+    /// `AsyncServer(async_mode="aiohttp")` attached to an aiohttp application.
+    case aiohttp
+    /// `AsyncServer(async_mode="asgi")` as a `socketio.ASGIApp` under uvicorn.
+    case asgi
+
+    var description: String { self.rawValue }
+
+    /// `sio_server.py` arguments that select this flavor.
+    var serverArguments: [String] { self == .asgi ? ["--asgi"] : [] }
+}
+
 /// Waits for one event on a socket; registered before the action that triggers it.
 final class EventWaiter: @unchecked Sendable {
     // `@unchecked Sendable`: `result` is behind `lock`.
@@ -56,8 +69,9 @@ struct LoopbackHarness {
     let manager: SocketManager
     let queue: DispatchQueue
 
-    init(_ mode: TransportMode, serverArguments: [String] = [], extra: SocketIOClientConfiguration = []) async throws {
-        self.server = try await TestServer.start("sio_server.py", arguments: serverArguments)
+    init(_ mode: TransportMode, _ flavor: ServerFlavor = .aiohttp, serverArguments: [String] = [],
+         extra: SocketIOClientConfiguration = []) async throws {
+        self.server = try await TestServer.start("sio_server.py", arguments: flavor.serverArguments + serverArguments)
         self.queue = DispatchQueue(label: "sio-loopback")
         var config: SocketIOClientConfiguration = [.handleQueue(self.queue), .reconnects(false)]
         for option in mode.options + extra { config.insert(option) }

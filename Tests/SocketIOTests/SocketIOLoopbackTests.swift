@@ -7,9 +7,9 @@ import TestSupport
 /// The public API against a real python-socketio 5.18 server (Tests/Servers/sio_server.py),
 /// for each transport mode.
 @Suite(.serialized) struct SocketIOLoopbackTests {
-    @Test(arguments: TransportMode.available)
-    func connectEventsTypesAcksAndOrder(_ mode: TransportMode) async throws {
-        let harness = try await LoopbackHarness(mode)
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func connectEventsTypesAcksAndOrder(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let harness = try await LoopbackHarness(mode, flavor)
         defer { harness.stop() }
         let socket = harness.manager.defaultSocket
 
@@ -99,9 +99,9 @@ import TestSupport
         #expect(socket.status == .disconnected)
     }
 
-    @Test(arguments: TransportMode.available)
-    func authAcceptedRefusedAndNamespaces(_ mode: TransportMode) async throws {
-        let harness = try await LoopbackHarness(mode)
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func authAcceptedRefusedAndNamespaces(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let harness = try await LoopbackHarness(mode, flavor)
         defer { harness.stop() }
         let root = harness.manager.defaultSocket
         let admin = harness.manager.socket(forNamespace: "/admin")
@@ -140,9 +140,9 @@ import TestSupport
         second.manager.disconnect()
     }
 
-    @Test(arguments: TransportMode.available)
-    func serverInitiatedDisconnect(_ mode: TransportMode) async throws {
-        let harness = try await LoopbackHarness(mode)
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func serverInitiatedDisconnect(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let harness = try await LoopbackHarness(mode, flavor)
         defer { harness.stop() }
         let socket = harness.manager.defaultSocket
         #expect(await harness.connect(socket).connected != nil)
@@ -156,9 +156,9 @@ import TestSupport
         #expect(await harness.connect(socket).connected != nil)
     }
 
-    @Test(arguments: TransportMode.available)
-    func managerDisconnectClosesEverything(_ mode: TransportMode) async throws {
-        let harness = try await LoopbackHarness(mode)
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func managerDisconnectClosesEverything(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let harness = try await LoopbackHarness(mode, flavor)
         defer { harness.server.stop() }
         let socket = harness.manager.defaultSocket
         #expect(await harness.connect(socket).connected != nil)
@@ -186,11 +186,11 @@ import FoundationNetworking
 #endif
 
 @Suite(.serialized) struct SocketIOOptionsLoopbackTests {
-    @Test(arguments: TransportMode.available)
-    func headersCookiesQueryAndStickySessionReachTheServer(_ mode: TransportMode) async throws {
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func headersCookiesQueryAndStickySessionReachTheServer(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
         let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: "s1",
                                                           .domain: "127.0.0.1", .path: "/"]))
-        let harness = try await LoopbackHarness(mode, extra: [.extraHeaders(["X-Client": "swift"]),
+        let harness = try await LoopbackHarness(mode, flavor, extra: [.extraHeaders(["X-Client": "swift"]),
                                                               .cookies([cookie]),
                                                               .connectParams(["room": "lobby"])])
         defer { harness.stop() }

@@ -9,9 +9,9 @@ import TestSupport
 
 /// Connection loss against a real python-socketio server: restart and heartbeat timeout.
 @Suite(.serialized) struct SocketIOReconnectLoopbackTests {
-    @Test(arguments: TransportMode.available)
-    func serverRestartReconnectsAndRejoinsEveryNamespaceWithItsAuth(_ mode: TransportMode) async throws {
-        let first = try await TestServer.start("sio_server.py")
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func serverRestartReconnectsAndRejoinsEveryNamespaceWithItsAuth(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let first = try await TestServer.start("sio_server.py", arguments: flavor.serverArguments)
         let port = first.port
         let queue = DispatchQueue(label: "sio-reconnect")
         var config: SocketIOClientConfiguration = [.handleQueue(queue), .reconnects(true), .reconnectAttempts(-1),
@@ -39,7 +39,7 @@ import TestSupport
 
         let rootBack = EventWaiter(root, clientEvent: .connect)
         let adminBack = EventWaiter(admin, clientEvent: .connect)
-        let second = try await TestServer.start("sio_server.py", arguments: ["--port", "\(port)"])
+        let second = try await TestServer.start("sio_server.py", arguments: flavor.serverArguments + ["--port", "\(port)"])
         defer { second.stop() }
         #expect(await rootBack.value(timeout: 15) != nil)
         #expect(await adminBack.value(timeout: 15) != nil)
@@ -54,9 +54,9 @@ import TestSupport
         #expect(Set(tokens) == ["admin-secret", "root-token"])
     }
 
-    @Test(arguments: TransportMode.available)
-    func silentServerCausesPingTimeout(_ mode: TransportMode) async throws {
-        let harness = try await LoopbackHarness(mode, serverArguments: ["--ping-interval", "1", "--ping-timeout", "1"])
+    @Test(arguments: TransportMode.available, ServerFlavor.allCases)
+    func silentServerCausesPingTimeout(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
+        let harness = try await LoopbackHarness(mode, flavor, serverArguments: ["--ping-interval", "1", "--ping-timeout", "1"])
         defer {
             harness.server.signal(SIGCONT)
             harness.stop()
