@@ -412,23 +412,44 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The content is never logged. The completion runs once the transport sent the write
     /// (immediately when the engine is not connected).
     ///
+    /// A packet longer than the handshake's `maxPayload` (as the current transport encodes it)
+    /// is not sent, since the server would drop the session over it: the client gets
+    /// `engineDidError` ("… exceeds the server's maxPayload …", an `error` client event) and
+    /// the completion runs.
+    ///
     /// - parameter msg: The message to send.
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        let generation = self.state.withLock { state -> Int? in
-            guard state.connected, !state.closed else { return nil }
+        enum Outcome { case queued(Int), notConnected, tooLarge(String) }
+        let outcome = self.state.withLock { state -> Outcome in
+            guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
             packets += data.map { EnginePacket.binaryMessage(Array($0)) }
+            if let (length, limit) = state.session.oversizedPacket(in: packets) {
+                return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
+            }
             state.session.outbound.append(EngineSession.PendingWrite(packets: packets,
                                                                      completion: completion.map(UncheckedSendable.init)))
-            return state.session.generation
+            return .queued(state.session.generation)
         }
 
-        guard let generation else {
+        let generation: Int
+        switch outcome {
+        case let .queued(queued):
+            generation = queued
+        case .notConnected:
             DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
             completion?()
+            return
+        case let .tooLarge(reason):
+            // The server would drop the whole session over it (python-engineio closes the
+            // WebSocket or answers the POST with an error): refuse this write instead.
+            DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
+            completion?()
+            let client = self.client
+            client?.engineDidError(reason: reason)
             return
         }
 

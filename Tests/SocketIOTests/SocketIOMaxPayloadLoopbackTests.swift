@@ -49,4 +49,27 @@ import TestSupport
         #expect(socket.status == .connected)
         #expect(harness.manager.status == .connected)
     }
+
+    /// A packet the server would refuse for its size (python-engineio drops the whole session
+    /// over it) is not sent: an `error` event says why, and the session goes on.
+    @Test(arguments: TransportMode.available)
+    func aPacketOverMaxPayloadIsRefusedWithAnErrorAndTheSessionGoesOn(_ mode: TransportMode) async throws {
+        let harness = try await LoopbackHarness(mode)
+        defer { harness.stop() }
+        let socket = harness.manager.defaultSocket
+        #expect(await harness.connect(socket).connected != nil)
+
+        let failed = EventWaiter(socket, clientEvent: .error)
+        let written = Recorder<Bool>()
+        socket.emit("ack_me", String(repeating: "z", count: 1_000_000), completion: { written.append(true) })
+        let error = try #require(await failed.value())
+        #expect((error.first as? String)?.contains("exceeds the server's maxPayload of 1000000 bytes") == true)
+        // The write's completion still runs (nothing waits forever for it).
+        #expect(await written.wait(forCount: 1))
+
+        let answer = try #require(await harness.ack(socket, "ack_me", ["still here"]))
+        #expect(answer.first as? String == "still here")
+        #expect(socket.status == .connected)
+        #expect(harness.manager.status == .connected)
+    }
 }
