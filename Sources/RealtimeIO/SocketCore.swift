@@ -250,6 +250,24 @@ extension SocketCore {
     func send(_ bytes: [UInt8], range: Range<Int>) async throws(NetworkError) {
         var offset = range.lowerBound
         while offset < range.upperBound {
+            let (sent, full) = try self.sendUntilFull(bytes, range: offset..<range.upperBound)
+            offset += sent
+            if let full { try await self.waitUntilReady(.write, since: full) }
+        }
+    }
+
+    /// Sends as much of `bytes` as the kernel takes right now, without waiting.
+    /// - Returns: the number of bytes sent (fewer than `bytes.count` once the send buffer is full).
+    func sendImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int {
+        try self.sendUntilFull(bytes, range: bytes.indices).sent
+    }
+
+    /// `send(2)` until `bytes[range]` is out or the send buffer is full.
+    /// - Returns: the bytes sent, and the write epoch seen when the buffer was full (`nil`
+    ///   when everything went out), for ``waitUntilReady(_:since:)``.
+    private func sendUntilFull(_ bytes: [UInt8], range: Range<Int>) throws(NetworkError) -> (sent: Int, full: UInt64?) {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
             let (descriptor, epoch) = try self.beginSyscall(.write)
             let result = bytes.withUnsafeBytes { raw in
                 Glibc.send(descriptor, raw.baseAddress! + offset, range.upperBound - offset, Int32(MSG_NOSIGNAL))
@@ -258,32 +276,12 @@ extension SocketCore {
             self.endSyscall()
             switch errorCode {
             case 0: offset += result
-            case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.write, since: epoch)
+            case EAGAIN, EWOULDBLOCK: return (offset - range.lowerBound, epoch)
             case EINTR: continue
             default: throw SystemErrno.streamError(errorCode, operation: "write")
             }
         }
-    }
-
-    /// Sends as much of `bytes` as the kernel takes right now, without waiting.
-    /// - Returns: the number of bytes sent (fewer than `bytes.count` once the send buffer is full).
-    func sendImmediately(_ bytes: [UInt8]) throws(NetworkError) -> Int {
-        var offset = 0
-        while offset < bytes.count {
-            let (descriptor, _) = try self.beginSyscall(.write)
-            let result = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            let errorCode = result < 0 ? errno : 0
-            self.endSyscall()
-            switch errorCode {
-            case 0: offset += result
-            case EAGAIN, EWOULDBLOCK: return offset
-            case EINTR: continue
-            default: throw SystemErrno.streamError(errorCode, operation: "write")
-            }
-        }
-        return offset
+        return (offset - range.lowerBound, nil)
     }
 
     /// Sends what the kernel takes right now, without waiting (best effort, e.g. TLS
