@@ -1,5 +1,6 @@
 import Testing
 @testable import EngineIOProtocol
+import TestSupport
 
 /// Narrated Engine.IO v4 sessions (engine.io-protocol v4, "Protocol"), asserting every action.
 @Suite struct EngineClientStateMachineTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import EngineIOProtocol
+import TestSupport
 
 /// Random and mutated input for everything that parses server bytes, and random walks through
 /// the client state machine checking its invariants. Deterministic seeds: a failure reproduces.

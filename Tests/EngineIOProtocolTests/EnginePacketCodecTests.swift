@@ -1,5 +1,6 @@
 import Testing
 @testable import EngineIOProtocol
+import TestSupport
 
 /// Vectors from engine.io-protocol v4, "Packet encoding".
 @Suite struct EnginePacketCodecTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import EngineIOProtocol
+import TestSupport
 
 @Suite struct JSONSerializerTests {
     @Test func writesCompactText() {
@@ -84,18 +85,5 @@ import Testing
         object["c"] = 4
         object["b"] = nil
         #expect(JSONValue.object(object).serializedString() == #"{"a":3,"c":4}"#)
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

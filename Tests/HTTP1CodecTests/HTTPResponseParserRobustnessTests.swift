@@ -1,24 +1,13 @@
 import Testing
 @testable import HTTP1Codec
+import TestSupport
 
 /// Mutated and random inputs: the parser must end every input with events or a typed error,
 /// never trap, and keep its buffer within the limits.
 @Suite struct HTTPResponseParserRobustnessTests {
-    /// A deterministic generator (SplitMix64) so a failure reproduces.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: 0..<8)
     func mutatedResponsesNeverTrap(seed: Int) {
-        var random = SplitMix64(state: UInt64(seed) &* 7919)
+        var random = SplitMix64(seed: UInt64(seed) &* 7919)
         let limits = HTTPParserLimits(maxHeaderBytes: 512, maxHeaderCount: 16, maxChunkSizeLineBytes: 64)
         let alphabet = Array("HTTP/1.1 200 OK\r\n:;0123456789abcdefABCDEF \tTransfer-Encoding: chunked\nContent-Length".utf8)
             + [0, 0x7F, 0xFF]

@@ -1,5 +1,6 @@
 import Testing
 @testable import SSEProtocol
+import TestSupport
 
 /// Random streams built from the tokens that matter to the grammar, compared with a naive
 /// reference reading of the spec, fed whole, byte by byte, split everywhere and in random chunks.
@@ -11,21 +12,9 @@ import Testing
         [0x0D], [0x0A], [0x0D, 0x0A], [0x0A, 0x0A], [0x0D, 0x0D],
     ]
 
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [false, true])
     func randomStreamsMatchTheReference(reportsComments: Bool) {
-        var random = SplitMix(state: reportsComments ? 7 : 3)
+        var random = SplitMix64(seed: reportsComments ? 7 : 3)
         let configuration = SSEParser.Configuration(reportsComments: reportsComments)
         for _ in 0..<400 {
             var input: [UInt8] = []

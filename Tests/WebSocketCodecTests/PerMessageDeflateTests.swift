@@ -1,5 +1,6 @@
 import Testing
 import WebSocketCodec
+import TestSupport
 
 @Suite struct PerMessageDeflateTests {
     static let helloCompressed: [UInt8] = [0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]
@@ -143,18 +144,5 @@ import WebSocketCodec
         #expect(throws: WebSocketProtocolError.self) {
             _ = try PerMessageDeflateParameters(serverResponse: [header])
         }
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

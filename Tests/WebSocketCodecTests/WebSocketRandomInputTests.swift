@@ -1,5 +1,6 @@
 import Testing
 import WebSocketCodec
+import TestSupport
 
 /// Untrusted bytes: random and mutated-valid input through decoder and assembler must end in
 /// frames, "need more" or a typed error — never a trap — and the same result however the
