@@ -14,8 +14,7 @@ answers by path:
 import asyncio
 import socket
 import struct
-import sys
-from loopback import exit_when_orphaned
+import loopback
 
 
 async def handle(reader, writer):
@@ -70,16 +69,5 @@ async def handle(reader, writer):
         writer.close()
 
 
-async def main():
-    asyncio.get_running_loop().create_task(exit_when_orphaned())
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(f"PORT={server.sockets[0].getsockname()[1]}", flush=True)
-    async with server:
-        await server.serve_forever()
-
-
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    loopback.serve_streams(handle)

@@ -19,10 +19,9 @@ import argparse
 import asyncio
 import json
 import ssl
-import sys
 
 from aiohttp import web
-from loopback import exit_when_orphaned
+import loopback
 
 stats = {"forever_sent": 0, "forever_blocked": False}
 
@@ -134,8 +133,7 @@ async def report(request):
     return web.json_response({"sent": stats["forever_sent"], "blocked": stats["forever_blocked"]})
 
 
-async def main():
-    asyncio.get_running_loop().create_task(exit_when_orphaned())
+def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert")
     parser.add_argument("--key")
@@ -161,18 +159,9 @@ async def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.cert, args.key)
 
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1,
-                           keepalive_timeout=args.keepalive_timeout)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=context)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    await asyncio.Event().wait()
+    loopback.serve(app, ssl_context=context, access_log=False, shutdown_timeout=0.1,
+                   keepalive_timeout=args.keepalive_timeout)
 
 
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    main()

@@ -14,7 +14,7 @@ import asyncio
 import socket
 import ssl
 import struct
-import sys
+import loopback
 
 
 def log(line):
@@ -77,7 +77,7 @@ async def flood(reader, writer):
         writer.close()
 
 
-async def main():
+def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["echo", "greet", "reset", "flood", "silent"])
     parser.add_argument("--host", default="127.0.0.1")
@@ -89,15 +89,8 @@ async def main():
         context.load_cert_chain(args.tls[0], args.tls[1])
         context.set_alpn_protocols(["http/1.1"])
     handler = {"echo": echo, "greet": greet, "reset": reset, "flood": flood, "silent": silent}[args.mode]
-    server = await asyncio.start_server(handler, args.host, 0, ssl=context)
-    port = server.sockets[0].getsockname()[1]
-    log(f"PORT={port}")
-    async with server:
-        await server.serve_forever()
+    loopback.serve_streams(handler, ssl=context, host=args.host)
 
 
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    main()

@@ -15,14 +15,13 @@ On "/" the server prints "CONNECT /<ns>" and "DISCONNECT /<ns>" lines for the te
 """
 import argparse
 import asyncio
-import os
 import ssl
-import sys
 
 import socketio_v4 as socketio
 import time
 from aiohttp import web
 from engineio_v3 import asyncio_socket, packet as engine_packet
+import loopback
 
 # python-socketio 4.6's AsyncManager.emit passes coroutines to asyncio.wait, which Python 3.11
 # forbids ("Passing coroutines is forbidden"): wrap them in tasks for this process.
@@ -101,24 +100,8 @@ register("/")
 register("/admin")
 
 
-async def main():
-    parent = os.getppid()
-    runner = web.AppRunner(app)
-    await runner.setup()
-    ssl_context = None
-    if args.cert:
-        ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ssl_context.load_cert_chain(args.cert, args.key)
-    site = web.TCPSite(runner, "127.0.0.1", args.port, ssl_context=ssl_context)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    # Exit when the test process that started us is gone (orphaned: reparented).
-    while os.getppid() == parent:
-        await asyncio.sleep(0.5)
-
-
-try:
-    asyncio.run(main())
-except KeyboardInterrupt:
-    sys.exit(0)
+ssl_context = None
+if args.cert:
+    ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ssl_context.load_cert_chain(args.cert, args.key)
+loopback.serve(app, args.port, ssl_context=ssl_context)

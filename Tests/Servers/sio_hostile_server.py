@@ -11,6 +11,7 @@ Binds 127.0.0.1 port 0 and prints PORT=<n> first. Paths (all polling only):
 import asyncio
 
 from aiohttp import web
+import loopback
 
 SEP = "\x1e"
 HANDSHAKE = '0{"sid":"hostile","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}'
@@ -51,19 +52,8 @@ async def bad_packets(request):
     return web.Response(text=item)
 
 
-async def main():
-    app = web.Application()
-    app.router.add_route("GET", "/bad-handshake/socket.io/", bad_handshake)
-    app.router.add_route("*", "/http-error/socket.io/", http_error)
-    app.router.add_route("*", "/bad-packets/socket.io/", bad_packets)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    while True:
-        await asyncio.sleep(3600)
-
-
-asyncio.run(main())
+app = web.Application()
+app.router.add_route("GET", "/bad-handshake/socket.io/", bad_handshake)
+app.router.add_route("*", "/http-error/socket.io/", http_error)
+app.router.add_route("*", "/bad-packets/socket.io/", bad_packets)
+loopback.serve(app)

@@ -5,12 +5,10 @@
                      prints `LAST-EVENT-ID <value or ->`
   /multiline         one event whose data has three lines
 """
-import asyncio
-import sys
 
 from aiohttp import web
 from aiohttp_sse import sse_response
-from loopback import exit_when_orphaned
+import loopback
 
 
 async def events(request):
@@ -37,23 +35,13 @@ async def multiline(request):
     return response
 
 
-async def main():
-    asyncio.get_running_loop().create_task(exit_when_orphaned())
+def main():
     app = web.Application()
     app.router.add_get("/events", events)
     app.router.add_get("/resume", resume)
     app.router.add_get("/multiline", multiline)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    print(f"PORT={port}", flush=True)
-    await asyncio.Event().wait()
+    loopback.serve(app)
 
 
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    main()

@@ -25,9 +25,8 @@ Paths:
 """
 import asyncio
 import json
-import sys
 from urllib.parse import urlsplit, parse_qs
-from loopback import exit_when_orphaned
+import loopback
 
 
 def head(status, content_type="text/event-stream", extra=()):
@@ -193,17 +192,5 @@ class Server:
             await writer.drain()
 
 
-async def main():
-    asyncio.get_running_loop().create_task(exit_when_orphaned())
-    server = Server()
-    listener = await asyncio.start_server(server.handle, "127.0.0.1", 0)
-    print(f"PORT={listener.sockets[0].getsockname()[1]}", flush=True)
-    async with listener:
-        await listener.serve_forever()
-
-
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    loopback.serve_streams(Server().handle)

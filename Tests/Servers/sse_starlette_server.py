@@ -1,6 +1,6 @@
 """sse-starlette server under uvicorn for EventSource loopback tests.
 
-Binds 127.0.0.1 port 0 itself and prints the real port as PORT=<n>.
+Binds 127.0.0.1 on a free port and prints PORT=<n> first (loopback.serve_asgi).
 
   /events?count=N         N events (id i, event "tick", data "starlette i"), then the stream ends
   /ping?seconds=S         only keep-alive comments (`: ping - <time>`) every 0.1 s for S seconds,
@@ -8,15 +8,12 @@ Binds 127.0.0.1 port 0 itself and prints the real port as PORT=<n>.
   /post (POST)            echoes the request body as one event
 """
 import asyncio
-import socket
-import sys
 
-import uvicorn
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import Route
-from loopback import exit_when_orphaned
+import loopback
 
 
 async def events(request: Request):
@@ -48,11 +45,6 @@ async def post(request: Request):
     return EventSourceResponse(generate())
 
 
-async def serve(server, sock):
-    asyncio.get_running_loop().create_task(exit_when_orphaned())
-    await server.serve(sockets=[sock])
-
-
 app = Starlette(routes=[
     Route("/events", events),
     Route("/ping", ping),
@@ -60,19 +52,5 @@ app = Starlette(routes=[
 ])
 
 
-def main():
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    print(f"PORT={sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    asyncio.run(serve(server, sock))
-
-
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(0)
+    loopback.serve_asgi(app)

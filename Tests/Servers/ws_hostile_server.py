@@ -20,7 +20,7 @@ import asyncio
 import base64
 import hashlib
 import struct
-import sys
+import loopback
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -109,15 +109,5 @@ async def handle(reader, writer):
         writer.close()
 
 
-async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(f"PORT={server.sockets[0].getsockname()[1]}", flush=True)
-    async with server:
-        await server.serve_forever()
-
-
 if __name__ == "__main__":
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    loopback.serve_streams(handle)
