@@ -75,10 +75,11 @@ func tool(_ name: String, _ deps: [Target.Dependency]) -> Target? {
 }
 
 targets += [
+    .target(name: "BenchmarkSupport", swiftSettings: strict),
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
-    tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO"]),
-    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP"]),
-    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol"]),
+    tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
+    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
+    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(

@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Measurement helpers shared by the client and the driver.
-enum Measure {
+/// Measurement helpers of the benchmark executables (WebSocket, SSE, Socket.IO).
+package enum Measure {
     /// CPU seconds (user + system) used so far by this whole process, every thread included.
-    static func processCPUSeconds() -> Double {
+    package static func processCPUSeconds() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -19,7 +19,7 @@ enum Measure {
     }
 
     /// Context switches (voluntary + involuntary) of this whole process so far.
-    static func processContextSwitches() -> Int {
+    package static func processContextSwitches() -> Int {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -29,22 +29,34 @@ enum Measure {
         return Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw)
     }
 
+    /// CPU seconds of the calling thread (on a loaded machine, wall time includes waiting).
+    package static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `duration` in seconds.
+    package static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// A monotonic clock reading in nanoseconds.
-    static func nanoseconds() -> UInt64 {
+    package static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// The nearest-rank percentile of `sorted` (ascending); the Python client uses the same definition.
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    package static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
         guard !sorted.isEmpty else { return .nan }
         let rank = Int((fraction * Double(sorted.count)).rounded(.up))
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }
 
     /// The median of `values` (mean of the middle two for an even count).
-    static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }
         let middle = sorted.count / 2

@@ -12,37 +12,16 @@ import EventSource
 import SSEProtocol
 import HTTP1Codec
 import RealtimeHTTP
-#if canImport(Glibc)
-import Glibc
-#endif
+import BenchmarkSupport
 
-// MARK: - Measurement helpers
-
-/// CPU seconds (user + system) this process used so far.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-}
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-/// CPU seconds of the calling thread (on a loaded machine, wall time includes waiting).
-func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
+// MARK: - Parser measurement
 
 /// Parses `input` in `chunkSize` pieces; returns (thread CPU seconds, events, data bytes).
 func parse(_ input: [UInt8], chunkSize: Int) -> (Double, Int, Int) {
     var parser = SSEParser(configuration: .init(maximumLineLength: 1 << 30, maximumEventSize: 1 << 30))
     var events = 0
     var bytes = 0
-    let cpuStart = threadCPUSeconds()
+    let cpuStart = Measure.threadCPUSeconds()
     do {
         input.withUnsafeBytes { raw in
             var offset = 0
@@ -58,7 +37,7 @@ func parse(_ input: [UInt8], chunkSize: Int) -> (Double, Int, Int) {
             }
         }
     }
-    return (threadCPUSeconds() - cpuStart, events, bytes)
+    return (Measure.threadCPUSeconds() - cpuStart, events, bytes)
 }
 
 /// The best of `runs` timings.
@@ -126,7 +105,7 @@ func clientBenchmark(port: Int, events expected: Int, size: Int, transport: Even
     let task = eventSource.dataTask(for: request)
     var received = 0
     var failure: String?
-    let cpuStart = cpuSeconds()
+    let cpuStart = Measure.processCPUSeconds()
     let start = ContinuousClock.now
     for await event in task.events() {
         switch event {
@@ -135,8 +114,8 @@ func clientBenchmark(port: Int, events expected: Int, size: Int, transport: Even
         case .open, .closed: break
         }
     }
-    let elapsed = seconds(ContinuousClock.now - start)
-    let cpu = cpuSeconds() - cpuStart
+    let elapsed = Measure.seconds(ContinuousClock.now - start)
+    let cpu = Measure.processCPUSeconds() - cpuStart
     if let failure { print("error: \(failure)") }
     row(["swift EventSource (\(name))", "\(received)", format(elapsed, 3), format(Double(received) / elapsed, 0),
          format(cpu / Double(max(received, 1)) * 1e6, 3)])
@@ -186,12 +165,12 @@ func memoryClientBenchmark(events expected: Int, size: Int) async {
     for _ in 0..<5 {
         let task = EventSource(timeoutInterval: 60, transport: .custom(transport)).dataTask(for: request)
         var received = 0
-        let cpuStart = cpuSeconds()
+        let cpuStart = Measure.processCPUSeconds()
         for await event in task.events() {
             if case .event = event { received += 1 }
         }
         precondition(received == expected, "received \(received) of \(expected) events")
-        results.append((cpuSeconds() - cpuStart) / Double(received) * 1e6)
+        results.append((Measure.processCPUSeconds() - cpuStart) / Double(received) * 1e6)
     }
     results.sort()
     row(["swift EventSource (in memory)", "\(expected)", "", "median of 5", format(results[2], 3)])

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import BenchmarkSupport
 
 /// The driver: runs the Swift client and python-socketio's `AsyncClient` against the same
 /// server, alternating them for several rounds (each client a fresh process per round), then

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import BenchmarkSupport
 import SocketIO
 
 /// The Swift side of the benchmark: one `SocketManager` over one forced transport, driven the

@@ -1,9 +1,7 @@
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
-#if canImport(Glibc)
-import Glibc
-#endif
+import BenchmarkSupport
 
 /// Measures the native client against `ws_echo_server.py`: sequential round trips, one-way
 /// 64 KiB throughput both ways, and the memory and threads of many idle connections.
@@ -50,14 +48,14 @@ enum WebSocketBenchmark {
                              round, swift.roundTripsPerSecond, swift.roundTripCPUMicroseconds,
                              swift.uploadMiBPerSecond, swift.downloadMiBPerSecond))
             }
-            let swift = Results(roundTripsPerSecond: self.median(swiftRounds.map(\.roundTripsPerSecond)),
-                                uploadMiBPerSecond: self.median(swiftRounds.map(\.uploadMiBPerSecond)),
-                                downloadMiBPerSecond: self.median(swiftRounds.map(\.downloadMiBPerSecond)),
-                                roundTripCPUMicroseconds: self.median(swiftRounds.map(\.roundTripCPUMicroseconds)))
+            let swift = Results(roundTripsPerSecond: Measure.median(swiftRounds.map(\.roundTripsPerSecond)),
+                                uploadMiBPerSecond: Measure.median(swiftRounds.map(\.uploadMiBPerSecond)),
+                                downloadMiBPerSecond: Measure.median(swiftRounds.map(\.downloadMiBPerSecond)),
+                                roundTripCPUMicroseconds: Measure.median(swiftRounds.map(\.roundTripCPUMicroseconds)))
             var python: [String: Double] = [:]
             for key in ["round_trips_per_second", "round_trip_cpu_us", "upload_mib_per_second", "download_mib_per_second"] {
                 let values = pythonRounds.compactMap { $0[key] }
-                if !values.isEmpty { python[key] = self.median(values) }
+                if !values.isEmpty { python[key] = Measure.median(values) }
             }
             print("")
             print("medians over \(rounds) alternating rounds (\(roundTrips) round trips, \(messages) messages of 64 KiB each way)")
@@ -79,16 +77,6 @@ enum WebSocketBenchmark {
         self.option(name, arguments).flatMap { Int($0) }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
-    }
-
     /// Runs the Python client (blocking this thread, which is not the event loop's) and decodes
     /// the JSON object it prints.
     static func runPython(_ command: [String]) throws -> [String: Double] {
@@ -107,18 +95,6 @@ enum WebSocketBenchmark {
         return object
     }
 
-    /// This process's CPU time (user + system) in seconds.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
     struct RoundTrips {
         var perSecond: Double
         var cpuMicroseconds: Double
@@ -135,13 +111,13 @@ enum WebSocketBenchmark {
                 _ = try await echo.receive()
             }
             let started = ContinuousClock.now
-            let cpuStarted = self.processCPUSeconds()
+            let cpuStarted = Measure.processCPUSeconds()
             for _ in 0..<count {
                 try await echo.send(.text("hello"))
                 guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
             }
-            let cpu = self.processCPUSeconds() - cpuStarted
-            let result = RoundTrips(perSecond: Double(count) / self.seconds(ContinuousClock.now - started),
+            let cpu = Measure.processCPUSeconds() - cpuStarted
+            let result = RoundTrips(perSecond: Double(count) / Measure.seconds(ContinuousClock.now - started),
                                     cpuMicroseconds: cpu / Double(count) * 1e6)
             await echo.close(code: 1000, reason: "")
             return result
@@ -159,7 +135,7 @@ enum WebSocketBenchmark {
         guard try await sink.receive() == .text("done:\(messages * 65_536)") else {
             throw WebSocketError(.protocolError, "sink did not count every byte")
         }
-        results.uploadMiBPerSecond = Double(messages * 65_536) / self.seconds(ContinuousClock.now - started) / 1_048_576
+        results.uploadMiBPerSecond = Double(messages * 65_536) / Measure.seconds(ContinuousClock.now - started) / 1_048_576
         await sink.close(code: 1000, reason: "")
 
         let source = try await client.openConnection(to: URL(string: base + "/source?count=\(messages)&size=65536")!,
@@ -169,7 +145,7 @@ enum WebSocketBenchmark {
         while let message = try await source.receive() {
             if case .binary(let bytes) = message { received += bytes.count } else { break }
         }
-        results.downloadMiBPerSecond = Double(received) / self.seconds(ContinuousClock.now - started) / 1_048_576
+        results.downloadMiBPerSecond = Double(received) / Measure.seconds(ContinuousClock.now - started) / 1_048_576
         guard received == messages * 65_536 else { throw WebSocketError(.protocolError, "source short: \(received)") }
         await source.close(code: 1000, reason: "")
         return results
