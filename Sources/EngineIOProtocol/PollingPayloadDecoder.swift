@@ -42,27 +42,17 @@ package struct PollingPayloadDecoder: Sendable {
         }
         self.consumed += chunkCount
         var packets: [EnginePacket] = []
-        if let result = chunk.withContiguousStorageIfAvailable({ buffer -> Result<Void, EngineProtocolError> in
+        // The closure-taking buffer APIs do not carry typed errors: pass them as a Result.
+        func consumeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Void, EngineProtocolError> {
             do throws(EngineProtocolError) {
                 try self.consume(buffer, into: &packets)
                 return .success(())
             } catch {
                 return .failure(error)
             }
-        }) {
-            try result.get()
-        } else {
-            let copy = Array(chunk)
-            let result = copy.withUnsafeBufferPointer { buffer -> Result<Void, EngineProtocolError> in
-                do throws(EngineProtocolError) {
-                    try self.consume(buffer, into: &packets)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
-            try result.get()
         }
+        let result = chunk.withContiguousStorageIfAvailable(consumeAll) ?? Array(chunk).withUnsafeBufferPointer(consumeAll)
+        try result.get()
         return packets
     }
 
