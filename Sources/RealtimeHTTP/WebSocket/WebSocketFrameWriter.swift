@@ -46,12 +46,7 @@ final class WebSocketFrameWriter: Sendable {
         guard !messages.isEmpty else { return }
         await self.lock.lock()
         defer { self.lock.unlock() }
-        var frames: [UInt8] = []
-        var capacity = 0
-        for message in messages { capacity += Self.encodedCapacity(message) }
-        frames.reserveCapacity(capacity)
-        for message in messages { self.encode(message, into: &frames) }
-        try await self.write(frames)
+        try await self.write(self.encodeFrames(messages))
     }
 
     /// Sends `messages` as consecutive frames on the calling thread when the writer is free
@@ -67,11 +62,7 @@ final class WebSocketFrameWriter: Sendable {
     func sendImmediately(contentsOf messages: [WebSocketMessage]) throws(NetworkError) -> Bool {
         guard !messages.isEmpty else { return true }
         guard self.stream.supportsImmediateWrites, self.lock.tryLock() else { return false }
-        var frames: [UInt8] = []
-        var capacity = 0
-        for message in messages { capacity += Self.encodedCapacity(message) }
-        frames.reserveCapacity(capacity)
-        for message in messages { self.encode(message, into: &frames) }
+        let frames = self.encodeFrames(messages)
         // From here the frames are committed (masking keys drawn, compression context
         // advanced): what the stream does not take now is written by the task below.
         let written: Int
@@ -96,6 +87,17 @@ final class WebSocketFrameWriter: Sendable {
             }
         }
         return true
+    }
+
+    /// The frames of `messages`, one per message, in order, in one buffer. Call with the
+    /// lock held: it draws masking keys and advances the compression context.
+    private func encodeFrames(_ messages: [WebSocketMessage]) -> [UInt8] {
+        var frames: [UInt8] = []
+        var capacity = 0
+        for message in messages { capacity += Self.encodedCapacity(message) }
+        frames.reserveCapacity(capacity)
+        for message in messages { self.encode(message, into: &frames) }
+        return frames
     }
 
     /// An upper bound of an uncompressed frame's size: payload plus the longest header
