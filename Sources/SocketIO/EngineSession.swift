@@ -178,24 +178,6 @@ struct EngineSession {
         return Array(self.outbound.prefix(count))
     }
 
-    /// The first of `packets` the server would refuse for its size, as (encoded length,
-    /// limit): longer than the handshake's `maxPayload` as the current transport encodes it
-    /// (a polling record, base64 for binary; a WebSocket frame). `nil` when all fit, before
-    /// the handshake, and for Engine.IO 3 (no `maxPayload`).
-    func oversizedPacket(in packets: [EnginePacket]) -> (length: Int, limit: Int)? {
-        guard let limit = self.machine.currentHandshake?.maxPayload else { return nil }
-        let overWebSocket = self.machine.currentTransport == .webSocket
-        for packet in packets {
-            let length: Int
-            switch packet {
-            case let .binaryMessage(bytes) where overWebSocket: length = bytes.count
-            default: length = EnginePollingPayload.encodedLength(of: packet)
-            }
-            if length > limit { return (length, limit) }
-        }
-        return nil
-    }
-
     /// Completions of writes carried by sends up to `sendIndex`.
     mutating func completions(through sendIndex: Int) -> [UncheckedSendable<() -> ()>] {
         var done: [UncheckedSendable<() -> ()>] = []

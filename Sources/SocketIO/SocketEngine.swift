@@ -427,7 +427,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
             packets += data.map { EnginePacket.binaryMessage(Array($0)) }
-            if let (length, limit) = state.session.oversizedPacket(in: packets) {
+            if let (length, limit) = state.session.machine.oversizedPacket(in: packets) {
                 return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
             }
             state.session.outbound.append(EngineSession.PendingWrite(packets: packets,

@@ -83,6 +83,27 @@ import TestSupport
         #expect(machine.pollingPOSTCompleted(now: self.t0) == [])
     }
 
+    /// A packet longer than maxPayload as the transport encodes it: a polling record (`4` +
+    /// text, `b` + base64 for binary) or a WebSocket frame (raw bytes for binary).
+    @Test func oversizedPacketsAsTheTransportEncodesThem() {
+        let open = #"0{"sid":"s","upgrades":[],"pingInterval":300,"pingTimeout":200,"maxPayload":12}"#
+        var polling = EngineClientStateMachine(configuration: .init(forcePolling: true))
+        _ = polling.start()
+        #expect(polling.oversizedPacket(in: [.message(String(repeating: "x", count: 50))]) == nil)  // no handshake yet
+        _ = polling.pollingGETCompleted(body: Self.body(open), now: self.t0)
+        #expect(polling.oversizedPacket(in: [.message("12345678901")]) == nil)  // "4" + 11 = 12
+        #expect(polling.oversizedPacket(in: [.message("ok"), .message("123456789012")])! == (13, 12))
+        #expect(polling.oversizedPacket(in: [.binaryMessage([UInt8](repeating: 1, count: 9))])! == (13, 12))  // "b" + 12
+
+        var webSocket = EngineClientStateMachine(configuration: .init(forceWebSockets: true))
+        _ = webSocket.start()
+        _ = webSocket.webSocketOpened(now: self.t0)
+        _ = webSocket.webSocketReceived(.text(open), now: self.t0)
+        #expect(webSocket.oversizedPacket(in: [.binaryMessage([UInt8](repeating: 1, count: 12))]) == nil)
+        #expect(webSocket.oversizedPacket(in: [.binaryMessage([UInt8](repeating: 1, count: 13))])! == (13, 12))
+        #expect(webSocket.oversizedPacket(in: [.message("123456789012")])! == (13, 12))
+    }
+
     @Test func heartbeatTimeoutWithoutPing() {
         var machine = self.openPollingSession()
         let deadline = self.t0 + .seconds(45)

@@ -133,6 +133,26 @@ package struct EngineClientStateMachine: Sendable {
     /// `true` after `3probe`, while polling drains before the client sends `5`.
     package var isPausedForUpgrade: Bool { self.upgrade == .pausing }
 
+    /// The first of `packets` the server would refuse for its size, as (encoded length,
+    /// limit): longer than the handshake's `maxPayload` as the current transport encodes it
+    /// (a polling record, base64 for binary; a WebSocket frame). `nil` when all fit, before
+    /// the handshake, and when the server sent no `maxPayload` (Engine.IO 3).
+    ///
+    /// ``send(_:)-([EnginePacket])`` sends such a packet anyway (a POST of its own); an owner
+    /// that would rather refuse it asks here first.
+    package func oversizedPacket(in packets: [EnginePacket]) -> (length: Int, limit: Int)? {
+        guard let limit = self.handshake?.maxPayload else { return nil }
+        for packet in packets {
+            let length: Int
+            switch packet {
+            case let .binaryMessage(bytes) where self.transport == .webSocket: length = bytes.count
+            default: length = EnginePollingPayload.encodedLength(of: packet)
+            }
+            if length > limit { return (length, limit) }
+        }
+        return nil
+    }
+
     // MARK: Inputs: lifecycle
 
     /// Starts the session: a handshake `GET` over polling, or a WebSocket when
