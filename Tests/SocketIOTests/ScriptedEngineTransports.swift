@@ -6,14 +6,13 @@ import Synchronization
 
 /// In-memory polling and WebSocket transports for engine unit tests that need a precise
 /// interleaving (a real server cannot be told to answer at one exact moment). The test hands
-/// out each polling `GET` body and each WebSocket message itself; `POST`s and WebSocket sends
-/// are recorded in order. Loopback tests use real servers.
+/// out each polling `GET` body and each WebSocket message itself; `POST`s are answered `ok`,
+/// and WebSocket sends are recorded in order. Loopback tests use real servers.
 final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchecked Sendable {
     // `@unchecked Sendable`: all state is behind `state`, one Mutex.
     private struct State {
         var getWaiters: [CheckedContinuation<[UInt8], Never>] = []
         var getBodies: [[UInt8]] = []
-        var posts: [String] = []
         var connection: ScriptedWebSocketConnection?
     }
 
@@ -23,8 +22,6 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
         EngineTransports(http: self, webSocket: self, httpKeepsCookies: true)
     }
 
-    /// The bodies of the `POST`s so far, in order.
-    var posts: [String] { self.state.withLock { $0.posts } }
     var webSocket: ScriptedWebSocketConnection? { self.state.withLock { $0.connection } }
 
     /// Answers the oldest waiting `GET` (or the next one to come) with `body`.
@@ -44,7 +41,6 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
     func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         let body: [UInt8]
         if request.method == "POST" {
-            self.state.withLock { $0.posts.append(String(decoding: request.body ?? [], as: UTF8.self)) }
             body = Array("ok".utf8)
         } else {
             body = await withCheckedContinuation { continuation in
