@@ -91,8 +91,10 @@ extension SocketEngine {
             do throws(HTTPClientError) {
                 _ = try await self.executePolling(request, transport: http, limit: 1 << 16)
                 guard !Task.isCancelled else { return }
-                self.drive(generation) { $0.pollingPOSTCompleted(now: ContinuousClock.now) }
+                // Completions first: the next POST (started by the machine below) cannot
+                // report its writes before this one's.
                 self.sendFinished(sendIndex, generation: generation)
+                self.drive(generation) { $0.pollingPOSTCompleted(now: ContinuousClock.now) }
                 self.feedWrites(generation: generation)
             } catch {
                 guard !Task.isCancelled else { return }

@@ -207,10 +207,12 @@ extension SocketEngine {
             self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
             return
         }
-        self.finishDirectSend(requeueing: sent ? [] : batch, generation: generation)
+        // Completions run while this send still holds the claim: a sender after it cannot
+        // report its own writes first, so completions keep the writes' order.
         if sent {
             self.sendFinished(lastSendIndex, generation: generation)
         }
+        self.finishDirectSend(requeueing: sent ? [] : batch, generation: generation)
     }
 
     /// Ends a direct send; `unsent` (the connection's writer was busy) goes back to the head
