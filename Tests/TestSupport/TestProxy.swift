@@ -100,10 +100,33 @@ package final class TestProxy: @unchecked Sendable {
         try? FileManager.default.removeItem(at: self.directory)
     }
 
-    /// Kills the proxy at once (SIGKILL): every tunnel through it is cut mid-stream.
+    /// Kills the proxy and its child processes at once (SIGKILL; danted serves tunnels from
+    /// children): every tunnel through it is cut mid-stream.
     package func kill9() {
-        kill(self.process.processIdentifier, SIGKILL)
+        let root = self.process.processIdentifier
+        var doomed: [pid_t] = [root]
+        var index = 0
+        let table = Self.parentTable()
+        while index < doomed.count {
+            doomed += table.filter { $0.value == doomed[index] }.map(\.key)
+            index += 1
+        }
+        for pid in doomed { kill(pid, SIGKILL) }
         self.process.waitUntilExit()
+    }
+
+    /// pid -> parent pid of every process, from /proc/<pid>/stat.
+    private static func parentTable() -> [pid_t: pid_t] {
+        var table: [pid_t: pid_t] = [:]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { table[pid] = parent }
+        }
+        return table
     }
 
     deinit { self.stop() }
