@@ -21,7 +21,9 @@ extension SocketEngine {
         let base = self.state.withLock { $0.urlWebSocket }
         guard let sid, !sid.isEmpty,
               var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return base }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "sid", value: sid)]
+        // Appended as text: re-setting `queryItems` would decode and re-encode the
+        // connectParams (a `%2B` would go out as a raw `+`).
+        components.percentEncodedQuery = EngineQueryEncoding.appending("sid", sid, to: components.percentEncodedQuery)
         return components.url ?? base
     }
 

@@ -226,19 +226,15 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         urlPolling.scheme = httpScheme
         urlWebSocket.scheme = wsScheme
 
-        var queryItems: [URLQueryItem] = []
-        if let params = state.connectParams {
-            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
-                queryItems.append(URLQueryItem(name: key, value: "\(value)"))
-            }
-        }
+        // Encoded as upstream encodes them (`EngineQueryEncoding`), not with `URLQueryItem`,
+        // which leaves `+` raw for form-decoding servers to read as a space.
+        let params = EngineQueryEncoding.query(for: state.connectParams)
         // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
         // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
-        let eio = URLQueryItem(name: "EIO", value: state.engineProtocolVersion.queryValue)
+        let eio = "&EIO=" + state.engineProtocolVersion.queryValue
 
-        urlWebSocket.queryItems = [URLQueryItem(name: "transport", value: "websocket")] + queryItems + [eio]
-        urlPolling.queryItems = [URLQueryItem(name: "transport", value: "polling"),
-                                 URLQueryItem(name: "b64", value: "1")] + queryItems + [eio]
+        urlWebSocket.percentEncodedQuery = "transport=websocket" + params + eio
+        urlPolling.percentEncodedQuery = "transport=polling&b64=1" + params + eio
 
         return (urlPolling.url ?? url, urlWebSocket.url ?? url)
     }
