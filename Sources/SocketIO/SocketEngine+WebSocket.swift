@@ -77,6 +77,14 @@ extension SocketEngine {
             }
             guard !Task.isCancelled else { return }
             switch message {
+            case let .text(text)? where text.utf8.first == UInt8(ascii: "{"):
+                // A server error object (no packet starts with `{`): upstream's
+                // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
+                if case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                    self.parseEngineMessage(text)
+                    return
+                }
+                self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }
             case let .text(text)?:
                 let isPing = text.first == "2" && text != "2probe"
                 self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }
