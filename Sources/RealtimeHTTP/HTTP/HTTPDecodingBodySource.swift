@@ -1,5 +1,5 @@
 import HTTP1Codec
-import Synchronization
+import RealtimeSync
 
 /// A response body whose `Content-Encoding` (gzip or deflate) is undone as it streams: each
 /// chunk of the underlying body is inflated when pulled, so flushed compressed data (an event
@@ -13,11 +13,11 @@ import Synchronization
 final class HTTPDecodingBodySource: HTTPBodySource {
     private let base: any HTTPBodySource
     /// The decoder, used by the single consumer inside ``next()`` (never across a suspension).
-    private let decoder: Mutex<HTTPContentDecoder>
+    private let decoder: LockedValue<HTTPContentDecoder>
 
     init(base: any HTTPBodySource, decoder: HTTPContentDecoder) {
         self.base = base
-        self.decoder = Mutex(decoder)
+        self.decoder = LockedValue(decoder)
     }
 
     func next() async throws(HTTPClientError) -> [UInt8]? {
