@@ -85,6 +85,13 @@ package struct SSEParser: Sendable {
         self.failure = nil
     }
 
+    /// Sets the last event ID as if an event had committed it (the caller restored or chose
+    /// it): it is what the next dispatched events report until an `id` field changes it.
+    package mutating func seedLastEventId(_ id: String) {
+        self.lastEventId = id
+        self.lastEventIdBuffer = id
+    }
+
     /// Parses the next bytes of the stream.
     ///
     /// - Parameters:
