@@ -73,7 +73,7 @@ import Testing
         // Reconnection disabled: a restart still reconnects, as the caller asked for it.
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task, limit: 4) }
-        while transport.bodies.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        while task.lastMessageId != "5" { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(20))
         #expect(task.readyState == .open)
         task.restart()
@@ -91,7 +91,7 @@ import Testing
         let task = self.source(transport, policy: Self.tokenPolicy).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task, limit: 5) }
         // The policy waits 60 s after the reset; the restart cuts that short.
-        while task.readyState != .connecting || transport.requests.count != 1 {
+        while task.lastMessageId != "2" || task.readyState != .connecting {
             try await Task.sleep(for: .milliseconds(5))
         }
         try await Task.sleep(for: .milliseconds(20))
@@ -147,14 +147,15 @@ import Testing
     }
 
     @Test func settingReadyStateClosedCancels() async throws {
-        let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: a\n\n"], ending: .hang))])
+        let transport = ScriptedHTTPTransport([.success(.init(chunks: ["id: 1\ndata: a\n\n"], ending: .hang))])
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task) }
-        while transport.bodies.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-        task.readyState = .open // not the caller's to set: nothing happens
+        // The event is delivered (its id published), the read waits for more.
+        while task.lastMessageId != "1" { try await Task.sleep(for: .milliseconds(5)) }
+        task.readyState = .connecting // not the caller's to set: nothing happens
         #expect(task.readyState == .open)
         task.readyState = .closed
-        #expect(await consumer.value == ["open", "event(-,-,a)"])
+        #expect(await consumer.value == ["open", "event(-,1,a)"])
         #expect(task.readyState == .closed)
         #expect(try #require(transport.bodies.first).isCancelled)
     }
