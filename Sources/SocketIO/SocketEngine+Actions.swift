@@ -155,6 +155,9 @@ extension SocketEngine {
         case .pongReceived:
             let client = self.client
             client?.engineDidReceivePong()
+        case .pingReceived, .pingSent, .carriesWrites:
+            // Not asked for (the engine does not set `reportsPings` or number its writes yet).
+            break
         case let .closed(reason):
             self.didClose(reason, generation: generation)
         }
