@@ -79,7 +79,7 @@ targets += [
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
-    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(
