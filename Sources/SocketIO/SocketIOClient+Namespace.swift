@@ -69,9 +69,7 @@ extension SocketIOClient {
                     self.handleAck(ack.id, data: ack.data)
                 }
             case .connectError(let message, _):
-                if self.status == .connecting {
-                    self.setStatus(.disconnected)
-                }
+                self.transition(to: .disconnected, if: { $0.status == .connecting })
                 if packet?.type != .error {
                     // A CONNECT acknowledgement the machine refused (no sid): say why.
                     self.handleClientEvent(.error, data: [message])

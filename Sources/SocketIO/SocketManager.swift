@@ -1,5 +1,6 @@
 public import Dispatch
 public import Foundation
+import SocketIOProtocol
 
 /// A manager for a socket.io connection.
 ///
@@ -41,19 +42,21 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var reconnectWait = 10
         var reconnectWaitMax = 30
         var randomizationFactor = 0.5
-        var status = SocketIOStatus.notConnected {
-            didSet {
-                if status == .connected {
-                    reconnecting = false
-                    currentReconnectAttempt = 0
-                }
-            }
-        }
+        var status = SocketIOStatus.notConnected
         var version = SocketIOVersion.three
         var waitingPackets: [SocketPacket] = []
         var reconnectAttempts = -1
-        var currentReconnectAttempt = 0
-        var reconnecting = false
+        /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
+        var reconnect = ReconnectStateMachine()
+
+        /// The reconnect machine with the schedule the (public, settable) options give now.
+        mutating func reconnectMachine() -> ReconnectStateMachine {
+            self.reconnect.backoff.reconnectWait = Double(self.reconnectWait)
+            self.reconnect.backoff.reconnectWaitMax = Double(self.reconnectWaitMax)
+            self.reconnect.backoff.randomizationFactor = self.randomizationFactor
+            self.reconnect.backoff.reconnectAttempts = self.reconnectAttempts
+            return self.reconnect
+        }
     }
 
     let state: SocketLock<State>
@@ -198,41 +201,36 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     // MARK: Methods
 
-    private func addEngine() {
-        DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
-
-        let (oldEngine, config) = self.state.withLock { ($0.engine, $0.config) }
-        if let oldEngine {
-            oldEngine.client = nil
-            // Close old engine so it will not leak.
-            oldEngine.disconnect(reason: "Adding new engine")
-        }
-
-        let newEngine = SocketEngine(client: self, url: socketURL, config: config)
-        self.state.withLock { $0.engine = newEngine }
-    }
-
     /// Connects the underlying transport and the default namespace socket.
+    ///
+    /// One critical section decides: an active manager ignores the call; otherwise the engine
+    /// is created (when there is none, or with `forceNew`) and the status becomes `connecting`
+    /// together, so calls from many threads at once start one engine. The replaced engine is
+    /// closed and the new one connected after the lock is released.
     ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
-        let needsEngine = self.state.withLock { state -> Bool? in
-            guard !state.status.active else { return nil }
-            return state.engine == nil || state.forceNew
+        enum Plan { case alreadyActive, connect(SocketEngineSpec?, replaced: SocketEngineSpec?) }
+        let plan = self.state.withLock { state -> Plan in
+            guard !state.status.active else { return .alreadyActive }
+            var replaced: SocketEngineSpec?
+            if state.engine == nil || state.forceNew {
+                replaced = state.engine
+                // The engine's initializer only reads its configuration: no call back into us.
+                state.engine = SocketEngine(client: self, url: self.socketURL, config: state.config)
+            }
+            state.status = .connecting
+            return .connect(state.engine, replaced: replaced)
         }
-        guard let needsEngine else {
+        guard case let .connect(engine, replaced) = plan else {
             DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
-
             return
         }
-
-        if needsEngine {
-            addEngine()
-        }
-
-        let engine = self.state.withLock { state -> SocketEngineSpec? in
-            state.status = .connecting
-            return state.engine
+        if let replaced {
+            DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
+            replaced.client = nil
+            // Close old engine so it will not leak.
+            replaced.disconnect(reason: "Adding new engine")
         }
 
         engine?.connect()
@@ -264,6 +262,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
         let engine = self.state.withLock { state -> SocketEngineSpec? in
             state.status = .disconnected
+            state.reconnect.stop()
             return state.engine
         }
 
@@ -336,7 +335,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// This will cause a `SocketClientEvent.reconnect` event to be emitted, as well as
     /// `SocketClientEvent.reconnectAttempt` events.
     open func reconnect() {
-        let (reconnecting, engine) = self.state.withLock { ($0.reconnecting, $0.engine) }
+        let (reconnecting, engine) = self.state.withLock { ($0.reconnect.isReconnecting, $0.engine) }
         guard !reconnecting else { return }
 
         engine?.disconnect(reason: "manual reconnect")
