@@ -8,38 +8,17 @@ import RealtimeHTTP
 /// Lives inside ``SocketEngine``'s lock. `generation` changes on every connect, so a task of
 /// an older attempt recognises itself as stale and stops without side effects.
 struct EngineSession {
-    /// A write not yet handed to the machine (polling sends at most
-    /// ``maximumPacketsPerPost`` packets per POST).
-    struct PendingWrite {
-        var packets: [EnginePacket]
-        var completion: UncheckedSendable<() -> ()>?
-    }
-
-    /// A write handed to the machine whose completion runs once the transport send numbered
-    /// `ticket` (or a later one) finished.
-    struct FedWrite {
-        var ticket: Int
+    /// A write's completion, due once the transport send carrying write `writeID` is done
+    /// (the machine says which send carries it: ``EngineClientAction/carriesWrites(through:)``).
+    struct PendingCompletion {
+        var writeID: Int
         var completion: UncheckedSendable<() -> ()>
-    }
-
-    /// An action of the machine; sends carry their number for write completions.
-    struct NumberedAction {
-        var action: EngineClientAction
-        var sendIndex: Int?
-    }
-
-    /// One entry of the serialized WebSocket send queue.
-    enum WebSocketOutgoing {
-        case frames([EngineWebSocketFrame], sendIndex: Int?)
-        case close
     }
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
     struct Teardown {
         var tasks: [Task<Void, Never>] = []
         var webSocket: (any WebSocketConnection)?
-        /// The idle WebSocket writer, resumed so it sees the attempt is over and ends.
-        var writerWaiter: CheckedContinuation<Void, Never>?
     }
 
     /// The text of a polling URL up to the value of its cache-defeating `t` parameter:
@@ -62,39 +41,24 @@ struct EngineSession {
         }
     }
 
-    /// Most packets in one POST: python-engineio rejects payloads of more than 16 packets
-    /// with 400 ("Too many packets in payload", `Payload.max_decode_packets`); one place is
-    /// kept free for a pong the machine may add.
-    static let maximumPacketsPerPost = 15
-
     private(set) var generation = 0
     var machine = EngineClientStateMachine()
     /// `true` once the client was told the engine closed (or before the first connect).
     var notifiedClose = true
 
-    var outbound: [PendingWrite] = []
-    var fed: [FedWrite] = []
-    var sendsIssued = 0
+    /// The id of the next write (``EngineClientStateMachine/send(_:writeID:)``).
+    var nextWriteID = 0
+    /// Completions of writes handed to the machine, oldest first.
+    var completions: [PendingCompletion] = []
 
     var getTask: Task<Void, Never>?
     var postTask: Task<Void, Never>?
     var heartbeatTask: Task<Void, Never>?
+    /// Opens the WebSocket, then receives on it.
     var webSocketTask: Task<Void, Never>?
-    var webSocketWriterTask: Task<Void, Never>?
     var webSocket: (any WebSocketConnection)?
-    var webSocketQueue: [WebSocketOutgoing] = []
-    var webSocketWriterActive = false
-    /// Frames taken from the queue (by the writer task) or sent directly are being written:
-    /// everything else waits in ``webSocketQueue`` until they are out.
-    var webSocketSending = false
-    /// When the last direct send started (see `SocketEngine.directSendSpacing`).
-    var lastDirectSend: ContinuousClock.Instant?
-    /// Writes of a burst wait in ``webSocketQueue`` for `SocketEngine.flushDeferredWrites(generation:)`.
-    var deferredFlushPending = false
-    /// The writer, suspended while ``webSocketQueue`` is empty.
-    var webSocketWriterWaiter: CheckedContinuation<Void, Never>?
-    /// The attempt ended with a client close: the writer sends what is queued, then ends.
-    var webSocketWriterDraining = false
+    /// The WebSocket's sends: one queue, one writer (see `SocketEngine.enqueueWebSocket`).
+    var sendQueue = EngineWebSocketSendQueue()
 
     var pollCounter = 0
     /// The polling URL up to the `t` value, for ``pollCounter``; rebuilt when the sid changes.
@@ -111,82 +75,41 @@ struct EngineSession {
         self.generation += 1
         self.machine = EngineClientStateMachine(configuration: configuration)
         self.notifiedClose = false
-        self.outbound = []
-        self.fed = []
+        self.completions = []
+        self.sendQueue = EngineWebSocketSendQueue()
         return teardown
     }
 
     /// Takes every task and the WebSocket, to be cancelled and closed.
     ///
     /// - Parameter keepingWebSocketWriter: leave the WebSocket and its send queue alone, so a
-    ///   queued close packet and the queued close still go out (a client close).
+    ///   queued close packet and the queued close still go out (a client close); the writer
+    ///   closes the WebSocket after them.
     mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
-        var tasks = [self.getTask, self.postTask, self.heartbeatTask, self.webSocketTask].compactMap { $0 }
+        let tasks = [self.getTask, self.postTask, self.heartbeatTask, self.webSocketTask].compactMap { $0 }
         self.getTask = nil
         self.postTask = nil
         self.heartbeatTask = nil
         self.webSocketTask = nil
         guard !keepingWebSocketWriter else {
-            // A waiting writer has nothing queued: wake it so it ends instead of waiting on.
-            self.webSocketWriterDraining = true
-            defer { self.webSocketWriterWaiter = nil }
-            return Teardown(tasks: tasks, webSocket: nil, writerWaiter: self.webSocketWriterWaiter)
+            return Teardown(tasks: tasks, webSocket: nil)
         }
-        tasks += [self.webSocketWriterTask].compactMap { $0 }
-        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket, writerWaiter: self.webSocketWriterWaiter)
-        self.webSocketWriterWaiter = nil
-        self.webSocketWriterTask = nil
+        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket)
         self.webSocket = nil
-        self.webSocketQueue = []
-        self.webSocketWriterActive = false
-        self.webSocketSending = false
-        self.deferredFlushPending = false
-        self.webSocketWriterDraining = false
+        self.sendQueue.fail()
         return teardown
     }
 
-    /// Numbers the send actions among `actions` in the order they will be performed.
-    mutating func number(_ actions: [EngineClientAction]) -> [NumberedAction] {
-        actions.map { action in
-            switch action {
-            case .sendPollingPOST, .sendWebSocketFrames:
-                defer { self.sendsIssued += 1 }
-                return NumberedAction(action: action, sendIndex: self.sendsIssued)
-            default:
-                return NumberedAction(action: action, sendIndex: nil)
-            }
-        }
+    /// Queues the completion of write `writeID`.
+    mutating func addCompletion(_ completion: @escaping () -> (), writeID: Int) {
+        self.completions.append(PendingCompletion(writeID: writeID, completion: UncheckedSendable(completion)))
     }
 
-    /// The writes the machine may take now: everything over WebSocket, and over polling at
-    /// most ``maximumPacketsPerPost`` packets while no POST is in flight.
-    mutating func takeFeedableWrites() -> [PendingWrite] {
-        guard self.machine.isOpen, !self.outbound.isEmpty else { return [] }
-        if self.machine.currentTransport == .webSocket {
-            defer { self.outbound.removeAll() }
-            return self.outbound
-        }
-        guard !self.machine.isPollingPOSTInFlight else { return [] }
-        var packets = 0
-        var count = 0
-        for write in self.outbound {
-            if count > 0 && packets + write.packets.count > Self.maximumPacketsPerPost { break }
-            packets += write.packets.count
-            count += 1
-        }
-        defer { self.outbound.removeFirst(count) }
-        return Array(self.outbound.prefix(count))
-    }
-
-    /// Completions of writes carried by sends up to `sendIndex`.
-    mutating func completions(through sendIndex: Int) -> [UncheckedSendable<() -> ()>] {
-        var done: [UncheckedSendable<() -> ()>] = []
-        self.fed.removeAll { write in
-            guard write.ticket <= sendIndex else { return false }
-            done.append(write.completion)
-            return true
-        }
-        return done
+    /// Completions of the writes up to and including `writeID`, oldest first.
+    mutating func completions(through writeID: Int) -> [UncheckedSendable<() -> ()>] {
+        let count = self.completions.firstIndex(where: { $0.writeID > writeID }) ?? self.completions.count
+        defer { self.completions.removeFirst(count) }
+        return self.completions.prefix(count).map(\.completion)
     }
 
     /// Records `Set-Cookie` fields (only `name=value`; attributes are ignored; at most 50).

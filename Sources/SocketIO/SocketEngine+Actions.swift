@@ -53,35 +53,18 @@ extension SocketEngine {
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
         let performer = self.state.withLock { state -> Bool in
             guard state.session.generation == generation else { return false }
-            return state.queue(state.session.number(input(&state.session.machine)), generation: generation)
+            return state.queue(input(&state.session.machine), generation: generation)
         }
         if performer { self.performQueuedActions() }
     }
 
-    /// Hands waiting writes to the machine when the transport can take them.
-    func feedWrites(generation: Int) {
-        let performer = self.state.withLock { state -> Bool in
-            guard state.session.generation == generation else { return false }
-            let writes = state.session.takeFeedableWrites()
-            guard !writes.isEmpty else { return false }
-            let ticket = state.session.sendsIssued
-            for write in writes {
-                if let completion = write.completion {
-                    state.session.fed.append(EngineSession.FedWrite(ticket: ticket, completion: completion))
-                }
-            }
-            return state.queue(state.session.number(state.session.machine.send(writes.flatMap(\.packets))),
-                               generation: generation)
-        }
-        if performer { self.performQueuedActions() }
-    }
-
-    /// A transport send finished: runs the completions of the writes it carried.
-    func sendFinished(_ sendIndex: Int?, generation: Int) {
-        guard let sendIndex else { return }
+    /// A transport send finished: runs the completions of the writes it carried (through
+    /// `writeID`), oldest first.
+    func sendFinished(_ writeID: Int?, generation: Int) {
+        guard let writeID else { return }
         let completions = self.state.withLock { state -> [UncheckedSendable<() -> ()>] in
             guard state.session.generation == generation else { return [] }
-            return state.session.completions(through: sendIndex)
+            return state.session.completions(through: writeID)
         }
         for completion in completions {
             completion.value()
@@ -104,26 +87,37 @@ extension SocketEngine {
             defer { state.actionQueue = [] }
             return state.actionQueue
         }) {
-            for queued in batch {
-                self.perform(queued.numbered, generation: queued.generation)
+            var index = batch.startIndex
+            while index < batch.endIndex {
+                let queued = batch[index]
+                index += 1
+                // A send's `carriesWrites` comes right after it, from the same input.
+                var writeID: Int?
+                if index < batch.endIndex, case let .carriesWrites(through) = batch[index].action,
+                   batch[index].generation == queued.generation {
+                    writeID = through
+                    index += 1
+                }
+                self.perform(queued.action, writeID: writeID, generation: queued.generation)
             }
         }
     }
 
-    private func perform(_ numbered: EngineSession.NumberedAction, generation: Int) {
-        switch numbered.action {
+    private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int) {
+        switch action {
         case let .sendPollingGET(sid):
             self.startPollingGET(sid: sid, generation: generation)
         case let .sendPollingPOST(sid, body):
-            self.startPollingPOST(sid: sid, body: body, sendIndex: numbered.sendIndex, generation: generation)
-            self.reportSentPings(inPollingBody: body)
+            self.startPollingPOST(sid: sid, body: body, writeID: writeID, generation: generation)
         case let .openWebSocket(sid):
             self.startWebSocket(sid: sid, generation: generation)
         case let .sendWebSocketFrames(frames):
-            self.enqueueWebSocket(.frames(frames, sendIndex: numbered.sendIndex), generation: generation)
-            self.reportSentPings(inWebSocketFrames: frames)
+            self.enqueueWebSocket(.frames(frames, writeID: writeID), generation: generation)
         case .closeWebSocket:
             self.enqueueWebSocket(.close, generation: generation)
+        case .carriesWrites:
+            // Taken with the send before it (`performQueuedActions`).
+            break
         case .cancelPollingRequests:
             let tasks = self.state.withLock { state -> [Task<Void, Never>] in
                 guard state.session.generation == generation else { return [] }
@@ -155,9 +149,15 @@ extension SocketEngine {
         case .pongReceived:
             let client = self.client
             client?.engineDidReceivePong()
-        case .pingReceived, .pingSent, .carriesWrites:
-            // Not asked for (the engine does not set `reportsPings` or number its writes yet).
-            break
+        case .pingReceived:
+            // The machine wrote the pong just before: upstream's `ping` and `pong` events.
+            let client = self.client
+            client?.engineDidReceivePing()
+            client?.engineDidSendPong()
+        case .pingSent:
+            // Engine.IO 3: the client's own ping, upstream's `.ping` client event for socket.io 2.
+            let client = self.client
+            client?.engineDidSendPing()
         case let .closed(reason):
             self.didClose(reason, generation: generation)
         }
@@ -176,7 +176,6 @@ extension SocketEngine {
         guard let client else { return }
         DefaultSocketLogger.Logger.log("Handshake complete", type: SocketEngine.logTypeIO)
         client.engineDidOpen(reason: "Connect")
-        self.feedWrites(generation: generation)
     }
 
     private func didUpgrade(generation: Int) {
@@ -193,7 +192,6 @@ extension SocketEngine {
             headers[name] = value
         }
         client?.engineDidWebsocketUpgrade(headers: headers)
-        self.feedWrites(generation: generation)
     }
 
     /// The machine ended the session: tear down the attempt and tell the client once.
@@ -238,7 +236,6 @@ extension SocketEngine {
         for task in teardown.tasks {
             task.cancel()
         }
-        teardown.writerWaiter?.resume()
         if let webSocket = teardown.webSocket {
             // Bounded: the close handshake waits at most `closeTimeout` for the peer.
             Task { await webSocket.close(code: 1000, reason: "") }
@@ -260,40 +257,6 @@ extension SocketEngine {
             return state.session.heartbeatTask
         }
         previous?.cancel()
-    }
-
-    /// Engine.IO 3: reports the client's own pings (the machine sends them every
-    /// pingInterval) as `engineDidSendPing()`, upstream's `.ping` client event for socket.io 2.
-    private func reportSentPings(inPollingBody body: [UInt8]) {
-        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
-        // The machine encoded this body itself; a decode failure cannot happen and would only
-        // mean no event.
-        let packets = (try? EnginePollingPayloadV3.decode(body)) ?? []
-        self.reportSentPings(packets.count(where: { if case .ping = $0 { true } else { false } }))
-    }
-
-    /// Engine.IO 3: see ``reportSentPings(inPollingBody:)``; a v3 ping frame is the text `2`.
-    private func reportSentPings(inWebSocketFrames frames: [EngineWebSocketFrame]) {
-        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
-        self.reportSentPings(frames.count(where: { $0 == .text("2") }))
-    }
-
-    private func reportSentPings(_ count: Int) {
-        guard count > 0 else { return }
-        let client = self.client
-        for _ in 0..<count {
-            client?.engineDidSendPing()
-        }
-    }
-
-    /// Reports pings the server sent (the machine answers them) as client events.
-    func reportPings(_ count: Int) {
-        guard count > 0 else { return }
-        let client = self.client
-        for _ in 0..<count {
-            client?.engineDidReceivePing()
-            client?.engineDidSendPong()
-        }
     }
 
     // MARK: Requests

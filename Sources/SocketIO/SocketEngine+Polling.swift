@@ -61,12 +61,7 @@ extension SocketEngine {
                 let body = try await self.executePolling(request, transport: http,
                                                          limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
-                // v3 servers never ping (the client does); their length-prefixed records
-                // would be misread by the v4 scan.
-                let isV3 = self.state.withLock { $0.engineProtocolVersion == .v3 }
-                let pings = isV3 ? 0 : SocketEngine.countPings(inPollingBody: body)
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: ContinuousClock.now) }
-                self.reportPings(pings)
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingGETFailed(reason: error.message) }
@@ -81,7 +76,7 @@ extension SocketEngine {
         }
     }
 
-    func startPollingPOST(sid: String, body: [UInt8], sendIndex: Int?, generation: Int) {
+    func startPollingPOST(sid: String, body: [UInt8], writeID: Int?, generation: Int) {
         guard let http = self.transports?.http else {
             self.drive(generation) { $0.pollingPOSTFailed(reason: "HTTP long-polling is not available") }
             return
@@ -93,9 +88,8 @@ extension SocketEngine {
                 guard !Task.isCancelled else { return }
                 // Completions first: the next POST (started by the machine below) cannot
                 // report its writes before this one's.
-                self.sendFinished(sendIndex, generation: generation)
+                self.sendFinished(writeID, generation: generation)
                 self.drive(generation) { $0.pollingPOSTCompleted(now: ContinuousClock.now) }
-                self.feedWrites(generation: generation)
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingPOSTFailed(reason: error.message) }
@@ -108,24 +102,5 @@ extension SocketEngine {
                 task.cancel()
             }
         }
-    }
-
-    /// Pings (`2`, not `2probe`) among the records of a v4 polling payload.
-    static func countPings(inPollingBody body: [UInt8]) -> Int {
-        var count = 0
-        var recordStart = true
-        var index = 0
-        while index < body.count {
-            if recordStart, body[index] == UInt8(ascii: "2") {
-                let probe = Array("2probe".utf8)
-                let end = index + probe.count
-                let isProbe = end <= body.count && Array(body[index..<end]) == probe
-                    && (end == body.count || body[end] == EnginePollingPayload.separator)
-                if !isProbe { count += 1 }
-            }
-            recordStart = body[index] == EnginePollingPayload.separator
-            index += 1
-        }
-        return count
     }
 }

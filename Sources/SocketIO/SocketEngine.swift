@@ -36,8 +36,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
         var session = EngineSession()
-        /// The manager's `handleQueue` (marked with `handleQueueKey`), where handlers emit from.
-        var handleQueue: DispatchQueue?
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
@@ -48,10 +46,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         ///
         /// - Returns: `true` when the caller must now perform the queue (no other thread is
         ///   doing so); `false` when the thread already performing it will get to them.
-        mutating func queue(_ actions: [EngineSession.NumberedAction], generation: Int) -> Bool {
+        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> Bool {
             guard !actions.isEmpty else { return false }
-            for numbered in actions {
-                self.actionQueue.append(QueuedAction(numbered: numbered, generation: generation))
+            for action in actions {
+                self.actionQueue.append(QueuedAction(action: action, generation: generation))
             }
             guard !self.performingActions else { return false }
             self.performingActions = true
@@ -67,7 +65,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// An action of the machine of attempt `generation`, queued to be performed.
     struct QueuedAction {
-        var numbered: EngineSession.NumberedAction
+        var action: EngineClientAction
         var generation: Int
     }
 
@@ -77,7 +75,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     private static let logType = "SocketEngine"
 
-    /// The queue that all engine actions take place on.
+    /// Declared by `SocketEngineSpec` (upstream runs the engine's work on it). Nothing runs on
+    /// it here: the engine's work happens on the thread that feeds its protocol machine (a
+    /// caller's, or the event loop's for transport events), one thread at a time; it exists
+    /// for source compatibility only.
     public let engineQueue = DispatchQueue(label: "com.socketio.engineHandleQueue")
 
     /// The client for this engine.
@@ -300,19 +301,16 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        // Read outside the engine's lock: the manager has its own.
-        let handleQueue = (self.client as? SocketManager)?.handleQueue
-        if let handleQueue {
-            handleQueue.setSpecific(key: SocketEngine.handleQueueKey, value: ObjectIdentifier(handleQueue))
-        }
         let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
             // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
             // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
-            let configuration = EngineClientStateMachine.Configuration(forcePolling: state.forcePolling,
-                                                                       forceWebSockets: state.forceWebsockets,
-                                                                       protocolVersion: state.engineProtocolVersion)
+            let configuration = EngineClientStateMachine.Configuration(
+                forcePolling: state.forcePolling,
+                forceWebSockets: state.forceWebsockets,
+                protocolVersion: state.engineProtocolVersion,
+                maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
+                reportsPings: true)
             let teardown = state.session.reset(configuration: configuration)
-            state.handleQueue = handleQueue
             state.closed = false
             state.connected = false
             state.sid = ""
@@ -366,8 +364,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             state.session.notifiedClose = true
             state.closed = true
             state.connected = false
-            let actions = state.session.number(state.session.machine.close())
-            return (state.queue(actions, generation: state.session.generation), state.client)
+            return (state.queue(state.session.machine.close(), generation: state.session.generation), state.client)
         }
 
         if performer { self.performQueuedActions() }
@@ -383,9 +380,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Causes any packets that were waiting for POSTing to be sent through the WebSocket.
     ///
     /// The protocol machine does this when the upgrade completes. **You shouldn't call this directly**
-    open func flushWaitingForPostToWebSocket() {
-        self.feedWrites(generation: self.state.withLock { $0.session.generation })
-    }
+    open func flushWaitingForPostToWebSocket() {}
 
     /// Parses raw binary received from engine.io.
     ///
@@ -422,7 +417,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        enum Outcome { case queued(Int), notConnected, tooLarge(String) }
+        enum Outcome { case queued(performer: Bool), notConnected, tooLarge(String) }
         let outcome = self.state.withLock { state -> Outcome in
             guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
@@ -430,19 +425,24 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             if let (length, limit) = state.session.machine.oversizedPacket(in: packets) {
                 return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
             }
-            state.session.outbound.append(EngineSession.PendingWrite(packets: packets,
-                                                                     completion: completion.map(UncheckedSendable.init)))
-            return .queued(state.session.generation)
+            // The machine says which send carries the write (`carriesWrites`); its
+            // completion runs once that send is done.
+            var writeID: Int?
+            if let completion {
+                writeID = state.session.nextWriteID
+                state.session.nextWriteID += 1
+                state.session.addCompletion(completion, writeID: writeID!)
+            }
+            let actions = state.session.machine.send(packets, writeID: writeID)
+            return .queued(performer: state.queue(actions, generation: state.session.generation))
         }
 
-        let generation: Int
         switch outcome {
-        case let .queued(queued):
-            generation = queued
+        case let .queued(performer):
+            if performer { self.performQueuedActions() }
         case .notConnected:
             DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
             completion?()
-            return
         case let .tooLarge(reason):
             // The server would drop the whole session over it (python-engineio closes the
             // WebSocket or answers the POST with an error): refuse this write instead.
@@ -450,10 +450,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             completion?()
             let client = self.client
             client?.engineDidError(reason: reason)
-            return
         }
-
-        self.feedWrites(generation: generation)
     }
 
     static func enginePacketType(_ type: SocketEnginePacketType) -> EnginePacketType {
