@@ -18,6 +18,7 @@ struct EngineSession {
     /// What a new attempt or a close hands back to be torn down outside the lock.
     struct Teardown {
         var tasks: [Task<Void, Never>] = []
+        var timer: SocketTimer?
         var webSocket: (any WebSocketConnection)?
     }
 
@@ -53,7 +54,8 @@ struct EngineSession {
 
     var getTask: Task<Void, Never>?
     var postTask: Task<Void, Never>?
-    var heartbeatTask: Task<Void, Never>?
+    /// The one heartbeat timer the machine keeps armed.
+    var heartbeatTimer: SocketTimer?
     /// Opens the WebSocket, then receives on it.
     var webSocketTask: Task<Void, Never>?
     var webSocket: (any WebSocketConnection)?
@@ -86,15 +88,16 @@ struct EngineSession {
     ///   queued close packet and the queued close still go out (a client close); the writer
     ///   closes the WebSocket after them.
     mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
-        let tasks = [self.getTask, self.postTask, self.heartbeatTask, self.webSocketTask].compactMap { $0 }
+        let tasks = [self.getTask, self.postTask, self.webSocketTask].compactMap { $0 }
+        let timer = self.heartbeatTimer
         self.getTask = nil
         self.postTask = nil
-        self.heartbeatTask = nil
+        self.heartbeatTimer = nil
         self.webSocketTask = nil
         guard !keepingWebSocketWriter else {
-            return Teardown(tasks: tasks, webSocket: nil)
+            return Teardown(tasks: tasks, timer: timer, webSocket: nil)
         }
-        let teardown = Teardown(tasks: tasks, webSocket: self.webSocket)
+        let teardown = Teardown(tasks: tasks, timer: timer, webSocket: self.webSocket)
         self.webSocket = nil
         self.sendQueue.fail()
         return teardown

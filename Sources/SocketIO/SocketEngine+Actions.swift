@@ -131,12 +131,12 @@ extension SocketEngine {
         case let .scheduleHeartbeatTimeout(deadline):
             self.scheduleHeartbeat(at: deadline, generation: generation)
         case .cancelHeartbeatTimeout:
-            let task = self.state.withLock { state -> Task<Void, Never>? in
+            let timer = self.state.withLock { state -> SocketTimer? in
                 guard state.session.generation == generation else { return nil }
-                defer { state.session.heartbeatTask = nil }
-                return state.session.heartbeatTask
+                defer { state.session.heartbeatTimer = nil }
+                return state.session.heartbeatTimer
             }
-            task?.cancel()
+            timer?.cancel()
         case let .opened(handshake):
             self.didOpen(handshake, generation: generation)
         case .upgraded:
@@ -236,6 +236,7 @@ extension SocketEngine {
         for task in teardown.tasks {
             task.cancel()
         }
+        teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
             // Bounded: the close handshake waits at most `closeTimeout` for the peer.
             Task { await webSocket.close(code: 1000, reason: "") }
@@ -244,17 +245,17 @@ extension SocketEngine {
 
     // MARK: Heartbeat
 
-    /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`.
+    /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`, from the
+    /// manager's timer source.
     private func scheduleHeartbeat(at deadline: ContinuousClock.Instant, generation: Int) {
-        let task = Task {
-            try? await Task.sleep(until: deadline, clock: ContinuousClock())
-            guard !Task.isCancelled else { return }
-            self.drive(generation) { $0.heartbeatTimerFired(now: ContinuousClock.now) }
+        let timers = self.timers
+        let timer = timers.schedule(at: deadline) { [weak self] in
+            self?.drive(generation) { $0.heartbeatTimerFired(now: timers.now) }
         }
-        let previous = self.state.withLock { state -> Task<Void, Never>? in
-            guard state.session.generation == generation else { return task }
-            defer { state.session.heartbeatTask = task }
-            return state.session.heartbeatTask
+        let previous = self.state.withLock { state -> SocketTimer? in
+            guard state.session.generation == generation else { return timer }
+            defer { state.session.heartbeatTimer = timer }
+            return state.session.heartbeatTimer
         }
         previous?.cancel()
     }

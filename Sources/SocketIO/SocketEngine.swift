@@ -170,6 +170,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     let transports: EngineTransports?
 
+    /// Where the heartbeat timer comes from (the manager's source).
+    let timers: any SocketTimerSource
+
     // MARK: Initializers
 
     /// Creates a new engine.
@@ -182,12 +185,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// Creates an engine over the given transports (tests and benchmarks inject their own).
-    init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?) {
+    init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
+         timers: any SocketTimerSource = EventLoopTimerSource.shared) {
         var initial = State()
         initial.client = client
         self.state = SocketLock(initial)
         self.url = url
         self.transports = transports
+        self.timers = timers
 
         super.init()
 

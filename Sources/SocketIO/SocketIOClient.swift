@@ -37,9 +37,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect).
         var namespace: NamespaceStateMachine
         /// The acks our emits wait for, with their deadlines.
-        var acks = AckTable<AckCallback>()
+        var acks = AckTable<PendingAck>()
         /// The one scheduled wake-up that expires acks, and the deadline it was set for.
-        var ackTimer: (deadline: ContinuousClock.Instant, item: DispatchWorkItem)?
+        var ackTimer: (deadline: ContinuousClock.Instant, timer: SocketTimer)?
+        /// Counts reschedules of ``ackTimer``, so a timer armed outside the lock by an older
+        /// reschedule is not kept.
+        var ackTimerGeneration = 0
         /// `statusChange` events not delivered yet, in the order the status changed.
         var statusEvents: [SocketIOStatus] = []
         /// `true` while a thread delivers ``statusEvents`` (see `SocketIOClient.transition`).
@@ -216,6 +219,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
+        self.failAckWaiters(reason: reason)
+
         handleClientEvent(.disconnect, data: [reason])
     }
 
@@ -293,12 +298,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
     }
 
+    @discardableResult
     func emit(_ data: [Any],
               ack: Int? = nil,
               binary: Bool = true,
               isAck: Bool = false,
               completion: (() -> ())? = nil
-    ) {
+    ) -> Bool {
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
         let wrappedCompletion: (() -> ())? = completion.map { completion in
@@ -309,7 +315,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard status == .connected else {
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Tried emitting when not connected"])
-            return
+            return false
         }
 
         let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
@@ -319,6 +325,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
                                        "\(packet.binary.count) attachments, ack: \(isAck)", type: logType)
 
         self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
+        return true
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.
@@ -340,8 +347,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
-        let callback = self.resolveAck(ack)
-        callback?(data)
+        switch self.resolveAck(ack) {
+        case .callback(let callback)?: callback(data)
+        case .waiter(let waiter)?: waiter(.ack(data))
+        case nil: break
+        }
     }
 
     /// Called on socket.io specific events.

@@ -116,9 +116,10 @@ extension SocketManager {
                 DefaultSocketLogger.Logger.log("Trying to reconnect", type: SocketManager.logType)
                 self.emitAll(clientEvent: .reconnectAttempt, data: [eventValue])
                 self.connect()
-                let seconds = Double(retryAfter.components.seconds) + Double(retryAfter.components.attoseconds) / 1e18
-                self.handleQueue.asyncAfter(deadline: DispatchTime.now() + seconds) { [weak self] in
-                    self?.reconnectTimerFired(timer, reason: reason)
+                // The manager's timer source; the try itself runs on `handleQueue`, as upstream's.
+                _ = self.timers.schedule(at: self.timers.now + retryAfter) { [weak self] in
+                    guard let self else { return }
+                    self.handleQueue.async { self.reconnectTimerFired(timer, reason: reason) }
                 }
             case .giveUp:
                 let engine = self.engine

@@ -61,6 +61,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     let state: SocketLock<State>
 
+    /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
+    /// heartbeat of the engines it creates.
+    let timers: any SocketTimerSource
+
     // MARK: Properties
 
     /// The socket associated with the default namespace ("/").
@@ -177,6 +181,18 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
+        self.timers = EventLoopTimerSource.shared
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// A manager whose timers come from `timers` (tests drive time with their own source).
+    package init(socketURL: URL, config: SocketIOClientConfiguration, timers: any SocketTimerSource) {
+        self.state = SocketLock(State(config: config))
+        self.socketURL = socketURL
+        self.timers = timers
 
         super.init()
 
@@ -217,7 +233,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             if state.engine == nil || state.forceNew {
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
-                state.engine = SocketEngine(client: self, url: self.socketURL, config: state.config)
+                state.engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
+                                            transports: SocketEngine.defaultTransports(), timers: self.timers)
             }
             state.status = .connecting
             return .connect(state.engine, replaced: replaced)
