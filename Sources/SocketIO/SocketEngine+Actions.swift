@@ -16,10 +16,7 @@ struct EngineTransports: Sendable {
     /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
     /// its own HTTP client, so cookies never leak between managers.
     static func native() -> EngineTransports {
-        let webSocket = WebSocketClient(connector: { endpoint, timeout throws(NetworkError) in
-            try await NetworkConnector.connect(to: endpoint, timeout: timeout)
-        })
-        return EngineTransports(http: HTTPClient(), webSocket: webSocket, httpKeepsCookies: true)
+        return EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
     }
 }
 
@@ -52,8 +49,8 @@ extension SocketEngine {
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
         let performer = self.state.withLock { state -> Bool in
-            guard state.session.generation == generation else { return false }
-            return state.queue(input(&state.session.machine), generation: generation)
+            guard state.attempt.generation == generation else { return false }
+            return state.queue(input(&state.attempt.machine), generation: generation)
         }
         if performer { self.performQueuedActions() }
     }
@@ -63,8 +60,8 @@ extension SocketEngine {
     func sendFinished(_ writeID: Int?, generation: Int) {
         guard let writeID else { return }
         let completions = self.state.withLock { state -> [UncheckedSendable<() -> ()>] in
-            guard state.session.generation == generation else { return [] }
-            return state.session.completions(through: writeID)
+            guard state.attempt.generation == generation else { return [] }
+            return state.attempt.completions(through: writeID)
         }
         for completion in completions {
             completion.value()
@@ -120,21 +117,21 @@ extension SocketEngine {
             break
         case .cancelPollingRequests:
             let tasks = self.state.withLock { state -> [Task<Void, Never>] in
-                guard state.session.generation == generation else { return [] }
+                guard state.attempt.generation == generation else { return [] }
                 defer {
-                    state.session.getTask = nil
-                    state.session.postTask = nil
+                    state.attempt.getTask = nil
+                    state.attempt.postTask = nil
                 }
-                return [state.session.getTask, state.session.postTask].compactMap { $0 }
+                return [state.attempt.getTask, state.attempt.postTask].compactMap { $0 }
             }
             tasks.forEach { $0.cancel() }
         case let .scheduleHeartbeatTimeout(deadline):
             self.scheduleHeartbeat(at: deadline, generation: generation)
         case .cancelHeartbeatTimeout:
             let timer = self.state.withLock { state -> SocketTimer? in
-                guard state.session.generation == generation else { return nil }
-                defer { state.session.heartbeatTimer = nil }
-                return state.session.heartbeatTimer
+                guard state.attempt.generation == generation else { return nil }
+                defer { state.attempt.heartbeatTimer = nil }
+                return state.attempt.heartbeatTimer
             }
             timer?.cancel()
         case let .opened(handshake):
@@ -165,11 +162,11 @@ extension SocketEngine {
 
     private func didOpen(_ handshake: EngineHandshake, generation: Int) {
         let client = self.state.withLock { state -> SocketEngineClient? in
-            guard state.session.generation == generation else { return nil }
+            guard state.attempt.generation == generation else { return nil }
             state.sid = handshake.sid
             state.connected = true
             state.closed = false
-            state.polling = state.session.machine.currentTransport == .polling
+            state.polling = state.attempt.machine.currentTransport == .polling
             state.websocket = !state.polling
             return state.client
         }
@@ -180,10 +177,10 @@ extension SocketEngine {
 
     private func didUpgrade(generation: Int) {
         let result = self.state.withLock { state -> (SocketEngineClient?, HTTPHeaders)? in
-            guard state.session.generation == generation else { return nil }
+            guard state.attempt.generation == generation else { return nil }
             state.polling = false
             state.websocket = true
-            return (state.client, state.session.webSocket?.responseHeaders ?? HTTPHeaders())
+            return (state.client, state.attempt.webSocket?.responseHeaders ?? HTTPHeaders())
         }
         guard let (client, responseHeaders) = result else { return }
         DefaultSocketLogger.Logger.log("Upgraded to WebSocket", type: SocketEngine.logTypeIO)
@@ -196,11 +193,11 @@ extension SocketEngine {
 
     /// The machine ended the session: tear down the attempt and tell the client once.
     private func didClose(_ reason: EngineCloseReason, generation: Int) {
-        let result = self.state.withLock { state -> (EngineSession.Teardown, SocketEngineClient?, Bool)? in
-            guard state.session.generation == generation else { return nil }
-            let teardown = state.session.takeResources(keepingWebSocketWriter: reason == .clientClosed)
-            let alreadyNotified = state.session.notifiedClose
-            state.session.notifiedClose = true
+        let result = self.state.withLock { state -> (EngineConnectionAttempt.Teardown, SocketEngineClient?, Bool)? in
+            guard state.attempt.generation == generation else { return nil }
+            let teardown = state.attempt.takeResources(keepingWebSocketWriter: reason == .clientClosed)
+            let alreadyNotified = state.attempt.notifiedClose
+            state.attempt.notifiedClose = true
             state.closed = true
             state.connected = false
             state.sid = ""
@@ -232,7 +229,7 @@ extension SocketEngine {
     }
 
     /// Cancels an attempt's tasks and closes its WebSocket.
-    func release(_ teardown: EngineSession.Teardown) {
+    func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()
         }
@@ -253,9 +250,9 @@ extension SocketEngine {
             self?.drive(generation) { $0.heartbeatTimerFired(now: timers.now) }
         }
         let previous = self.state.withLock { state -> SocketTimer? in
-            guard state.session.generation == generation else { return timer }
-            defer { state.session.heartbeatTimer = timer }
-            return state.session.heartbeatTimer
+            guard state.attempt.generation == generation else { return timer }
+            defer { state.attempt.heartbeatTimer = timer }
+            return state.attempt.heartbeatTimer
         }
         previous?.cancel()
     }
@@ -269,7 +266,7 @@ extension SocketEngine {
     ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
         let (extraHeaders, cookies, sticky) = self.state.withLock {
-            ($0.extraHeaders, $0.cookies, $0.session.stickyCookies)
+            ($0.extraHeaders, $0.cookies, $0.attempt.stickyCookies)
         }
         var headers = HTTPHeaders()
         for (name, value) in (extraHeaders ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -9,15 +9,15 @@ extension SocketEngine {
     /// Builds a polling request; the `t` parameter defeats caches.
     ///
     /// The URL is the session's polling URL (parsed once per session and sid, see
-    /// ``EngineSession/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
+    /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
     func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: Duration) -> HTTPClientRequest {
         let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
-            state.session.pollCounter += 1
+            state.attempt.pollCounter += 1
             let sid = sid ?? ""
-            if state.session.pollingURLPrefix?.sid != sid {
-                state.session.pollingURLPrefix = EngineSession.PollingURLPrefix(base: state.urlPolling, sid: sid)
+            if state.attempt.pollingURLPrefix?.sid != sid {
+                state.attempt.pollingURLPrefix = EngineConnectionAttempt.PollingURLPrefix(base: state.urlPolling, sid: sid)
             }
-            return (state.urlPolling, state.session.pollingURLPrefix?.text ?? "", state.session.pollCounter)
+            return (state.urlPolling, state.attempt.pollingURLPrefix?.text ?? "", state.attempt.pollCounter)
         }
         let url = URL(string: prefix + String(counter)) ?? base
 
@@ -34,7 +34,7 @@ extension SocketEngine {
     /// - Throws: `HTTPClientError`, also for a status other than 200.
     func executePolling(_ request: HTTPClientRequest, transport: any HTTPTransport, limit: Int) async throws(HTTPClientError) -> [UInt8] {
         let response = try await transport.execute(request)
-        self.state.withLock { $0.session.storeCookies(response.headers.values(name: "Set-Cookie")) }
+        self.state.withLock { $0.attempt.storeCookies(response.headers.values(name: "Set-Cookie")) }
         guard response.status == 200 else {
             response.body.cancel()
             throw HTTPClientError(.invalidResponse, "Server responded with status \(response.status)")
@@ -45,7 +45,7 @@ extension SocketEngine {
     /// How long a GET may wait for the server: it holds the request up to `pingInterval`.
     private func pollIdleTimeout() -> Duration {
         self.state.withLock { state in
-            guard let handshake = state.session.machine.currentHandshake else { return .seconds(20) }
+            guard let handshake = state.attempt.machine.currentHandshake else { return .seconds(20) }
             return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
         }
     }
@@ -68,8 +68,8 @@ extension SocketEngine {
             }
         }
         self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.getTask = task
+            if state.attempt.generation == generation {
+                state.attempt.getTask = task
             } else {
                 task.cancel()
             }
@@ -96,8 +96,8 @@ extension SocketEngine {
             }
         }
         self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.postTask = task
+            if state.attempt.generation == generation {
+                state.attempt.postTask = task
             } else {
                 task.cancel()
             }

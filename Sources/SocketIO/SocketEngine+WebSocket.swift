@@ -43,8 +43,8 @@ extension SocketEngine {
                 return
             }
             let adopted = self.state.withLock { state -> Bool in
-                guard state.session.generation == generation, !Task.isCancelled else { return false }
-                state.session.webSocket = webSocket
+                guard state.attempt.generation == generation, !Task.isCancelled else { return false }
+                state.attempt.webSocket = webSocket
                 return true
             }
             guard adopted else {
@@ -55,8 +55,8 @@ extension SocketEngine {
             await self.receiveLoop(webSocket, generation: generation)
         }
         self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.webSocketTask = task
+            if state.attempt.generation == generation {
+                state.attempt.webSocketTask = task
             } else {
                 task.cancel()
             }
@@ -104,8 +104,8 @@ extension SocketEngine {
     ///   before the writer asks for the next, so they keep the writes' order too.
     func enqueueWebSocket(_ entry: EngineWebSocketSendQueue.Entry, generation: Int) {
         let batch = self.state.withLock { state -> EngineWebSocketSendQueue.Batch? in
-            guard state.session.generation == generation else { return nil }
-            return state.session.sendQueue.enqueue(entry)
+            guard state.attempt.generation == generation else { return nil }
+            return state.attempt.sendQueue.enqueue(entry)
         }
         guard let batch else { return }
         self.writeWebSocket(batch, generation: generation)
@@ -117,7 +117,7 @@ extension SocketEngine {
         var batch = first
         while true {
             let webSocket = self.state.withLock { state in
-                state.session.generation == generation ? state.session.webSocket : nil
+                state.attempt.generation == generation ? state.attempt.webSocket : nil
             }
             guard !batch.closes, let webSocket, !batch.frames.isEmpty else {
                 // A close (awaits the peer), or nothing to write here: the task path.
@@ -149,7 +149,7 @@ extension SocketEngine {
         var batch = first
         while true {
             let webSocket = self.state.withLock { state in
-                state.session.generation == generation ? state.session.webSocket : nil
+                state.attempt.generation == generation ? state.attempt.webSocket : nil
             }
             if let webSocket, !batch.frames.isEmpty {
                 do {
@@ -162,13 +162,13 @@ extension SocketEngine {
             }
             if batch.closes {
                 let closing = self.state.withLock { state -> (any WebSocketConnection)? in
-                    guard state.session.generation == generation else { return nil }
+                    guard state.attempt.generation == generation else { return nil }
                     defer {
-                        state.session.webSocket = nil
-                        state.session.webSocketTask?.cancel()
-                        state.session.webSocketTask = nil
+                        state.attempt.webSocket = nil
+                        state.attempt.webSocketTask?.cancel()
+                        state.attempt.webSocketTask = nil
                     }
-                    return state.session.webSocket
+                    return state.attempt.webSocket
                 }
                 _ = self.nextWebSocketBatch(generation: generation)
                 await closing?.close(code: 1000, reason: "")
@@ -182,15 +182,15 @@ extension SocketEngine {
     /// The writer wrote its batch: the next one, or `nil` when the queue went idle.
     private func nextWebSocketBatch(generation: Int) -> EngineWebSocketSendQueue.Batch? {
         self.state.withLock { state in
-            guard state.session.generation == generation else { return nil }
-            return state.session.sendQueue.written()
+            guard state.attempt.generation == generation else { return nil }
+            return state.attempt.sendQueue.written()
         }
     }
 
     /// A write failed: nothing more goes out on this WebSocket; the machine hears of it.
     private func webSocketWriteFailed(generation: Int) {
         self.state.withLock { state in
-            if state.session.generation == generation { state.session.sendQueue.fail() }
+            if state.attempt.generation == generation { state.attempt.sendQueue.fail() }
         }
         self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
     }

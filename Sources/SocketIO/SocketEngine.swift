@@ -35,7 +35,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var selfSigned = false
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
-        var session = EngineSession()
+        var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
@@ -94,7 +94,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             self.state.withLock { state in
                 state.connectParams = newValue
                 (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: self.url, state: state)
-                state.session.pollingURLPrefix = nil
+                state.attempt.pollingURLPrefix = nil
             }
         }
     }
@@ -118,7 +118,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// When `true`, the engine is in the process of switching to WebSockets.
-    public var fastUpgrade: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
+    public var fastUpgrade: Bool { self.state.withLock { $0.attempt.machine.isUpgrading } }
 
     /// When `true`, the engine will only use HTTP long-polling as a transport.
     public var forcePolling: Bool { self.state.withLock { $0.forcePolling } }
@@ -130,7 +130,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public var polling: Bool { self.state.withLock { $0.polling } }
 
     /// If `true`, the engine is currently seeing whether it can upgrade to WebSockets.
-    public var probing: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
+    public var probing: Bool { self.state.withLock { $0.attempt.machine.isUpgrading } }
 
     /// The session id for this engine.
     public var sid: String { self.state.withLock { $0.sid } }
@@ -156,7 +156,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// `true` while the WebSocket transport is open and in use.
     public var wsConnected: Bool {
-        self.state.withLock { $0.connected && !$0.polling && $0.session.webSocket != nil }
+        self.state.withLock { $0.connected && !$0.polling && $0.attempt.webSocket != nil }
     }
 
     /// Whether `.enableSOCKSProxy(true)` was set.
@@ -297,7 +297,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             }
 
             (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: url, state: state)
-            state.session.pollingURLPrefix = nil
+            state.attempt.pollingURLPrefix = nil
         }
     }
 
@@ -306,7 +306,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
+        let (generation, teardown) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown) in
             // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
             // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
             let configuration = EngineClientStateMachine.Configuration(
@@ -315,13 +315,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
                 protocolVersion: state.engineProtocolVersion,
                 maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
                 reportsPings: true)
-            let teardown = state.session.reset(configuration: configuration)
+            let teardown = state.attempt.reset(configuration: configuration)
             state.closed = false
             state.connected = false
             state.sid = ""
             state.polling = !state.forceWebsockets
             state.websocket = state.forceWebsockets
-            return (state.session.generation, teardown)
+            return (state.attempt.generation, teardown)
         }
         self.release(teardown)
 
@@ -338,8 +338,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Reports a connect that could not start as an error and a close, once.
     private func failBeforeStart(generation: Int, reason: String) {
         let client = self.state.withLock { state -> SocketEngineClient? in
-            guard state.session.generation == generation, !state.session.notifiedClose else { return nil }
-            state.session.notifiedClose = true
+            guard state.attempt.generation == generation, !state.attempt.notifiedClose else { return nil }
+            state.attempt.notifiedClose = true
             state.closed = true
             return state.client
         }
@@ -366,10 +366,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
         let (performer, client) = self.state.withLock { state in
-            state.session.notifiedClose = true
+            state.attempt.notifiedClose = true
             state.closed = true
             state.connected = false
-            return (state.queue(state.session.machine.close(), generation: state.session.generation), state.client)
+            return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
         }
 
         if performer { self.performQueuedActions() }
@@ -427,19 +427,19 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
             packets += data.map { EnginePacket.binaryMessage(Array($0)) }
-            if let (length, limit) = state.session.machine.oversizedPacket(in: packets) {
+            if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
                 return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
             }
             // The machine says which send carries the write (`carriesWrites`); its
             // completion runs once that send is done.
             var writeID: Int?
             if let completion {
-                writeID = state.session.nextWriteID
-                state.session.nextWriteID += 1
-                state.session.addCompletion(completion, writeID: writeID!)
+                writeID = state.attempt.nextWriteID
+                state.attempt.nextWriteID += 1
+                state.attempt.addCompletion(completion, writeID: writeID!)
             }
-            let actions = state.session.machine.send(packets, writeID: writeID)
-            return .queued(performer: state.queue(actions, generation: state.session.generation))
+            let actions = state.attempt.machine.send(packets, writeID: writeID)
+            return .queued(performer: state.queue(actions, generation: state.attempt.generation))
         }
 
         switch outcome {

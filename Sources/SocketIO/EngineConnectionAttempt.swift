@@ -2,12 +2,14 @@ import EngineIOProtocol
 import Foundation
 import RealtimeHTTP
 
-/// One engine connection attempt: the protocol's ``EngineClientStateMachine`` plus the I/O
-/// handles that carry out its actions.
+/// The engine's current connection attempt (one `connect()` until its close): the protocol's
+/// ``EngineClientStateMachine``, the WebSocket send queue, and the I/O handles that carry out
+/// their actions (the polling requests, the WebSocket and its receive task, the heartbeat timer).
 ///
-/// Lives inside ``SocketEngine``'s lock. `generation` changes on every connect, so a task of
-/// an older attempt recognises itself as stale and stops without side effects.
-struct EngineSession {
+/// Lives inside ``SocketEngine``'s lock; ``reset(configuration:)`` starts the next attempt.
+/// `generation` numbers the attempts, so a task of an older attempt recognises itself as
+/// stale and stops without side effects.
+struct EngineConnectionAttempt {
     /// A write's completion, due once the transport send carrying write `writeID` is done
     /// (the machine says which send carries it: ``EngineClientAction/carriesWrites(through:)``).
     struct PendingCompletion {
