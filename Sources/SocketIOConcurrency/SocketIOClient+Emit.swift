@@ -1,6 +1,6 @@
 public import Foundation
 public import SocketIO
-import Synchronization
+import RealtimeSync
 
 extension SocketIOClient {
     /// Emits `event` with `items` and returns once the write completed.
@@ -143,7 +143,7 @@ final class AckWait: Sendable {
         var ackID: Int?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Installs the task's continuation; `false` (and resumed with `.cancelled`) when the task
     /// was cancelled before.
