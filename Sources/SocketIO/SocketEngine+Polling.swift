@@ -61,6 +61,13 @@ extension SocketEngine {
                 let body = try await self.executePolling(request, transport: http,
                                                          limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
+                // A server error object instead of a payload (no packet starts with `{`):
+                // upstream's `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
+                if body.first == UInt8(ascii: "{"), let text = String(validating: body, as: UTF8.self),
+                   case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                    self.parseEngineMessage(text)
+                    return
+                }
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: ContinuousClock.now) }
             } catch {
                 guard !Task.isCancelled else { return }

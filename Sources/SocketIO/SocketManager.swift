@@ -219,16 +219,25 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// Connects the underlying transport and the default namespace socket.
     ///
-    /// One critical section decides: an active manager ignores the call; otherwise the engine
-    /// is created (when there is none, or with `forceNew`) and the status becomes `connecting`
-    /// together, so calls from many threads at once start one engine. The replaced engine is
-    /// closed and the new one connected after the lock is released.
+    /// Does nothing while connected or while a first connect is under way. While a reconnect
+    /// attempt is under way (status `connecting` after a `reconnectAttempt`), it starts a new
+    /// connection, as upstream does, so an attempt that hangs does not hold the socket.
+    ///
+    /// One critical section decides: the engine is created (when there is none, or with
+    /// `forceNew`) and the status becomes `connecting` together, so calls from many threads at
+    /// once start one engine. The replaced engine is closed and the new one connected after the
+    /// lock is released.
     ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
         enum Plan { case alreadyActive, connect(SocketEngineSpec?, replaced: SocketEngineSpec?) }
         let plan = self.state.withLock { state -> Plan in
-            guard !state.status.active else { return .alreadyActive }
+            // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
+            // attempt starts a new connection, since an attempt that hangs would otherwise
+            // hold every later attempt back; only a first connect under way returns.
+            if state.status == .connected || (state.status == .connecting && state.reconnect.currentAttempt == 0) {
+                return .alreadyActive
+            }
             var replaced: SocketEngineSpec?
             if state.engine == nil || state.forceNew {
                 replaced = state.engine
