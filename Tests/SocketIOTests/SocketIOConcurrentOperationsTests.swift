@@ -11,8 +11,18 @@ import TestSupport
     static let threads = 16
     static let rounds = 10
 
-    /// Runs `body(index)` on `count` threads released together.
-    static func together(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// Runs `body(index)` on `count` threads released together; the waiting happens on a
+    /// thread of its own, never on a cooperative-pool thread.
+    static func together(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                Self.blockingTogether(count, body)
+                continuation.resume()
+            }
+        }
+    }
+
+    private static func blockingTogether(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let ready = DispatchGroup()
         let go = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
@@ -50,7 +60,7 @@ import TestSupport
             root.on(clientEvent: .connect) { _, _ in connects.append("/") }
             admin.on(clientEvent: .connect) { _, _ in connects.append("/admin") }
 
-            Self.together(Self.threads) { index in
+            await Self.together(Self.threads) { index in
                 switch index % 4 {
                 case 0: manager.connect()
                 case 1: root.connect()
@@ -94,7 +104,7 @@ import TestSupport
         let disconnects = Recorder<String>()
         root.on(clientEvent: .disconnect) { data, _ in disconnects.append(data.first as? String ?? "") }
         let manager = harness.manager
-        Self.together(Self.threads) { index in
+        await Self.together(Self.threads) { index in
             switch index % 3 {
             case 0: manager.disconnect()
             case 1: root.disconnect()
