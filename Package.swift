@@ -87,7 +87,7 @@ targets += [
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
-    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
