@@ -85,6 +85,7 @@ targets += [
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(
