@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test demo bench autobahn clean
+.PHONY: bootstrap build test demo bench autobahn tsan asan tsan-ci clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -23,5 +23,19 @@ bench: bootstrap
 autobahn: bootstrap
 	./scripts/autobahn.sh
 
+# Sanitizers (scripts/sanitize.sh; scratch paths .build-tsan / .build-asan, logs under them):
+#   make tsan     every suite under ThreadSanitizer
+#   make asan     every suite under AddressSanitizer + LeakSanitizer
+#   make tsan-ci  ThreadSanitizer over the suites CI runs; fails on any report
+tsan: bootstrap
+	./scripts/sanitize.sh thread
+
+asan: bootstrap
+	./scripts/sanitize.sh address
+
+TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests SocketIOTests SocketIOConcurrencyTests
+tsan-ci: bootstrap
+	./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
+
 clean:
-	rm -rf .build .venv
+	rm -rf .build .build-tsan .build-asan .venv
