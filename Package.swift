@@ -62,7 +62,7 @@ var targets: [Target] = [
 ]
 
 targets += [
-    testTarget("RealtimeSyncTests", ["RealtimeSync"]),
+    testTarget("RealtimeSyncTests", []),
     testTarget("HTTP1CodecTests", ["HTTP1Codec", "CRealtimeZlib"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
