@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test demo bench autobahn clean
+.PHONY: bootstrap build test demo bench autobahn fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -22,6 +22,11 @@ bench: bootstrap
 
 autobahn: bootstrap
 	./scripts/autobahn.sh
+
+# libFuzzer targets (scripts/fuzz.sh): replay the seed corpus, then 20 s of fuzzing per target.
+fuzz-smoke:
+	./scripts/fuzz.sh --replay all
+	FUZZ_JOBS=2 ./scripts/fuzz.sh all 20
 
 clean:
 	rm -rf .build .venv
