@@ -131,12 +131,12 @@ run_target() {
   local seeds=() dict=()
   [ -d "Fuzz/Corpus/$name" ] && seeds+=("Fuzz/Corpus/$name")
   [ -f "Fuzz/Dictionaries/$name.dict" ] && dict+=(-dict="Fuzz/Dictionaries/$name.dict")
-  local status=0
+  local status=0 started=$SECONDS
   # shellcheck disable=SC2086
   SWIFT_BACKTRACE=enable=no nice -n 10 "$out/bin/$name" "$out/corpus/$name" "${seeds[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$name/" "${dict[@]}" ${FUZZ_ARGS:-} > "$out/logs/$name.log" 2>&1 || status=$?
-  summary "$name" "$seconds"
+  summary "$name" "$((SECONDS - started))"
   if [ "$status" -ne 0 ]; then
     echo "fuzz: $name FAILED (exit $status); see $out/logs/$name.log and $out/artifacts/$name/" >&2
     grep -E 'ERROR: |Fatal error|SUMMARY' "$out/logs/$name.log" | head -5 >&2 || true
