@@ -24,9 +24,10 @@ autobahn: bootstrap
 	./scripts/autobahn.sh
 
 # libFuzzer targets (scripts/fuzz.sh): replay the seed corpus, then 20 s of fuzzing per target.
+FUZZ_SMOKE_SECONDS ?= 20
 fuzz-smoke:
 	./scripts/fuzz.sh --replay all
-	FUZZ_JOBS=2 ./scripts/fuzz.sh all 20
+	FUZZ_JOBS=2 ./scripts/fuzz.sh all $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf .build .venv

@@ -8,6 +8,7 @@
 #   scripts/fuzz.sh --replay [TARGET]   run each seed corpus file once (no fuzzing)
 #   FUZZ_JOBS=2 scripts/fuzz.sh all 600 run two targets at a time
 #   FUZZ_ARGS='-max_len=512' ...        extra libFuzzer flags
+#   FUZZ_OUT=DIR ...                    write to DIR instead of .build/fuzz
 #
 # Build: swiftc directly, not SwiftPM. Each sans-I/O library (HTTP1Codec, WebSocketCodec,
 # EngineIOProtocol, SocketIOProtocol, SSEProtocol) is compiled once into its own module with
@@ -29,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-out=$root/.build/fuzz
+out=${FUZZ_OUT:-$root/.build/fuzz}
 mkdir -p "$out/modules" "$out/bin" "$out/logs"
 
 # target name | modules it imports | extra source files compiled into the target module

@@ -1,4 +1,5 @@
-// Fuzz target: SocketPacketDecoder (socket.io-protocol v5 packet text) and, through
+// Fuzz target: SocketPacketDecoder (socket.io-protocol v5 packet text, and the v4 revision
+// of Socket.IO 2.x servers when the first byte has bit 0x20) and, through
 // SocketPacketReader, the BinaryPacketAssembler that puts BINARY_EVENT / BINARY_ACK
 // attachments where their placeholders are.
 //
@@ -58,7 +59,8 @@ func checkComplete(_ packet: SocketPacket, decoder: SocketPacketDecoder) {
     // validity (`2[1e400]` -> `2[null]`): such packets are left out of the round trip.
     if let data = packet.data, containsNonFinite(data) { return }
     let encoded = SocketPacketEncoder.encode(packet)
-    var reader = SocketPacketReader(decoder: SocketPacketDecoder(maximumAttachments: .max, maximumDepth: 1_000))
+    var reader = SocketPacketReader(decoder: SocketPacketDecoder(maximumAttachments: .max, maximumDepth: 1_000,
+                                                                 revision: decoder.revision))
     do throws(SocketProtocolError) {
         var result = try reader.receive(text: encoded.text)
         for attachment in encoded.attachments {
@@ -93,7 +95,8 @@ public func fuzzSocketPacket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     var input = FuzzInput(data, size)
     let limits = input.byte()
     let decoder = SocketPacketDecoder(maximumAttachments: limits & 0x80 == 0 ? 1_000 : Int(limits & 0x0F),
-                                      maximumDepth: limits & 0x40 == 0 ? 128 : Int(limits >> 4 & 3))
+                                      maximumDepth: limits & 0x40 == 0 ? 128 : Int(limits >> 4 & 3),
+                                      revision: limits & 0x20 == 0 ? .v5 : .v4)
     let messages = input.rest().split(separator: 0xFE, omittingEmptySubsequences: false)
 
     // The decoder alone on the first message.
