@@ -7,6 +7,7 @@ import Foundation
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
+//   ProxyCodec                         sans-I/O HTTP CONNECT and SOCKS5 handshakes
 //   RealtimeSync                       the package's one lock type (pthread_mutex_t)
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
@@ -27,29 +28,30 @@ var targets: [Target] = [
     .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Sans-I/O codecs and state machines
-    .target(name: "HTTP1Codec", swiftSettings: strict),
+    .target(name: "HTTP1Codec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "EngineIOProtocol", swiftSettings: strict),
     .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
+    .target(name: "ProxyCodec", dependencies: ["HTTP1Codec"], swiftSettings: strict),
 
     // MARK: Synchronization (one lock type, visible to ThreadSanitizer)
     .target(name: "RealtimeSync", swiftSettings: strict),
 
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: ["RealtimeSync", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            dependencies: ["RealtimeSync", "ProxyCodec", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
+            dependencies: ["RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"],
             swiftSettings: strict),
 
     // MARK: Public products
     .target(name: "SocketIO",
-            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP"],
+            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
             swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "RealtimeSync"], swiftSettings: strict),
-    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP"], swiftSettings: strict),
+    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables
     .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync"],
@@ -61,11 +63,12 @@ var targets: [Target] = [
 
 targets += [
     testTarget("RealtimeSyncTests", ["RealtimeSync"]),
-    testTarget("HTTP1CodecTests", ["HTTP1Codec"]),
+    testTarget("HTTP1CodecTests", ["HTTP1Codec", "CRealtimeZlib"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
     testTarget("SocketIOProtocolTests", ["SocketIOProtocol", "EngineIOProtocol"]),
     testTarget("SSEProtocolTests", ["SSEProtocol"]),
+    testTarget("ProxyCodecTests", ["ProxyCodec", "HTTP1Codec"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
     testTarget("EventSourceTests", ["EventSource"]),

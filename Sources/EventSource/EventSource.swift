@@ -75,6 +75,8 @@ public struct EventSource: Sendable {
     /// The largest event accepted (its data, in bytes); a larger one fails the connection
     /// with ``EventStreamLimitError``. Also bounds the length of any line. 16 MiB by default.
     public var maximumEventSize: Int = 16 << 20
+    /// The proxy the native transport connects through; ``Proxy/direct`` by default.
+    public var proxy: Proxy = .direct
 
     /// The idle timeout, under the name of Recouse's EventSource 0.1.7 (and of
     /// `URLSessionConfiguration`): the same value as ``timeoutInterval``.
@@ -186,7 +188,7 @@ public struct EventSource: Sendable {
             decoder: decoder,
             timeoutInterval: self.timeoutInterval,
             reconnectionPolicy: self.reconnectionPolicy,
-            transport: self.transport,
+            transport: self.transport.proxied(self.proxy),
             maximumEventSize: self.maximumEventSize,
             resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
                 ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil))

@@ -430,6 +430,8 @@ final class EventStreamDriver {
         case .headersTooLarge: code = .badServerResponse
         case .bodyTooLarge: code = .dataLengthExceedsMaximum
         case .truncatedBody: code = .networkConnectionLost
+        case .invalidContentEncoding: code = .cannotDecodeContentData
+        case .decompressedBodyTooLarge: code = .dataLengthExceedsMaximum
         case .tooManyRedirects: code = .httpTooManyRedirects
         case .cancelled: code = .cancelled
         case .network(let kind):
@@ -443,6 +445,9 @@ final class EventStreamDriver {
             case .certificateExpired: code = .serverCertificateHasBadDate
             case .cancelled: code = .cancelled
             case .concurrentOperation, .systemError: code = .unknown
+            case .proxyAuthenticationFailed: code = .userAuthenticationRequired
+            case .proxyRefused: code = .cannotConnectToHost
+            case .proxyFailed: code = .badServerResponse
             }
         }
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: error.message])

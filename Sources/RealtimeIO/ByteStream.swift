@@ -1,3 +1,5 @@
+package import ProxyCodec
+
 /// A connected, ordered, reliable byte stream: TCP, or TLS over TCP.
 ///
 /// Implementations are driven by the process-wide event loop; every method suspends
@@ -48,11 +50,15 @@ package struct Endpoint: Sendable, Hashable {
     package var port: UInt16
     /// `nil` for plain TCP.
     package var tls: TLSConfiguration?
+    /// A proxy to tunnel through (`nil`: connect directly). TLS then runs inside the tunnel
+    /// and is verified against `host`, never the proxy's name.
+    package var proxy: ProxyServer?
 
-    package init(host: String, port: UInt16, tls: TLSConfiguration? = nil) {
+    package init(host: String, port: UInt16, tls: TLSConfiguration? = nil, proxy: ProxyServer? = nil) {
         self.host = host
         self.port = port
         self.tls = tls
+        self.proxy = proxy
     }
 }
 
@@ -102,6 +108,13 @@ package struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible 
         case concurrentOperation
         case cancelled
         case systemError
+        /// The proxy rejected or demanded credentials (HTTP 407, SOCKS5 authentication).
+        case proxyAuthenticationFailed
+        /// The proxy refused to open a tunnel to the target: `code` is the HTTP status of
+        /// its reply to CONNECT, or the SOCKS5 reply code (RFC 1928 §6).
+        case proxyRefused(code: Int)
+        /// The proxy broke its protocol or closed the connection during the handshake.
+        case proxyFailed
     }
 
     package var kind: Kind

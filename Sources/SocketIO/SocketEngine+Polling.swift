@@ -25,8 +25,10 @@ extension SocketEngine {
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
         }
-        return HTTPClientRequest(method: method, url: url, headers: headers, body: body,
-                                 idleTimeout: idleTimeout, tls: self.tlsConfiguration())
+        var request = HTTPClientRequest(method: method, url: url, headers: headers, body: body,
+                                        idleTimeout: idleTimeout, tls: self.tlsConfiguration())
+        request.proxy = self.proxyConfiguration()
+        return request
     }
 
     /// Runs one request and returns its body; keeps the server's cookies.

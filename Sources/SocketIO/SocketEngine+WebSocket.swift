@@ -12,9 +12,11 @@ extension SocketEngine {
 
     func webSocketOptions() -> WebSocketOptions {
         let compress = self.compress
-        return WebSocketOptions(headers: self.requestHeaders(forWebSocket: true),
-                                enableCompression: compress,
-                                tls: self.tlsConfiguration())
+        var options = WebSocketOptions(headers: self.requestHeaders(forWebSocket: true),
+                                       enableCompression: compress,
+                                       tls: self.tlsConfiguration())
+        options.proxy = self.proxyConfiguration()
+        return options
     }
 
     func webSocketURL(sid: String?) -> URL {

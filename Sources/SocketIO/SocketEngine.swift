@@ -31,6 +31,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var version = SocketIOVersion.three
         var websocket = false
         var enableSOCKSProxy = false
+        var proxy: SocketProxy?
         var secure = false
         var selfSigned = false
         var security: CertificatePinning?
@@ -158,9 +159,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.state.withLock { $0.connected && !$0.polling && $0.session.webSocket != nil }
     }
 
-    /// Whether `.enableSOCKSProxy(true)` was set.
-    ///
-    /// - Important: Recorded only: the native transport connects directly.
+    /// Whether `.enableSOCKSProxy(true)` was set: without an explicit ``proxy``, connections
+    /// then go through the environment's SOCKS proxy (`ALL_PROXY` / `SOCKS_PROXY`, see
+    /// ``SocketProxy``).
     public var enableSOCKSProxy: Bool { self.state.withLock { $0.enableSOCKSProxy } }
 
     /// The url of the server.

@@ -37,8 +37,11 @@ public enum SocketIOClientOption: ClientOption {
 
     /// If passed `true`, the WebSocket stream will be configured with the enableSOCKSProxy `true`.
     ///
-    /// - Important: The native transport has no SOCKS support: on every platform this option is
-    ///   recorded (``SocketEngine/enableSOCKSProxy``) but connections go direct.
+    /// Upstream asks URLSession for the system's SOCKS proxy. The native transport takes the
+    /// environment's: `all_proxy` / `ALL_PROXY`, else `socks_proxy` / `SOCKS_PROXY`, when it
+    /// names a SOCKS5 proxy (`socks5://[user:pass@]host:port` or `host:port`), with `no_proxy`
+    /// exceptions; with none set, connections go direct. An explicit ``SocketManager/proxy``
+    /// takes precedence.
     case enableSOCKSProxy(Bool)
 
     /// The queue that all interaction with the client should occur on. This is the queue that event handlers are

@@ -54,6 +54,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var reconnectAttempts = -1
         var currentReconnectAttempt = 0
         var reconnecting = false
+        var proxy: SocketProxy?
     }
 
     let state: SocketLock<State>
@@ -201,7 +202,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     private func addEngine() {
         DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
 
-        let (oldEngine, config) = self.state.withLock { ($0.engine, $0.config) }
+        let (oldEngine, config, proxy) = self.state.withLock { ($0.engine, $0.config, $0.proxy) }
         if let oldEngine {
             oldEngine.client = nil
             // Close old engine so it will not leak.
@@ -209,6 +210,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         }
 
         let newEngine = SocketEngine(client: self, url: socketURL, config: config)
+        newEngine.proxy = proxy
         self.state.withLock { $0.engine = newEngine }
     }
 

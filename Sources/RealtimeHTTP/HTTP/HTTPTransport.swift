@@ -24,6 +24,8 @@ package struct HTTPClientRequest: Sendable {
     package var maxRedirects: Int
     /// TLS settings for `https` URLs (verification on by default).
     package var tls: TLSConfiguration
+    /// The proxy to tunnel through (native client only); direct by default.
+    package var proxy: ProxyConfiguration = .direct
 
     package init(method: String = "GET",
                  url: URL,
@@ -123,6 +125,10 @@ package struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertib
         case headersTooLarge
         case bodyTooLarge
         case truncatedBody
+        /// A `gzip`/`deflate` body that is corrupt or cut inside its compressed stream.
+        case invalidContentEncoding
+        /// A compressed body that inflates past the decoder's limit (a decompression bomb).
+        case decompressedBodyTooLarge
         case tooManyRedirects
         case cancelled
     }

@@ -24,6 +24,8 @@ package struct WebSocketOptions: Sendable {
     package var subprotocols: [String]
     /// How long `close(code:reason:)` waits for the server's close frame before closing the socket.
     package var closeTimeout: Duration = .seconds(2)
+    /// The proxy to tunnel through (native client only); direct by default.
+    package var proxy: ProxyConfiguration = .direct
 
     package init(headers: HTTPHeaders = [:],
                  maxMessageSize: Int = 16 << 20,
