@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test demo bench autobahn tsan asan tsan-ci clean
+.PHONY: bootstrap build test demo bench autobahn tsan asan tsan-ci fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -36,6 +36,12 @@ asan: bootstrap
 TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests SocketIOTests SocketIOConcurrencyTests
 tsan-ci: bootstrap
 	./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
+
+# libFuzzer targets (scripts/fuzz.sh): replay the seed corpus, then 20 s of fuzzing per target.
+FUZZ_SMOKE_SECONDS ?= 20
+fuzz-smoke:
+	./scripts/fuzz.sh --replay all
+	FUZZ_JOBS=2 ./scripts/fuzz.sh all $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf .build .build-tsan .build-asan .venv
