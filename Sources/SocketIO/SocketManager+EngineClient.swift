@@ -22,6 +22,7 @@ extension SocketManager {
                 return .disconnect
             } else if !state.reconnecting {
                 state.reconnecting = true
+                state.reconnectGeneration &+= 1
                 return .reconnect
             }
             return .nothing
@@ -123,13 +124,18 @@ extension SocketManager {
             socket.transportDidClose(reason: reason, willReconnect: true)
         }
 
-        _tryReconnect()
+        _tryReconnect(generation: self.state.withLock { $0.reconnectGeneration })
     }
 
-    private func _tryReconnect() {
+    /// One attempt of the reconnection `generation`; schedules the next. A retry scheduled by
+    /// an earlier reconnection (which then connected, and lost the transport again before the
+    /// retry's delay passed) stops here instead of running a second attempt loop beside the
+    /// current one.
+    private func _tryReconnect(generation: Int) {
         enum Step { case stop, failed, attempt(remaining: Int, delay: Double) }
         let step = self.state.withLock { state -> Step in
-            guard state.reconnects && state.reconnecting && state.status != .disconnected else { return .stop }
+            guard state.reconnects && state.reconnecting && state.status != .disconnected,
+                  state.reconnectGeneration == generation else { return .stop }
 
             if state.reconnectAttempts != -1 && state.currentReconnectAttempt + 1 > state.reconnectAttempts {
                 // Give up: the manager is `disconnected` and a later `connect` starts a fresh count.
@@ -162,7 +168,7 @@ extension SocketManager {
             connect()
 
             handleQueue.asyncAfter(deadline: DispatchTime.now() + delay) { [weak self] in
-                self?._tryReconnect()
+                self?._tryReconnect(generation: generation)
             }
         }
     }

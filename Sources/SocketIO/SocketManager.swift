@@ -46,6 +46,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 if status == .connected {
                     reconnecting = false
                     currentReconnectAttempt = 0
+                    // A retry still scheduled by this reconnection must not run in the next one.
+                    reconnectGeneration &+= 1
                 }
             }
         }
@@ -54,6 +56,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var reconnectAttempts = -1
         var currentReconnectAttempt = 0
         var reconnecting = false
+        /// Identifies one reconnection (from a transport loss to a connect or giving up): a
+        /// scheduled retry runs only in the reconnection that scheduled it.
+        var reconnectGeneration = 0
     }
 
     let state: SocketLock<State>
