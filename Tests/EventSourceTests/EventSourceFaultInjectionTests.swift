@@ -18,6 +18,10 @@ import TestSupport
         defer { server.stop() }
         let proxy = try await FaultProxy.start(targetPort: server.port)
         defer { proxy.stop() }
+        // A first stream through this transport, so what it creates once per process (the
+        // shared URLSession's socket pair) is in the baseline.
+        _ = await summaries(of: EventSource(timeoutInterval: 10, transport: transport)
+            .dataTask(for: URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/events?count=1")!)))
         let descriptors = ProcessResources.openDescriptorCount
         let registrations = EventLoop.shared.registeredDescriptorCount
         let targets = ProcessResources.descriptorTargets
@@ -76,7 +80,7 @@ import TestSupport
         #expect(await ProcessResources.eventually {
             ProcessResources.openDescriptorCount <= descriptors
                 && EventLoop.shared.registeredDescriptorCount <= registrations
-        }, "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors), registered \(EventLoop.shared.registeredDescriptorCount) (was \(registrations)): \(ProcessResources.descriptorTargets) was \(targets)")
+        }, "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors), registered \(EventLoop.shared.registeredDescriptorCount) (was \(registrations)): new \(ProcessResources.descriptorTargets.filter { !targets.contains($0) }), gone \(targets.filter { !ProcessResources.descriptorTargets.contains($0) })")
         #expect(try await proxy.stats().open == 0)
     }
 
