@@ -23,17 +23,26 @@ import TestSupport
         let task = EventSource(timeoutInterval: 10, transport: transport)
             .dataTask(for: URLRequest(url: URL(string: "https://localhost:\(server.port)/events")!))
         var errors: [URLError.Code] = []
+        var untyped = 0
         var others: [String] = []
         for await event in task.events() {
             switch event {
             case .error(let error as URLError): errors.append(error.code)
+            case .error(EventSourceError.undefinedConnectionError): untyped += 1
             case .closed: break
             default: others.append(event.summary)
             }
         }
+        // Never opened, never an event: one error, then closed.
         #expect(others.isEmpty, "\(transport) \(leaf): \(others)")
-        #expect(errors.count == 1 && errors.allSatisfy { Self.certificateErrors.contains($0) },
-                "\(transport) \(leaf): \(errors.map(\.rawValue))")
+        if case .native = transport.kind {
+            #expect(errors.count == 1 && errors.allSatisfy { Self.certificateErrors.contains($0) },
+                    "\(transport) \(leaf): \(errors.map(\.rawValue))")
+        } else {
+            // URLSession on Linux (libcurl) reports the failure without a certificate code:
+            // refused all the same, but untyped (see docs/RELIABILITY-faults.md).
+            #expect(errors.count + untyped == 1, "\(transport) \(leaf): \(errors.map(\.rawValue)), \(untyped)")
+        }
         // The echo server would have echoed a request back; nothing but the handshake happened.
         #expect(!server.lines.contains { $0.hasPrefix("GET") })
     }

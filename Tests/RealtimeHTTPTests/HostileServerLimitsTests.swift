@@ -66,7 +66,10 @@ import TestSupport
         }
         #expect(kind == expected, "\(path)")
         _ = try await server.waitForLine(timeout: .seconds(10)) { $0 == "CLOSE=\(code)" || $0 == "EOF" }
-        #expect(server.lines.contains("CLOSE=\(code)"), "\(path): \(server.lines)")
+        if path != "/endless-message" {
+            #expect(server.lines.contains("CLOSE=\(code)"), "\(path): \(server.lines)")
+        }
+        // (The endless sender never reads, so it sees the client's close only as EOF.)
         Self.expectBounded(peak, limit: limit, path)
     }
 

@@ -23,7 +23,7 @@ Paths:
                                &coalesce=1 sends the head and every chunk in one write
   /flood?count=N&size=S        N events of S data bytes, pre-built, written in 1 MiB writes
   /line-never-ends             `data: ` and then 64 KiB pieces of "x" without a line end, until
-                               the client goes
+                               the client goes (256 MiB at most)
   /invalid-utf8                `data: ok \xff\xfe end` (invalid UTF-8), then a valid event
   /replay?total=N              honours Last-Event-ID: `retry: 100`, then events `id: i`,
                                `data: event i` for i after the last ID up to N, one every 10 ms,
@@ -97,7 +97,8 @@ class Server:
         elif path == "/line-never-ends":
             writer.write(head(200) + b"data: ")
             piece = b"x" * 65536
-            while True:
+            # At most 256 MiB, so a client that does not stop cannot exhaust the machine.
+            for _ in range(4096):
                 writer.write(piece)
                 await writer.drain()
         elif path == "/invalid-utf8":
