@@ -5,7 +5,7 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
-import Synchronization
+import RealtimeSync
 
 /// An ``HTTPTransport`` over Foundation's URLSession (FoundationNetworking on Linux).
 ///
@@ -116,7 +116,7 @@ final class URLSessionBodySource: HTTPBodySource {
 
 /// Routes URLSession's delegate callbacks to the bridge of each task.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let bridges = Mutex<[Int: URLSessionTaskBridge]>([:])
+    private let bridges = LockedValue<[Int: URLSessionTaskBridge]>([:])
 
     func register(_ bridge: URLSessionTaskBridge, for task: URLSessionTask) {
         self.bridges.withLock { $0[task.taskIdentifier] = bridge }

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import RealtimeSync
 
 /// The state of one URLSession data task, shared by the session delegate (producer) and the
 /// ``HTTPResponseBody`` consumer: the pending response head and a bounded queue of body
@@ -36,8 +36,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
 
     let bufferLimit: Int
     private let watchdog: HTTPIdleWatchdog
-    private let state = Mutex(State())
-    private let task = Mutex<URLSessionDataTask?>(nil)
+    private let state = LockedValue(State())
+    private let task = LockedValue<URLSessionDataTask?>(nil)
 
     /// The most bytes queued for a consumer that does not read when the platform ignores the
     /// suspension: 16 times `bufferLimit`, at least 4 MiB.
