@@ -30,11 +30,11 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
 
     init(socket: SocketIOClient) {
         self.socket = socket
-        PendingSocketOperationCount.live.add(1, ordering: .relaxed)
+        PendingSocketOperationCount.live.withLock { $0 += 1 }
     }
 
     deinit {
-        PendingSocketOperationCount.live.subtract(1, ordering: .relaxed)
+        PendingSocketOperationCount.live.withLock { $0 -= 1 }
     }
 
     /// `true` once the operation has an outcome.
@@ -130,8 +130,8 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
 /// How many ``PendingSocketOperation``s exist (for leak checks in tests): every one that
 /// finished must be released, with the handlers, ack and continuation it held.
 package enum PendingSocketOperationCount {
-    static let live = Atomic<Int>(0)
+    static let live = LockedValue(0)
 
     /// Operations alive now.
-    package static var current: Int { self.live.load(ordering: .relaxed) }
+    package static var current: Int { self.live.withLock { $0 } }
 }
