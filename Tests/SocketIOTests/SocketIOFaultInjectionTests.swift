@@ -243,24 +243,24 @@ import TestSupport
     }
 }
 
-/// Descriptors, event-loop registrations and loop timers of this process.
+/// Open sockets, event-loop registrations and loop timers of this process.
 struct ResourceSnapshot: CustomStringConvertible {
-    var descriptors: Int
+    var sockets: Int
     var registrations: Int
     var timers: Int
 
     static func now() -> ResourceSnapshot {
-        ResourceSnapshot(descriptors: ProcessResources.openDescriptorCount,
+        ResourceSnapshot(sockets: ProcessResources.openSocketCount,
                          registrations: EventLoop.shared.registeredDescriptorCount,
                          timers: EventLoop.shared.pendingTimerCount)
     }
 
     func isWithin(_ baseline: ResourceSnapshot) -> Bool {
-        self.descriptors <= baseline.descriptors && self.registrations <= baseline.registrations
+        self.sockets <= baseline.sockets && self.registrations <= baseline.registrations
             && self.timers <= baseline.timers
     }
 
-    var description: String { "fds=\(self.descriptors) registered=\(self.registrations) timers=\(self.timers)" }
+    var description: String { "sockets=\(self.sockets) registered=\(self.registrations) timers=\(self.timers)" }
 }
 
 /// Every `statusChange` of some sockets, checked against the transitions a socket may make.

@@ -8,6 +8,12 @@ package enum ProcessResources {
         return max(0, entries - 1)
     }
 
+    /// Open sockets (descriptors that are `socket:[inode]`): the count leak checks compare,
+    /// since the process also opens eventfds and epoll descriptors once, lazily (Dispatch).
+    package static var openSocketCount: Int {
+        self.descriptorTargets.count { $0.hasPrefix("socket:") }
+    }
+
     /// What each open descriptor is (`socket:[inode]`, `pipe:[inode]`, a path), for messages.
     package static var descriptorTargets: [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
