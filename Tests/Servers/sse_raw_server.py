@@ -14,6 +14,8 @@ Paths:
   /reconnect                   1st: retry: 50, id: 1, data: first, close; 2nd: data: second
                                (id 2), then fails mid-line; 3rd+: 204
   /forever                     an event every 20 ms until the client disconnects
+  /restart                     the n-th request: `id: n`, `data: connection n`, then nothing
+                               until the client disconnects
   /large?size=N                one event whose data is N bytes, written in 64 KiB pieces
   /cr                          CR-only line endings
   /comments                    comment lines between and inside events
@@ -48,6 +50,7 @@ def head(status, content_type="text/event-stream", extra=()):
 class Server:
     def __init__(self):
         self.reconnect_count = 0
+        self.restart_count = 0
 
     async def handle(self, reader, writer):
         try:
@@ -149,6 +152,12 @@ class Server:
             else:
                 writer.write(head(204, content_type=None))
             await writer.drain()
+        elif path == "/restart":
+            self.restart_count += 1
+            n = self.restart_count
+            writer.write(head(200) + f"id: {n}\ndata: connection {n}\n\n".encode())
+            await writer.drain()
+            await self.wait_disconnect(reader, path)
         elif path == "/forever":
             writer.write(head(200))
             disconnected = asyncio.ensure_future(self.wait_disconnect(reader, path))
