@@ -71,9 +71,9 @@ targets += [
     testTarget("ProxyCodecTests", ["ProxyCodec", "HTTP1Codec"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
-    testTarget("EventSourceTests", ["EventSource"]),
-    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "HTTP1Codec"]),
-    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
+    testTarget("EventSourceTests", ["EventSource", "RealtimeIO"]),
+    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "RealtimeIO"]),
 ]
 
 /// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.

@@ -190,6 +190,8 @@ extension SocketEngine {
         }
         guard let (client, responseHeaders) = result else { return }
         DefaultSocketLogger.Logger.log("Upgraded to WebSocket", type: SocketEngine.logTypeIO)
+        // Polling is over for this session: its idle connections would only sit open.
+        self.transports?.http?.closeIdleConnections()
         var headers: [String: String] = [:]
         for (name, value) in responseHeaders {
             headers[name] = value
@@ -211,6 +213,10 @@ extension SocketEngine {
         }
         guard let (teardown, client, alreadyNotified) = result else { return }
         self.release(teardown)
+        // Pooled polling connections end with the session: none stays open after a
+        // disconnect, and a reconnection after a ping timeout (a dead network path) opens fresh
+        // ones instead of sending its handshake over a connection that may be dead too.
+        self.transports?.http?.closeIdleConnections()
         guard !alreadyNotified else { return }
 
         switch reason {
