@@ -14,7 +14,7 @@ import TestSupport
     /// The transports this runs on: the URLSession one only with `REALTIME_URLSESSION_HOSTILE=1`,
     /// because swift-corelibs-foundation can trap ("Received body data, but no transfer in
     /// progress", NativeProtocol.swift:69) when a task is cancelled while a fast server is
-    /// still sending, which would end the whole test process (see docs/RELIABILITY-faults.md).
+    /// still sending, which would end the whole test process (see docs/RELIABILITY.md).
     static var floodTransports: [EventSource.Transport] {
         ProcessInfo.processInfo.environment["REALTIME_URLSESSION_HOSTILE"] == "1" ? [.native, .urlSession] : [.native]
     }
@@ -33,7 +33,7 @@ import TestSupport
             #expect(peak.growthKiB < 40 << 10, "\(peak)")
         }
         // (Over URLSession on Linux the peak is what libcurl receives before the cancel takes
-        // effect, outside this package: reported in docs/RELIABILITY-faults.md.)
+        // effect, outside this package: reported in docs/RELIABILITY.md.)
         // The connection was dropped (the server's writes fail) and the process still works.
         let next = await summaries(of: EventSource(timeoutInterval: 10, transport: transport)
             .dataTask(for: self.request(server, "/events?count=1")))

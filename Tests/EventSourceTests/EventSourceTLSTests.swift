@@ -40,7 +40,7 @@ import TestSupport
                     "\(transport) \(leaf): \(errors.map(\.rawValue))")
         } else {
             // URLSession on Linux (libcurl) reports the failure without a certificate code:
-            // refused all the same, but untyped (see docs/RELIABILITY-faults.md).
+            // refused all the same, but untyped (see docs/RELIABILITY.md).
             #expect(errors.count + untyped == 1, "\(transport) \(leaf): \(errors.map(\.rawValue)), \(untyped)")
         }
         // The echo server would have echoed a request back; nothing but the handshake happened.

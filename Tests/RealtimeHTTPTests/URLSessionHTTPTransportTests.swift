@@ -197,7 +197,7 @@ extension URLSessionHTTPTransportTests {
 
     /// The same through a real URLSession against a server sending 256 MiB as fast as it can:
     /// a consumer that stops reading gets `.bodyTooLarge`. The peak is printed, not bounded:
-    /// Foundation itself holds what libcurl keeps receiving (see docs/RELIABILITY-faults.md).
+    /// Foundation itself holds what libcurl keeps receiving (see docs/RELIABILITY.md).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["REALTIME_URLSESSION_HOSTILE"] == "1",
                    "swift-corelibs-foundation can trap when a task is cancelled while a fast server still sends"))
     func aConsumerThatStopsReadingFailsTyped() async throws {
