@@ -4,6 +4,7 @@ import Foundation
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
+//   RealtimeTransport                  the transport seam: protocols and value types, no dependencies
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
@@ -26,7 +27,10 @@ var targets: [Target] = [
     .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Sans-I/O codecs and state machines
-    .target(name: "HTTP1Codec", swiftSettings: strict),
+    // MARK: The transport seam (protocols and value types; depends on nothing)
+    .target(name: "RealtimeTransport", swiftSettings: strict),
+
+    .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport"], swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "EngineIOProtocol", swiftSettings: strict),
     .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
@@ -34,10 +38,10 @@ var targets: [Target] = [
 
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: [.target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            dependencies: ["RealtimeTransport", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
+            dependencies: ["RealtimeTransport", "RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
             swiftSettings: strict),
 
     // MARK: Public products

@@ -177,7 +177,19 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter url: The url for this engine.
     /// - parameter config: An array of configuration options for this engine.
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
-        self.init(client: client, url: url, config: config, transports: SocketEngine.defaultTransports())
+        self.init(client: client, url: url, config: config, transport: .automatic)
+    }
+
+    /// Creates a new engine over the given stack (see ``Transport``).
+    ///
+    /// - parameter client: The client for this engine.
+    /// - parameter url: The url for this engine.
+    /// - parameter config: An array of configuration options for this engine.
+    /// - parameter transport: The HTTP and WebSocket stack: ``Transport/automatic`` picks
+    ///   URLSession on Apple platforms and the native stack on Linux.
+    public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
+                            transport: Transport) {
+        self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
     }
 
     /// Creates an engine over the given transports (tests and benchmarks inject their own).
@@ -198,10 +210,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         return EngineTransports.native().http != nil
     }
 
-    /// The native HTTP/1.1 and WebSocket clients of `RealtimeHTTP`.
-    static func defaultTransports() -> EngineTransports? {
-        return EngineTransports.native()
-    }
 
     /// Creates a new engine.
     ///

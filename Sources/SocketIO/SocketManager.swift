@@ -71,6 +71,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// init.
     public let socketURL: URL
 
+    /// The HTTP and WebSocket stack this manager's engines use.
+    public let transport: SocketEngine.Transport
+
     /// The configuration for this client.
     ///
     /// **Some configs will not take affect until after a reconnect if set after calling a connect method**.
@@ -174,6 +177,27 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
+        self.transport = .automatic
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// Creates a manager whose engines run on `transport` (URLSession or the native stack).
+    ///
+    /// ```swift
+    /// let manager = SocketManager(socketURL: url, config: [.log(false)], transport: .urlSession)
+    /// ```
+    ///
+    /// - parameter socketURL: The url of the socket.io server.
+    /// - parameter config: The config for this socket.
+    /// - parameter transport: The HTTP and WebSocket stack (see ``SocketEngine/Transport``);
+    ///   `init(socketURL:config:)` uses ``SocketEngine/Transport/automatic``.
+    public init(socketURL: URL, config: SocketIOClientConfiguration = [], transport: SocketEngine.Transport) {
+        self.state = SocketLock(State(config: config))
+        self.socketURL = socketURL
+        self.transport = transport
 
         super.init()
 
@@ -208,7 +232,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             oldEngine.disconnect(reason: "Adding new engine")
         }
 
-        let newEngine = SocketEngine(client: self, url: socketURL, config: config)
+        let newEngine = SocketEngine(client: self, url: socketURL, config: config, transport: self.transport)
         self.state.withLock { $0.engine = newEngine }
     }
 

@@ -7,6 +7,12 @@ package import Foundation
 import HTTP1Codec
 import Synchronization
 
+#if canImport(FoundationNetworking)
+private typealias FoundationHTTPCookie = FoundationNetworking.HTTPCookie
+#else
+private typealias FoundationHTTPCookie = Foundation.HTTPCookie
+#endif
+
 /// An ``HTTPTransport`` over Foundation's URLSession (FoundationNetworking on Linux).
 ///
 /// The body streams through `URLSessionDataDelegate`'s `didReceive data` into a bounded
@@ -18,8 +24,12 @@ import Synchronization
 /// for each body chunk (as on the native client: a consumer that pauses is not timed out);
 /// redirects are followed here (not by URLSession) by ``HTTPRedirectPolicy``
 /// up to ``HTTPClientRequest/maxRedirects``, one data task per hop. Cookies use the session configuration's cookie
-/// storage (ephemeral by default); TLS uses the platform's trust store, so
-/// ``HTTPClientRequest/tls`` is not applied.
+/// storage (ephemeral by default). ``HTTPClientRequest/tls`` is applied in the server-trust
+/// challenge where the platform issues one (Apple platforms; see ``URLSessionServerTrust``);
+/// on Linux libcurl verifies against the system store and `tls` is not applied.
+///
+/// ``makeWebSocketTransport()`` opens WebSockets on the same session (one cookie store, one
+/// trust decision, one proxy configuration for both), as upstream socket.io-client-swift did.
 ///
 /// - Important: Thread-safe; the delegate runs on a private serial queue.
 package final class URLSessionHTTPTransport: HTTPTransport {
@@ -28,9 +38,15 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     /// Body bytes queued before the data task is suspended.
     package let bufferLimit: Int
 
-    package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024) {
+    /// - Parameters:
+    ///   - configuration: the session's configuration (cookies, proxies, caching).
+    ///   - bufferLimit: body bytes queued before the data task is suspended (backpressure).
+    ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
+    ///     `.sessionDelegate`); only its challenge methods are called.
+    package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
+                 sessionDelegate: (any URLSessionDelegate)? = nil) {
         self.bufferLimit = max(1, bufferLimit)
-        self.delegate = URLSessionTransportDelegate()
+        self.delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPTransport"
@@ -50,7 +66,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
             let task = self.session.dataTask(with: Self.urlRequest(for: request))
             bridge.attach(task)
-            self.delegate.register(bridge, for: task)
+            self.delegate.register(bridge, tls: request.tls, for: task)
             let response: HTTPURLResponse
             switch await bridge.start() {
             case .success(let value): response = value
@@ -58,10 +74,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
                 bridge.cancel()
                 throw error
             }
-            var headers = HTTPHeaders()
-            for (name, value) in response.allHeaderFields {
-                headers.add(name: "\(name)", value: "\(value)")
-            }
+            let headers = Self.headers(of: response, url: request.url)
             if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(response.statusCode),
                let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: response.statusCode,
                                                                location: headers.first(name: "Location")) {
@@ -78,6 +91,36 @@ package final class URLSessionHTTPTransport: HTTPTransport {
                                       headers: headers, url: request.url,
                                       body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
         }
+    }
+
+    /// A ``URLSessionWebSocketTransport`` whose tasks run on this transport's session.
+    package func makeWebSocketTransport() -> URLSessionWebSocketTransport {
+        let session = self.session
+        let delegate = self.delegate
+        return URLSessionWebSocketTransport { request, tls in
+            let task = session.webSocketTask(with: request)
+            delegate.register(tls: tls, for: task)
+            return SystemWebSocketTask(task)
+        }
+    }
+
+    /// The response's header fields. URLSession folds repeated fields into one value; a folded
+    /// `Set-Cookie` is split again into one field per cookie (`name=value` only), since a
+    /// cookie's `Expires` date holds a comma.
+    static func headers(of response: HTTPURLResponse, url: URL) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            let name = "\(name)", value = "\(value)"
+            if name.lowercased() == "set-cookie" {
+                let cookies = FoundationHTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+                if cookies.count > 1 {
+                    for cookie in cookies { headers.add(name: name, value: "\(cookie.name)=\(cookie.value)") }
+                    continue
+                }
+            }
+            headers.add(name: name, value: value)
+        }
+        return headers
     }
 
     static func urlRequest(for request: HTTPClientRequest) -> URLRequest {
@@ -117,9 +160,29 @@ final class URLSessionBodySource: HTTPBodySource {
 /// Routes URLSession's delegate callbacks to the bridge of each task.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let bridges = Mutex<[Int: URLSessionTaskBridge]>([:])
+    /// The TLS settings of each running task (data or WebSocket), for its trust challenge.
+    private let tlsConfigurations = Mutex<[Int: TLSConfiguration]>([:])
+    /// The caller's delegate, asked first about authentication challenges.
+    private let sessionDelegate: (any URLSessionDelegate)?
 
-    func register(_ bridge: URLSessionTaskBridge, for task: URLSessionTask) {
+    init(sessionDelegate: (any URLSessionDelegate)? = nil) {
+        self.sessionDelegate = sessionDelegate
+    }
+
+    func register(_ bridge: URLSessionTaskBridge, tls: TLSConfiguration, for task: URLSessionTask) {
         self.bridges.withLock { $0[task.taskIdentifier] = bridge }
+        self.register(tls: tls, for: task)
+    }
+
+    func register(tls: TLSConfiguration, for task: URLSessionTask) {
+        self.tlsConfigurations.withLock { $0[task.taskIdentifier] = tls }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let tls = self.tlsConfigurations.withLock { $0[task.taskIdentifier] } ?? TLSConfiguration()
+        URLSessionServerTrust.handle(challenge, session: session, task: task, tls: tls,
+                                     delegate: self.sessionDelegate, completionHandler: completionHandler)
     }
 
     private func bridge(for task: URLSessionTask) -> URLSessionTaskBridge? {
@@ -137,6 +200,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        self.tlsConfigurations.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         bridge?.didComplete(error: error)
     }
