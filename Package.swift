@@ -8,6 +8,7 @@ import Foundation
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
+//   RealtimeSync                       the package's one lock type (pthread_mutex_t)
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
 //   SocketIO, SocketIOConcurrency, EventSource   the public products
@@ -18,7 +19,7 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("I
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 func testTarget(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: deps + ["TestSupport"], swiftSettings: strict)
+    .testTarget(name: name, dependencies: deps + ["TestSupport", "RealtimeSync"], swiftSettings: strict)
 }
 
 var targets: [Target] = [
@@ -36,23 +37,26 @@ var targets: [Target] = [
     .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
 
+    // MARK: Synchronization (one lock type, visible to ThreadSanitizer)
+    .target(name: "RealtimeSync", swiftSettings: strict),
+
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: ["RealtimeTransport", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            dependencies: ["RealtimeTransport", "RealtimeSync", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeTransport", "RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
+            dependencies: ["RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
             swiftSettings: strict),
 
     // MARK: Public products
     .target(name: "SocketIO",
             dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP"],
             swiftSettings: strict),
-    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO"], swiftSettings: strict),
-    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeHTTP"], swiftSettings: strict),
+    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "RealtimeSync"], swiftSettings: strict),
+    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP"], swiftSettings: strict),
 
     // MARK: Executables
-    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource"],
+    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync"],
                       swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
@@ -60,6 +64,7 @@ var targets: [Target] = [
 ]
 
 targets += [
+    testTarget("RealtimeSyncTests", ["RealtimeSync"]),
     testTarget("HTTP1CodecTests", ["HTTP1Codec"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
@@ -84,6 +89,7 @@ targets += [
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(

@@ -4,6 +4,7 @@ import Foundation
 #else
 public import Foundation
 #endif
+import RealtimeSync
 import Synchronization
 
 extension EventSource {
@@ -20,7 +21,7 @@ extension EventSource {
         public let urlRequest: URLRequest
 
         let configuration: Configuration
-        let state: Mutex<SharedState>
+        let state: LockedValue<SharedState>
         /// Set once by ``cancel()``; read for every delivered event, so it is an atomic.
         let cancelledFlag = Atomic<Bool>(false)
 
@@ -46,7 +47,7 @@ extension EventSource {
             self.urlRequest = urlRequest
             self.configuration = configuration
             let initialId = urlRequest.value(forHTTPHeaderField: "Last-Event-ID") ?? ""
-            self.state = Mutex(SharedState(machine: EventSourceStateMachine(policy: configuration.reconnectionPolicy),
+            self.state = LockedValue(SharedState(machine: EventSourceStateMachine(policy: configuration.reconnectionPolicy),
                                            lastMessageId: initialId))
         }
 

@@ -10,7 +10,7 @@ import Dispatch
 import EventSource
 import Foundation
 import SocketIOConcurrency
-import Synchronization
+import RealtimeSync
 
 /// A step of the demo that did not produce what the server answers.
 struct DemoFailure: Error, CustomStringConvertible {
@@ -70,7 +70,7 @@ func runDemo(port: Int) async throws {
 
 /// The `message:new` payloads received so far.
 final class IncomingMessages: Sendable {
-    private let payloads = Mutex<[SocketIOClient.Payload]>([])
+    private let payloads = LockedValue<[SocketIOClient.Payload]>([])
 
     func append(_ payload: SocketIOClient.Payload) {
         self.payloads.withLock { $0.append(payload) }

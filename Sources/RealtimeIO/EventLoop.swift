@@ -1,6 +1,7 @@
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import CRealtimeOpenSSL
+import RealtimeSync
 import Synchronization
 
 /// Receives readiness notifications from the ``EventLoop``.
@@ -82,7 +83,7 @@ package final class EventLoop: Sendable {
 
     private let epollFD: Int32
     private let wakeupFD: Int32
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// The loop thread's id, set once by the thread itself before it handles anything.
     private let loopThread = Atomic<UInt>(0)
 

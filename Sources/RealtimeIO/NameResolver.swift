@@ -1,6 +1,6 @@
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
-import Synchronization
+import RealtimeSync
 
 /// Resolves host names with `getaddrinfo(3)` without blocking the event loop or Swift's
 /// cooperative pool.
@@ -57,7 +57,7 @@ final class ResolutionRequest: Sendable {
         case done
     }
 
-    private let state = Mutex(State.idle)
+    private let state = LockedValue(State.idle)
 
     init(host: String, port: UInt16) {
         self.host = host
@@ -109,11 +109,11 @@ final class ResolutionRequest: Sendable {
 
 /// The fixed pool of resolver threads and their FIFO queue.
 // @unchecked Sendable: `semaphore` points to a `sem_t` allocated once in `init` and never freed or
-// reassigned; `sem_post`/`sem_wait` are thread-safe by definition. The queue is under its Mutex.
+// reassigned; `sem_post`/`sem_wait` are thread-safe by definition. The queue is under its lock.
 final class ResolverPool: @unchecked Sendable {
     static let shared = ResolverPool()
 
-    private let queue = Mutex<[ResolutionRequest]>([])
+    private let queue = LockedValue<[ResolutionRequest]>([])
     /// Counts queued requests; resolver threads sleep on it. Allocated once, never freed.
     private let semaphore: UnsafeMutablePointer<sem_t>
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import CRealtimeOpenSSL
-import Synchronization
+import RealtimeSync
 
 /// A non-blocking TCP socket registered with the ``EventLoop``: the descriptor, the two waiting
 /// continuations (one reader, one writer) and the readiness epochs, all under one lock.
@@ -45,7 +45,7 @@ final class SocketCore: EventLoopHandler {
     }
 
     let remoteAddress: SocketAddress
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     private let loop: EventLoop
 
     /// Wraps and registers a connected or connecting non-blocking descriptor.
@@ -53,7 +53,7 @@ final class SocketCore: EventLoopHandler {
     init(fileDescriptor: Int32, remoteAddress: SocketAddress, loop: EventLoop = .shared) throws(NetworkError) {
         self.remoteAddress = remoteAddress
         self.loop = loop
-        self.state = Mutex(State(fileDescriptor: fileDescriptor))
+        self.state = LockedValue(State(fileDescriptor: fileDescriptor))
         do {
             let id = try loop.register(fileDescriptor: fileDescriptor, handler: self)
             self.state.withLock { $0.registrationID = id }

@@ -1,6 +1,6 @@
 #if canImport(CRealtimeOpenSSL) && !REALTIME_NO_NATIVE_STACK
 import CRealtimeOpenSSL
-import Synchronization
+import RealtimeSync
 
 /// An OpenSSL `SSL_CTX` configured for one ``TLSConfiguration`` (client side, TLS 1.2+), cached
 /// so connections with equal settings share the trust store and ALPN list.
@@ -29,7 +29,7 @@ final class TLSContext: @unchecked Sendable {
         var protocols: [String]
     }
 
-    private static let cache = Mutex<[Key: TLSContext]>([:])
+    private static let cache = LockedValue<[Key: TLSContext]>([:])
     private static let cacheLimit = 32
 
     /// The shared context for `configuration`, made on first use.

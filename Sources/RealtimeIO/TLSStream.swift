@@ -1,6 +1,6 @@
 #if canImport(CRealtimeOpenSSL) && !REALTIME_NO_NATIVE_STACK
 import CRealtimeOpenSSL
-import Synchronization
+import RealtimeSync
 
 /// A TLS client ``ByteStream`` (TLS 1.2 and 1.3, OpenSSL 3) over a non-blocking ``TCPStream``.
 ///
@@ -46,7 +46,7 @@ package final class TLSStream: ByteStream {
 
     private let transport: TCPStream
     private let session: TLSSession
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Socket-read buffer for ciphertext (the transport's own, unused by anyone else). Only the
     /// single active reader (or the handshake, before any reader exists) touches it;
     /// `State.isReading` enforces that.

@@ -1,5 +1,5 @@
 import SocketIO
-import Synchronization
+import RealtimeSync
 
 /// The shared state of one ``SocketIOClient/AsyncThrowingStream``: a bounded buffer, the
 /// waiting consumers, the terminal result and the termination handler, behind one lock.
@@ -35,7 +35,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
     }
 
     private let policy: Stream.BufferingPolicy
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(policy: Stream.BufferingPolicy) {
         self.policy = policy

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Synchronization
+import RealtimeSync
 
 /// One async operation waiting on a socket: its one-shot outcome, the handlers it registered
 /// and the continuation of the task awaiting it, behind one lock.
@@ -25,7 +25,7 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
         var cleanups: [@Sendable (SocketIOClient) -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     let socket: SocketIOClient
 
     init(socket: SocketIOClient) {

@@ -1,5 +1,4 @@
 public import SocketIO
-import Synchronization
 
 extension SocketIOClient {
     /// An asynchronous sequence of socket values whose failure is typed.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
-import Synchronization
+import RealtimeSync
 @testable import EventSource
 
 /// An in-memory ``HTTPTransport`` for the data task's unit tests: answers each request with
@@ -21,10 +21,10 @@ final class ScriptedHTTPTransport: HTTPTransport {
         var ending: Ending = .endOfBody
     }
 
-    private let state: Mutex<(replies: [Result<Reply, HTTPClientError>], requests: [HTTPClientRequest], bodies: [ScriptedBody])>
+    private let state: LockedValue<(replies: [Result<Reply, HTTPClientError>], requests: [HTTPClientRequest], bodies: [ScriptedBody])>
 
     init(_ replies: [Result<Reply, HTTPClientError>]) {
-        self.state = Mutex((replies, [], []))
+        self.state = LockedValue((replies, [], []))
     }
 
     var requests: [HTTPClientRequest] { self.state.withLock { $0.requests } }
@@ -55,10 +55,10 @@ final class ScriptedBody: HTTPBodySource {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(chunks: [[UInt8]], ending: ScriptedHTTPTransport.Ending) {
-        self.state = Mutex(State(chunks: chunks, ending: ending))
+        self.state = LockedValue(State(chunks: chunks, ending: ending))
     }
 
     var isCancelled: Bool { self.state.withLock { $0.cancelled } }

@@ -1,5 +1,5 @@
 import RealtimeIO
-import Synchronization
+import RealtimeSync
 
 /// One direction of an in-memory connection: bytes written on one side, read on the other.
 final class WebSocketMemoryPipe: Sendable {
@@ -10,9 +10,9 @@ final class WebSocketMemoryPipe: Sendable {
         var reader: CheckedContinuation<Result<[UInt8], NetworkError>, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Every accepted write, as written (reads may merge them; this keeps the boundaries).
-    private let writeLog = Mutex<[[UInt8]]>([])
+    private let writeLog = LockedValue<[[UInt8]]>([])
 
     /// The chunks written so far, one per `write` call that was accepted.
     var writes: [[UInt8]] { self.writeLog.withLock { $0 } }
@@ -74,7 +74,7 @@ final class WebSocketMemoryPipe: Sendable {
 final class WebSocketMemoryStream: ByteStream {
     private let inbound: WebSocketMemoryPipe
     private let outbound: WebSocketMemoryPipe
-    private let closedFlag = Mutex(false)
+    private let closedFlag = LockedValue(false)
 
     private init(inbound: WebSocketMemoryPipe, outbound: WebSocketMemoryPipe) {
         self.inbound = inbound

@@ -1,12 +1,14 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
-import Synchronization
+import RealtimeSync
 @testable import RealtimeIO
 
 @Suite("EventLoop timers")
 struct EventLoopTimerTests {
     @Test("timers fire in deadline order on the loop thread; a cancelled timer never fires")
     func order() async throws {
-        let fired = Mutex<[Int]>([])
+        let fired = LockedValue<[Int]>([])
         let now = ContinuousClock.now
         let loop = EventLoop.shared
         for (label, delay) in [(3, 90), (1, 30), (2, 60)] {
@@ -29,7 +31,7 @@ struct EventLoopTimerTests {
         defer { loop.cancelTimer(far) }
         try await Task.sleep(for: .milliseconds(20))  // the loop now sleeps until the far timer
         let started = ContinuousClock.now
-        let firedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let firedAt = LockedValue<ContinuousClock.Instant?>(nil)
         loop.scheduleTimer(at: started + .milliseconds(20)) { firedAt.withLock { $0 = .now } }
         let deadline = started + .seconds(10)
         while firedAt.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
@@ -40,3 +42,4 @@ struct EventLoopTimerTests {
         #expect(at - started < .seconds(5))
     }
 }
+#endif

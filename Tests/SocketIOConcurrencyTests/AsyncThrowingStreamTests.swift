@@ -1,5 +1,4 @@
 import SocketIOConcurrency
-import Synchronization
 import Testing
 
 @Suite struct AsyncThrowingStreamTests {

@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
 import SocketIOConcurrency
-import Synchronization
+import RealtimeSync
 
 /// A `SocketIOClient` whose outgoing calls are recorded and answered by the test, driven
 /// through the public `handle*` / `did*` entry points (no network).
 final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
-    // @unchecked: the subclass adds only `recorded` (a Mutex) and `let` configuration.
+    // @unchecked: the subclass adds only `recorded` (a LockedValue) and `let` configuration.
 
     /// What `connect(withPayload:timeoutAfter:withHandler:)` does besides recording.
     enum ConnectBehaviour: Sendable {
@@ -33,7 +33,7 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
         var acksRequested: [(event: String, items: [Any])] = []
     }
 
-    let recorded = Mutex(UncheckedRecorded(Recorded()))
+    let recorded = LockedValue(UncheckedRecorded(Recorded()))
     let queue: DispatchQueue
     /// The socket's manager is a weak reference: the test socket keeps its manager alive.
     let owningManager: SocketManager
@@ -119,9 +119,9 @@ struct UncheckedItems: @unchecked Sendable {
     init(_ items: [Any]) { self.items = items }
 }
 
-/// The recorded calls (holding `[Any]`) inside the Mutex.
+/// The recorded calls (holding `[Any]`) inside the LockedValue.
 struct UncheckedRecorded: @unchecked Sendable {
-    // @unchecked: only reached through the Mutex.
+    // @unchecked: only reached through the LockedValue.
     var value: RecordingSocketIOClient.Recorded
     init(_ value: RecordingSocketIOClient.Recorded) { self.value = value }
 }
@@ -158,7 +158,7 @@ func waitUntil(seconds: Double = 2, _ condition: @Sendable () -> Bool) async thr
 
 /// Collects values from several threads.
 final class Collector<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = LockedValue<[Value]>([])
     func append(_ value: Value) { self.values.withLock { $0.append(value) } }
     var all: [Value] { self.values.withLock { $0 } }
 }

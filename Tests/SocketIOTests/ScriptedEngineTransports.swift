@@ -1,7 +1,7 @@
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
-import Synchronization
+import RealtimeSync
 @testable import SocketIO
 
 /// In-memory polling and WebSocket transports for engine unit tests that need a precise
@@ -9,14 +9,14 @@ import Synchronization
 /// out each polling `GET` body and each WebSocket message itself; `POST`s are answered `ok`,
 /// and WebSocket sends are recorded in order. Loopback tests use real servers.
 final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchecked Sendable {
-    // `@unchecked Sendable`: all state is behind `state`, one Mutex.
+    // `@unchecked Sendable`: all state is behind `state`, one LockedValue.
     private struct State {
         var getWaiters: [CheckedContinuation<[UInt8], Never>] = []
         var getBodies: [[UInt8]] = []
         var connection: ScriptedWebSocketConnection?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     var transports: EngineTransports {
         EngineTransports(http: self, webSocket: self, httpKeepsCookies: true)

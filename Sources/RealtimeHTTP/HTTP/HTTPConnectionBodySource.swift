@@ -1,5 +1,5 @@
 import HTTP1Codec
-import Synchronization
+import RealtimeSync
 
 /// A response body read from an ``HTTPConnection``: the socket is read only while a caller
 /// waits in ``next()`` (backpressure: at most one read of `readSize` bytes is held).
@@ -38,7 +38,7 @@ final class HTTPConnectionBodySource: HTTPBodySource {
     private let pool: HTTPConnectionPool
     private let watchdog: HTTPIdleWatchdog
     private let readSize: Int
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(parser: HTTPResponseParser, connection: HTTPConnection, pool: HTTPConnectionPool,
          watchdog: HTTPIdleWatchdog, readSize: Int) {
@@ -46,7 +46,7 @@ final class HTTPConnectionBodySource: HTTPBodySource {
         self.pool = pool
         self.watchdog = watchdog
         self.readSize = readSize
-        self.state = Mutex(State(parser: parser))
+        self.state = LockedValue(State(parser: parser))
     }
 
     deinit {

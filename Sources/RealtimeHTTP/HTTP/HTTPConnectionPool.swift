@@ -1,12 +1,12 @@
-import Synchronization
+import RealtimeSync
 
 /// The idle keep-alive connections of one ``HTTPClient``: one lock around an
 /// ``HTTPConnectionPoolState``; connections it evicts are closed after the lock is released.
 final class HTTPConnectionPool: Sendable {
-    private let state: Mutex<HTTPConnectionPoolState<HTTPConnection>>
+    private let state: LockedValue<HTTPConnectionPoolState<HTTPConnection>>
 
     init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: Duration) {
-        self.state = Mutex(HTTPConnectionPoolState(maxIdlePerOrigin: maxIdlePerOrigin,
+        self.state = LockedValue(HTTPConnectionPoolState(maxIdlePerOrigin: maxIdlePerOrigin,
                                                    maxIdleTotal: maxIdleTotal,
                                                    idleLifetime: idleLifetime))
     }

@@ -1,7 +1,7 @@
 package import Foundation
 package import RealtimeTransport
 import HTTP1Codec
-import Synchronization
+import RealtimeSync
 
 /// The cookies of one ``HTTPClient`` (RFC 6265): filled from `Set-Cookie` response fields,
 /// sent back in a `Cookie` field on matching requests.
@@ -23,7 +23,7 @@ package final class HTTPCookieStore: Sendable {
     package static let maxCookies = 3000
     package static let maxCookiesPerDomain = 50
 
-    private let cookies = Mutex<[HTTPCookie]>([])
+    private let cookies = LockedValue<[HTTPCookie]>([])
 
     package init() {}
 

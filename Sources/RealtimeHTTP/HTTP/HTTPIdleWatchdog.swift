@@ -1,7 +1,7 @@
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif
-import Synchronization
+import RealtimeSync
 
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
 /// operation promptly.
@@ -49,7 +49,7 @@ final class HTTPIdleWatchdog: Sendable {
     }
 
     let timeout: Duration
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(timeout: Duration) {
         self.timeout = timeout

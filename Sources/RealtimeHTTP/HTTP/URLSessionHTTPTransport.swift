@@ -5,7 +5,7 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
-import Synchronization
+import RealtimeSync
 
 #if canImport(FoundationNetworking)
 private typealias FoundationHTTPCookie = FoundationNetworking.HTTPCookie
@@ -159,9 +159,9 @@ final class URLSessionBodySource: HTTPBodySource {
 
 /// Routes URLSession's delegate callbacks to the bridge of each task.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let bridges = Mutex<[Int: URLSessionTaskBridge]>([:])
+    private let bridges = LockedValue<[Int: URLSessionTaskBridge]>([:])
     /// The TLS settings of each running task (data or WebSocket), for its trust challenge.
-    private let tlsConfigurations = Mutex<[Int: TLSConfiguration]>([:])
+    private let tlsConfigurations = LockedValue<[Int: TLSConfiguration]>([:])
     /// The caller's delegate, asked first about authentication challenges.
     private let sessionDelegate: (any URLSessionDelegate)?
 

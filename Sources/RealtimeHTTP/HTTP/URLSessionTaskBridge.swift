@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import RealtimeSync
 
 /// The state of one URLSession data task, shared by the session delegate (producer) and the
 /// ``HTTPResponseBody`` consumer: the pending response head and a bounded queue of body
@@ -33,8 +33,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
 
     let bufferLimit: Int
     private let watchdog: HTTPIdleWatchdog
-    private let state = Mutex(State())
-    private let task = Mutex<URLSessionDataTask?>(nil)
+    private let state = LockedValue(State())
+    private let task = LockedValue<URLSessionDataTask?>(nil)
 
     init(bufferLimit: Int, idleTimeout: Duration) {
         self.bufferLimit = bufferLimit

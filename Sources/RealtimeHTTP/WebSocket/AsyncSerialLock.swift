@@ -1,4 +1,4 @@
-import Synchronization
+import RealtimeSync
 
 /// A FIFO lock for async code: one holder at a time, waiters suspend (never block a thread).
 ///
@@ -12,7 +12,7 @@ package final class AsyncSerialLock: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     package init() {}
 

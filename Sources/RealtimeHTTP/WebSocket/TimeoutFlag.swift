@@ -1,8 +1,8 @@
-import Synchronization
+import RealtimeSync
 
 /// Records, across tasks, that a deadline fired (so a failure can be reported as a timeout).
 final class TimeoutFlag: Sendable {
-    private let fired = Mutex(false)
+    private let fired = LockedValue(false)
 
     init() {}
 

@@ -2,7 +2,6 @@ package import Foundation
 package import RealtimeTransport
 import RealtimeIO
 import HTTP1Codec
-import Synchronization
 import WebSocketCodec
 
 /// The native WebSocket client (RFC 6455, with permessage-deflate from RFC 7692) over

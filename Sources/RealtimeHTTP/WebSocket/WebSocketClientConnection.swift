@@ -2,7 +2,7 @@ package import RealtimeTransport
 import HTTP1Codec
 import RealtimeIO
 package import WebSocketCodec
-import Synchronization
+import RealtimeSync
 
 /// One open client WebSocket (RFC 6455) over a ``ByteStream``.
 ///
@@ -40,7 +40,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
 
     private let stream: any ByteStream
     private let writer: WebSocketFrameWriter
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     private static let readSize = 64 * 1024
 
     init(stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
@@ -65,7 +65,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
         self.writer = WebSocketFrameWriter(stream: stream, compressor: compressor)
         var machine = WebSocketConnectionStateMachine(maxMessageSize: maxMessageSize, decompressor: decompressor)
         if !bufferedBytes.isEmpty { machine.bytesReceived(bufferedBytes) }
-        self.state = Mutex(State(machine: machine))
+        self.state = LockedValue(State(machine: machine))
     }
 
     deinit {

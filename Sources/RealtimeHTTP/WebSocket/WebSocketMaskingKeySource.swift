@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import RealtimeSync
 
 /// Masking keys for client frames (RFC 6455 §5.3: "derived from a strong source of entropy",
 /// unpredictable per frame), served from a block of the kernel generator's output that
@@ -23,7 +23,7 @@ final class WebSocketMaskingKeySource: Sendable {
         var next = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// The next unused 32-bit key.
     func next() -> UInt32 {

@@ -2,14 +2,19 @@
 import Glibc
 #endif
 
-/// Fields of `/proc/self/status` (Linux).
-struct ProcessStatus {
-    var residentKiB = 0
-    var threads = 0
+/// What `/proc/self` says about this process (Linux; zeros elsewhere).
+package struct ProcessStatus: Sendable {
+    /// Resident set size now (`VmRSS`).
+    package var residentKiB = 0
+    /// The largest resident set size so far (`VmHWM`).
+    package var peakResidentKiB = 0
+    package var threads = 0
+    /// Open file descriptors (entries of `/proc/self/fd`).
+    package var openDescriptors = 0
 
-    /// Reads the file with plain `read(2)`: procfs reports a size of 0, which defeats
-    /// readers that trust `stat`.
-    static func read() -> ProcessStatus {
+    /// Reads `/proc/self/status` with plain `read(2)` (procfs reports a size of 0, which
+    /// defeats readers that trust `stat`) and counts `/proc/self/fd`.
+    package static func read() -> ProcessStatus {
         var status = ProcessStatus()
         #if canImport(Glibc)
         let descriptor = open("/proc/self/status", O_RDONLY)
@@ -28,9 +33,18 @@ struct ProcessStatus {
             let value = Int(parts[1].drop { !$0.isNumber }.prefix { $0.isNumber }) ?? 0
             switch parts[0] {
             case "VmRSS": status.residentKiB = value
+            case "VmHWM": status.peakResidentKiB = value
             case "Threads": status.threads = value
             default: break
             }
+        }
+        if let directory = opendir("/proc/self/fd") {
+            var entries = 0
+            while let entry = readdir(directory) {
+                if entry.pointee.d_name.0 != 0x2E { entries += 1 }  // skip "." and ".."
+            }
+            closedir(directory)
+            status.openDescriptors = entries - 1  // the directory stream's own descriptor
         }
         #endif
         return status

@@ -1,0 +1,51 @@
+// Soak and scale runs (release build; not a test). See scripts/soak.sh, which starts the
+// servers, raises the descriptor limit, runs each mode and plots the CSV files.
+//
+//   RealtimeSoak socketio <port> [--clients N] [--seconds S] [--interval-ms I] [--csv PATH]
+//       N SocketManagers (WebSocket after the polling upgrade) against bench_sio_server.py; each
+//       sends one emitWithAck("echo") every I ms for S seconds.
+//   RealtimeSoak sse <port> [--streams N] [--seconds S] [--csv PATH]
+//       N EventSource streams of soak_server.py's /sse (one event per second each).
+//   RealtimeSoak ws-idle <port> [--connections N] [--seconds S] [--csv PATH]
+//       N idle WebSocket connections to soak_server.py's /ws, each with a task in receive().
+//
+// Every mode samples resident memory, threads and open descriptors once a second into the CSV
+// (`seconds,rss_kib,threads,fds,live,operations,failures`) and prints a summary line.
+import Foundation
+import BenchmarkSupport
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count,
+          let value = Int(arguments[index + 1]) else { return fallback }
+    return value
+}
+
+func stringOption(_ name: String, _ fallback: String) -> String {
+    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else { return fallback }
+    return arguments[index + 1]
+}
+
+guard arguments.count >= 2, let port = Int(arguments[1]) else {
+    print("usage: RealtimeSoak socketio|sse|ws-idle <port> [--clients|--streams|--connections N] "
+        + "[--seconds S] [--interval-ms I] [--csv PATH]")
+    exit(2)
+}
+
+let seconds = option("seconds", 60)
+let csv = stringOption("csv", "soak-\(arguments[0]).csv")
+let status: Int32
+switch arguments[0] {
+case "socketio":
+    status = await SocketIOSoak(port: port, clients: option("clients", 1000),
+                                interval: .milliseconds(option("interval-ms", 1000))).run(seconds: seconds, csv: csv)
+case "sse":
+    status = await EventSourceSoak(port: port, streams: option("streams", 1000)).run(seconds: seconds, csv: csv)
+case "ws-idle":
+    status = await IdleWebSocketSoak(port: port, connections: option("connections", 10_000)).run(seconds: seconds, csv: csv)
+default:
+    print("unknown mode \(arguments[0])")
+    status = 2
+}
+exit(status)
