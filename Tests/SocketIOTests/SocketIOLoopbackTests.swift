@@ -214,7 +214,7 @@ import FoundationNetworking
     }
 }
 
-@Suite(.serialized) struct SocketIOCompressionLoopbackTests {
+@Suite(.serialized, .needsDefaultWebSocket) struct SocketIOCompressionLoopbackTests {
     @Test func compressNegotiatesPermessageDeflateOnTheUpgrade() async throws {
         guard TransportMode.available.contains(.upgrade) else { return }
         let harness = try await LoopbackHarness(.upgrade, extra: [.compress])

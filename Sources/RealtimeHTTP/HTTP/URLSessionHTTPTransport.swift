@@ -60,6 +60,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         var request = request
         var redirectsFollowed = 0
+        var mayRetry = true
         while true {
             _ = try HTTPOrigin(url: request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
@@ -72,6 +73,13 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             case .success(let value): response = value
             case .failure(let error):
                 bridge.cancel()
+                // As the native client does for a pooled connection: a connection the server
+                // closed while idle fails before any byte of the response (libcurl reports
+                // NSURLErrorNetworkConnectionLost); send the request again, once.
+                if mayRetry, error.kind == .network(.connectionReset) {
+                    mayRetry = false
+                    continue
+                }
                 throw error
             }
             let headers = Self.headers(of: response, url: request.url)
