@@ -13,7 +13,9 @@ import Testing
         let manager: SocketManager
         var socket: SocketIOClient { self.manager.defaultSocket }
 
-        init(transport: SocketIOClientOption = .forceWebsockets(true)) async throws {
+        /// WebSocket by default; polling in the REALTIME_NO_NATIVE_STACK build, whose URLSession
+        /// cannot open a WebSocket on Linux.
+        init(transport: SocketIOClientOption = BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true)) async throws {
             self.server = try await TestServer.start("conc_server.py")
             let queue = DispatchQueue(label: "RealServerTests.handleQueue")
             self.manager = SocketManager(

@@ -24,6 +24,14 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: BuildConfiguration.noNativeStack, BuildConfiguration.noWebSocketReason)
     }
 
+    /// Skips a test that trusts a throwaway CA (`.security`) in the `REALTIME_NO_NATIVE_STACK`
+    /// build: URLSession on Linux gets no server-trust challenge, so the CA cannot be applied
+    /// there (on Apple platforms the challenge applies it).
+    public static var needsNativeTLS: Self {
+        .disabled(if: BuildConfiguration.noNativeStack,
+                  "REALTIME_NO_NATIVE_STACK: URLSession on Linux (libcurl) issues no server-trust challenge, so a test CA given with .security cannot be trusted there")
+    }
+
     /// Skips a test of the native stack itself (its event loop, sockets or TLS) in the
     /// `REALTIME_NO_NATIVE_STACK` build, where the default transport is URLSession.
     public static var needsNativeStack: Self {
