@@ -23,10 +23,11 @@ def main():
         series = [("rss_kib", "resident memory (MiB)", 1 / 1024), ("threads", "threads", 1), ("fds", "open descriptors", 1)]
         for column, (key, label, scale) in enumerate(series):
             ax = axes[row][column]
-            ax.plot(t, [float(r[key]) * scale for r in rows])
+            values = [float(r[key]) * scale for r in rows]
+            ax.plot(t, values)
             ax.set_title(f"{name}: {label}")
             ax.set_xlabel("seconds")
-            ax.set_ylim(bottom=0)
+            ax.set_ylim(0, max(values + [1]) * 1.15)
             ax.grid(True, alpha=0.3)
     figure.tight_layout()
     figure.savefig(out, dpi=90)

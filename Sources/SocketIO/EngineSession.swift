@@ -51,13 +51,15 @@ struct EngineSession {
         init(base: URL, sid: String) {
             self.sid = sid
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-            var items = components.queryItems ?? []
+            // Appended as text: re-setting `queryItems` would decode and re-encode the
+            // connectParams (a `%2B` would go out as a raw `+`).
+            var query = components.percentEncodedQuery
             if !sid.isEmpty {
-                items.append(URLQueryItem(name: "sid", value: sid))
+                query = EngineQueryEncoding.appending("sid", sid, to: query)
             }
-            // A placeholder parameter last, cut off again: `URLComponents` does the escaping.
-            items.append(URLQueryItem(name: "t", value: ""))
-            components.queryItems = items
+            // The counter's parameter last, its value appended per request.
+            components.percentEncodedQuery = EngineQueryEncoding.appending("t", "", to: query)
+            components.fragment = nil
             self.text = components.url?.absoluteString ?? base.absoluteString
         }
     }

@@ -129,8 +129,14 @@ extension SocketEngine {
         case .upgraded:
             self.didUpgrade(generation: generation)
         case let .deliverMessage(text):
-            let client = self.client
-            client?.parseEngineMessage(text)
+            // Through the open `parseEngineMessage(_:)`, as upstream, when a subclass may
+            // override it; the base class's would hand the text to the client unchanged.
+            if type(of: self) == SocketEngine.self {
+                let client = self.client
+                client?.parseEngineMessage(text)
+            } else {
+                self.parseEngineMessage("4" + text)
+            }
         case let .deliverBinaryMessage(bytes):
             self.parseEngineData(Data(bytes))
         case .pongReceived:

@@ -61,6 +61,13 @@ extension SocketEngine {
                 let body = try await self.executePolling(request, transport: http,
                                                          limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
+                // A server error object instead of a payload (no packet starts with `{`):
+                // upstream's `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
+                if body.first == UInt8(ascii: "{"), let text = String(validating: body, as: UTF8.self),
+                   case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                    self.parseEngineMessage(text)
+                    return
+                }
                 // v3 servers never ping (the client does); their length-prefixed records
                 // would be misread by the v4 scan.
                 let isV3 = self.state.withLock { $0.engineProtocolVersion == .v3 }

@@ -21,7 +21,9 @@ extension SocketEngine {
         let base = self.state.withLock { $0.urlWebSocket }
         guard let sid, !sid.isEmpty,
               var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return base }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "sid", value: sid)]
+        // Appended as text: re-setting `queryItems` would decode and re-encode the
+        // connectParams (a `%2B` would go out as a raw `+`).
+        components.percentEncodedQuery = EngineQueryEncoding.appending("sid", sid, to: components.percentEncodedQuery)
         return components.url ?? base
     }
 
@@ -75,6 +77,14 @@ extension SocketEngine {
             }
             guard !Task.isCancelled else { return }
             switch message {
+            case let .text(text)? where text.utf8.first == UInt8(ascii: "{"):
+                // A server error object (no packet starts with `{`): upstream's
+                // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
+                if case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                    self.parseEngineMessage(text)
+                    return
+                }
+                self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }
             case let .text(text)?:
                 let isPing = text.first == "2" && text != "2probe"
                 self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }

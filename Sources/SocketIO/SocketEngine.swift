@@ -167,17 +167,36 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public let url: URL
 
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
-    let transports: EngineTransports?
+    ///
+    /// Written only by the initializers, before the engine is shared.
+    private(set) var transports: EngineTransports?
 
     // MARK: Initializers
 
     /// Creates a new engine.
     ///
+    /// The designated initializer, as upstream's: a subclass that declares no initializer
+    /// inherits it and `init(client:url:options:)`.
+    ///
     /// - parameter client: The client for this engine.
     /// - parameter url: The url for this engine.
     /// - parameter config: An array of configuration options for this engine.
-    public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
-        self.init(client: client, url: url, config: config, transport: .automatic)
+    public init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
+        var initial = State()
+        initial.client = client
+        self.state = SocketLock(initial)
+        self.url = url
+        self.transports = SocketEngine.Transport.automatic.makeTransports(config: config)
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// Creates an engine over the given transports (tests and benchmarks inject their own).
+    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?) {
+        self.init(client: client, url: url, config: config)
+        self.transports = transports
     }
 
     /// Creates a new engine over the given stack (see ``Transport``).
@@ -185,31 +204,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter client: The client for this engine.
     /// - parameter url: The url for this engine.
     /// - parameter config: An array of configuration options for this engine.
-    /// - parameter transport: The HTTP and WebSocket stack: ``Transport/automatic`` picks
-    ///   URLSession on Apple platforms and the native stack on Linux.
+    /// - parameter transport: The HTTP and WebSocket stack: ``Transport/automatic`` (what
+    ///   `init(client:url:config:)` uses) picks URLSession on Apple platforms and the native
+    ///   stack on Linux.
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
                             transport: Transport) {
         self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
-    }
-
-    /// Creates an engine over the given transports (tests and benchmarks inject their own).
-    init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?) {
-        var initial = State()
-        initial.client = client
-        self.state = SocketLock(initial)
-        self.url = url
-        self.transports = transports
-
-        super.init()
-
-        setConfigs(config)
     }
 
     /// Whether HTTP long-polling is available in this build.
     package static var supportsPolling: Bool {
         return EngineTransports.native().http != nil
     }
-
 
     /// Creates a new engine.
     ///
@@ -234,19 +240,15 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         urlPolling.scheme = httpScheme
         urlWebSocket.scheme = wsScheme
 
-        var queryItems: [URLQueryItem] = []
-        if let params = state.connectParams {
-            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
-                queryItems.append(URLQueryItem(name: key, value: "\(value)"))
-            }
-        }
+        // Encoded as upstream encodes them (`EngineQueryEncoding`), not with `URLQueryItem`,
+        // which leaves `+` raw for form-decoding servers to read as a space.
+        let params = EngineQueryEncoding.query(for: state.connectParams)
         // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
         // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
-        let eio = URLQueryItem(name: "EIO", value: state.engineProtocolVersion.queryValue)
+        let eio = "&EIO=" + state.engineProtocolVersion.queryValue
 
-        urlWebSocket.queryItems = [URLQueryItem(name: "transport", value: "websocket")] + queryItems + [eio]
-        urlPolling.queryItems = [URLQueryItem(name: "transport", value: "polling"),
-                                 URLQueryItem(name: "b64", value: "1")] + queryItems + [eio]
+        urlWebSocket.percentEncodedQuery = "transport=websocket" + params + eio
+        urlPolling.percentEncodedQuery = "transport=polling&b64=1" + params + eio
 
         return (urlPolling.url ?? url, urlWebSocket.url ?? url)
     }
@@ -404,14 +406,37 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         client?.parseEngineBinaryData(data)
     }
 
-    /// Parses a raw engine.io packet: a `4` message goes to the client; others are ignored
-    /// (the protocol machine handles heartbeat and control packets).
+    /// Parses a raw engine.io packet, as upstream's does.
+    ///
+    /// - `4` + text: a message, to the client's `parseEngineMessage(_:)`.
+    /// - `b` + base64 (`b4` + base64 with `.version(.two)`): binary, to the client's
+    ///   `parseEngineBinaryData(_:)`.
+    /// - a JSON object with a string `message` (`{"code":1,"message":"Session ID unknown"}`):
+    ///   ``didError(reason:)`` with that message (an `error` client event, then the engine
+    ///   closes); a JSON object without one is ignored.
+    /// - anything else that is no packet: `engineDidError` "Got unknown error from server
+    ///   <message>" (an `error` client event); the session goes on.
+    /// - the other packet types (`0`-`3`, `5`, `6`) are the protocol machine's: ignored here.
+    ///
+    /// Every message the server sends passes through here (`4` + the message), so an override
+    /// sees them; a server error object sent over the network is handled here too.
     ///
     /// - parameter message: The message to parse.
     open func parseEngineMessage(_ message: String) {
-        guard message.first == "4" else { return }
         let client = self.client
-        client?.parseEngineMessage(String(message.dropFirst()))
+        switch EngineMessageDisposition(message, version: self.version) {
+        case let .message(text):
+            client?.parseEngineMessage(text)
+        case let .binary(data):
+            client?.parseEngineBinaryData(data)
+        case let .serverError(reason):
+            self.didError(reason: reason)
+        case let .unknown(reason):
+            DefaultSocketLogger.Logger.error("Got unknown error from server", type: SocketEngine.logTypeIO)
+            client?.engineDidError(reason: reason)
+        case .control, .ignored:
+            break
+        }
     }
 
     /// Writes a message to engine.io, independent of transport.

@@ -84,7 +84,7 @@ extension SocketManager {
     /// Parses a socket.io packet from an engine.io message; `nil` (and an error log) when malformed.
     public func parseSocketMessage(_ message: String) -> SocketPacket? {
         do {
-            let packet = try SocketPacket.decode(message)
+            let packet = try SocketPacket.decode(message, version: self.state.withLock { $0.version })
             DefaultSocketLogger.Logger.log("Decoded packet type \(packet.type.rawValue) for \(packet.nsp)",
                                            type: "SocketParser")
             return packet

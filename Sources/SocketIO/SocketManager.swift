@@ -238,10 +238,19 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// Connects the underlying transport and the default namespace socket.
     ///
+    /// Does nothing while connected or while a first connect is under way. While a reconnect
+    /// attempt is under way (status `connecting` after a `reconnectAttempt`), it starts a new
+    /// connection, as upstream does, so an attempt that hangs does not hold the socket.
+    ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
         let needsEngine = self.state.withLock { state -> Bool? in
-            guard !state.status.active else { return nil }
+            // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
+            // attempt starts a new connection, since an attempt that hangs would otherwise
+            // hold every later attempt back; only a first connect under way returns.
+            if state.status == .connected || (state.status == .connecting && state.currentReconnectAttempt == 0) {
+                return nil
+            }
             return state.engine == nil || state.forceNew
         }
         guard let needsEngine else {

@@ -60,12 +60,15 @@ extension SocketPacket {
 
     /// Parses one socket.io packet from the text of an engine.io message.
     ///
+    /// With `.two`, an ERROR packet takes any JSON payload or none, and its data is as
+    /// upstream's parser makes it: a JSON array's elements, else `[value]`, `[]` when empty.
+    ///
     /// - Throws: ``SocketParsableError``: `.invalidPacketType` for an unknown type,
     ///   `.invalidDataArray` for an event without a name, `.invalidPacket` otherwise.
-    static func decode(_ message: String) throws(SocketParsableError) -> SocketPacket {
+    static func decode(_ message: String, version: SocketIOVersion = .three) throws(SocketParsableError) -> SocketPacket {
         let packet: SocketIOProtocol.SocketPacket
         do {
-            packet = try SocketPacketDecoder().decode(message)
+            packet = try SocketPacketDecoder(revision: version == .two ? .v4 : .v5).decode(message)
         } catch {
             switch error {
             case .unknownPacketType: throw .invalidPacketType
@@ -81,6 +84,12 @@ extension SocketPacket {
         case .ack, .binaryAck:
             guard case let .array(elements)? = packet.data else { throw .invalidDataArray }
             data = elements.map { SocketValueConversion.any(from: $0) }
+        case .connectError where version == .two:
+            if case let .array(elements)? = packet.data {
+                data = elements.map { SocketValueConversion.any(from: $0) }
+            } else {
+                data = packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
+            }
         case .connect, .connectError:
             data = packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
         case .disconnect:

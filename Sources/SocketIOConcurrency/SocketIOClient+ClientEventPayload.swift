@@ -15,7 +15,8 @@ extension SocketIOClient {
         case connectWithPayload(payload: SocketIOClient.Payload)
         /// `.disconnect` (items: `[reason]`).
         case disconnect(reason: SocketIOClient.DisconnectReason)
-        /// `.error`, mapped as ``SocketIOClient/Error`` describes.
+        /// `.error`, mapped as ``SocketIOClient/Error`` describes; "Tried emitting when not
+        /// connected" is ``SocketIOClient/Error/notConnected(event:)`` with event `"error"`.
         case error(SocketIOClient.Error)
         /// `.ping`: the engine received a ping.
         case ping
@@ -50,7 +51,9 @@ extension SocketIOClient.ClientEventPayload {
             self = .disconnect(reason: SocketIOClient.DisconnectReason(
                 rawReason: try Self.optionalString(items, event, expected: "[reason]")))
         case .error:
-            self = .error(SocketIOClient.Error(clientErrorItems: items, event: nil))
+            // "Tried emitting when not connected" names the client event, as the seed package.
+            self = .error(SocketIOClient.Error(clientErrorItems: items, event: nil,
+                                               notConnectedEvent: SocketClientEvent.error.rawValue))
         case .ping:
             self = .ping
         case .pong:

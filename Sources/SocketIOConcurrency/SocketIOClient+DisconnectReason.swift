@@ -1,4 +1,5 @@
 public import SocketIO
+import Foundation
 
 extension SocketIOClient {
     /// Why a socket disconnected, parsed from socket.io-client-swift's reason strings.
@@ -34,6 +35,12 @@ extension SocketIOClient {
         case addingNewEngine
         /// `"manual reconnect"`: the application asked the manager to reconnect.
         case manualReconnect
+        /// `"Error parsing open packet"`: the engine's handshake (`open` packet) was not valid JSON.
+        case openPacketParsingFailed
+        /// `"Open packet contained no sid"`: the engine's handshake carried no session id.
+        case openPacketMissingSID
+        /// `"Engine URLSession became invalid"`: upstream's engine lost its URLSession.
+        case engineURLSessionInvalid
         /// No reason was given (no item, or an empty string).
         case none
         /// A reason string with no named case, kept exactly as received.
@@ -50,18 +57,29 @@ extension SocketIOClient {
             (.managerDeinit, "Manager Deinit"),
             (.addingNewEngine, "Adding new engine"),
             (.manualReconnect, "manual reconnect"),
+            (.openPacketParsingFailed, "Error parsing open packet"),
+            (.openPacketMissingSID, "Open packet contained no sid"),
+            (.engineURLSessionInvalid, "Engine URLSession became invalid"),
         ]
 
-        /// Parses a reason string exactly as socket.io-client-swift spells it.
+        /// Parses a reason string, as the socket.io-client-swift-concurrency package does:
+        /// surrounding whitespace is ignored and letter case too (`" ping TIMEOUT\n"` is
+        /// ``pingTimeout``).
         ///
-        /// `nil` and `""` give ``none``; a string that is not one of the known literals gives
-        /// ``unknown(_:)`` with the string unchanged.
+        /// `nil`, `""` and whitespace only give ``none``; a string that is not one of the known
+        /// literals gives ``unknown(_:)`` with the string unchanged (lossless).
         public init(rawReason: String?) {
-            guard let rawReason, !rawReason.isEmpty else {
+            guard let rawReason else {
                 self = .none
                 return
             }
-            self = Self.literals.first(where: { $0.1 == rawReason })?.0 ?? .unknown(rawReason)
+            let normalized = rawReason.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !normalized.isEmpty else {
+                self = .none
+                return
+            }
+            let lowered = normalized.lowercased()
+            self = Self.literals.first(where: { $0.1.lowercased() == lowered })?.0 ?? .unknown(rawReason)
         }
 
         /// The reason string this value stands for (`nil` for ``none``).

@@ -9,11 +9,14 @@ extension SocketIOClient.Error {
 
     /// Maps the items of a `.error` client event.
     ///
-    /// - Parameter event: The operation's event (`nil` when the error is not tied to one).
-    init(clientErrorItems items: [Any], event: String?) {
+    /// - Parameters:
+    ///   - event: The operation's event (`nil` when the error is not tied to one).
+    ///   - notConnectedEvent: The event ``notConnected(event:)`` names when `event` is `nil`
+    ///     (`"error"` for the `.error` client event, as the seed package names it).
+    init(clientErrorItems items: [Any], event: String?, notConnectedEvent: String = "") {
         if items.count == 1, let message = items[0] as? String {
             if message == Self.notConnectedMessage {
-                self = .notConnected(event: event ?? "")
+                self = .notConnected(event: event ?? notConnectedEvent)
             } else {
                 self = .clientError(event: event, message: message, source: Self.source(of: message))
             }

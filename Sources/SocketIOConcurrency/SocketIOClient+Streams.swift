@@ -12,13 +12,20 @@ extension SocketIOClient {
     /// Each event delivers one ``Payload``: an event with one argument gives that argument's
     /// payload; with zero or several arguments, an ``Payload/array(_:)`` of them.
     ///
-    /// The stream registers a handler for `event` and one for `.disconnect`, and removes both
-    /// exactly once when the stream ends for any reason: the consumer leaves the loop or its
-    /// task is cancelled, the stream is released, the socket disconnects (the stream then
-    /// throws ``Error/disconnected(event:reason:)``), or an event's items cannot be converted
-    /// (it throws that conversion error). A `.error` client event does not end it (watch
-    /// those with ``on(clientEvent:bufferingPolicy:)``), nor does a reconnection: the socket
-    /// reports `.reconnect`, not `.disconnect`, and the stream resumes after it rejoins.
+    /// The stream registers a handler for `event`, one for `.disconnect` and one for `.error`,
+    /// and removes them exactly once when the stream ends for any reason: the consumer leaves
+    /// the loop or its task is cancelled, the stream is released, the socket disconnects (the
+    /// stream then throws ``Error/disconnected(event:reason:)``), the socket reports a
+    /// `.error` client event, or an event's items cannot be converted (it throws that
+    /// conversion error).
+    ///
+    /// A `.error` client event ends the stream by throwing its mapped error, as the
+    /// socket.io-client-swift-concurrency package does: "Tried emitting when not connected"
+    /// throws ``Error/notConnected(event:)`` naming `event`, a CONNECT_ERROR or an engine error
+    /// throws ``Error/clientError(event:message:source:)``. Subscribe again to go on (watch
+    /// errors without ending anything with ``on(clientEvent:bufferingPolicy:)``). A
+    /// reconnection does not end it: the socket reports `.reconnect`, not `.disconnect`, and
+    /// the stream resumes after it rejoins.
     ///
     /// - Parameters:
     ///   - event: The event name.
@@ -46,9 +53,13 @@ extension SocketIOClient {
                 let reason = DisconnectReason(rawReason: items.first as? String)
                 continuation.finish(throwing: .disconnected(event: event, reason: reason))
             }
+            let errorID = self.on(clientEvent: .error) { items, _ in
+                continuation.finish(throwing: Error(clientErrorItems: items, event: event))
+            }
             continuation.onTermination { _ in
                 self.off(id: eventID)
                 self.off(id: disconnectID)
+                self.off(id: errorID)
             }
         }
     }

@@ -19,11 +19,18 @@ package struct SocketPacketDecoder: Sendable {
     package var maximumAttachments: Int
     /// The JSON nesting limit for payloads.
     package var maximumDepth: Int
+    /// The protocol revision. With ``SocketProtocolRevision/v4`` (Socket.IO 2.x), type `4` is
+    /// ERROR, and its payload is whatever JSON the server sends, or nothing (`4"message"`,
+    /// `4{...}`, `4/nsp,"message"`, `4`, `4[1,2]`): it carries no ack id, as
+    /// socket.io-client-swift's parser reads it. ``SocketProtocolRevision/v5`` keeps the
+    /// CONNECT_ERROR rule (an object or a string).
+    package var revision: SocketProtocolRevision
 
-    /// A decoder with the given limits (defaults: 1,000 attachments, depth 128).
-    package init(maximumAttachments: Int = 1_000, maximumDepth: Int = 128) {
+    /// A decoder with the given limits (defaults: 1,000 attachments, depth 128) and revision.
+    package init(maximumAttachments: Int = 1_000, maximumDepth: Int = 128, revision: SocketProtocolRevision = .v5) {
         self.maximumAttachments = maximumAttachments
         self.maximumDepth = maximumDepth
+        self.revision = revision
     }
 
     /// The largest acknowledgement id accepted: 2^53 - 1, the largest integer a JavaScript
@@ -88,9 +95,10 @@ package struct SocketPacketDecoder: Sendable {
             }
         }
 
-        // Ack id: digits.
+        // Ack id: digits (a v4 ERROR has none: its digits are JSON).
+        let isVersionTwoError = type == .connectError && self.revision == .v4
         var ackID: Int?
-        if index < count, Self.isDigit(bytes[index]) {
+        if !isVersionTwoError, index < count, Self.isDigit(bytes[index]) {
             var value = 0
             while index < count, Self.isDigit(bytes[index]) {
                 value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
@@ -111,7 +119,7 @@ package struct SocketPacketDecoder: Sendable {
                 throw .invalidJSON(error)
             }
         }
-        guard Self.isPayloadValid(data, for: type) else {
+        guard isVersionTwoError || Self.isPayloadValid(data, for: type) else {
             throw .invalidPayload(type)
         }
         return SocketPacket(type: type, namespace: namespace, ackID: ackID, data: data, attachmentCount: attachmentCount)

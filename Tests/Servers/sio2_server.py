@@ -11,6 +11,12 @@ Namespaces "/" and "/admin" (2.x has no auth payload: every client is accepted):
   ping_stats()   -> acks {"count", "max_gap"}: Engine.IO pings received from clients and
                     the longest gap between two in seconds
   kick()         -> the server disconnects this client from the namespace
+Namespaces that refuse every client, so the server sends its ERROR packet (2.x sends one
+for a namespace other than "/"):
+  "/refused"        -> 4/refused,"not allowed"
+  "/refused-object" -> 4/refused-object,{"reason":"banned"}
+  "/refused-multi"  -> 4/refused-multi,["a",1]
+  "/refused-empty"  -> 4/refused-empty            (the connect handler returns False)
 On "/" the server prints "CONNECT /<ns>" and "DISCONNECT /<ns>" lines for the tests.
 """
 import argparse
@@ -98,6 +104,21 @@ def register(namespace):
 
 register("/")
 register("/admin")
+
+refusals = {"/refused": ("not allowed",), "/refused-object": ({"reason": "banned"},),
+            "/refused-multi": ("a", 1), "/refused-empty": None}
+
+
+def refuse(namespace, reason):
+    @sio.on("connect", namespace=namespace)
+    async def connect(sid, environ):
+        if reason is None:
+            return False
+        raise socketio.exceptions.ConnectionRefusedError(*reason)
+
+
+for refused_namespace, refusal in refusals.items():
+    refuse(refused_namespace, refusal)
 
 
 ssl_context = None

@@ -7,6 +7,11 @@ Binds 127.0.0.1 port 0 and prints PORT=<n> first. Paths (all polling only):
                     attachment with placeholder 9, a `2` event with broken JSON) followed by
                     a valid 42["ok"]; the CONNECT is answered with 40{"sid":"s"}
   /http-error/      every request answers 500
+  /engine-error/    a valid session (polling) whose CONNECT is answered, then the next poll
+                    carries an Engine.IO server error object instead of a payload:
+                    {"code":1,"message":"Session ID unknown"}
+  /engine-error-ws/ the same over a WebSocket (transport=websocket, no polling): the
+                    handshake, then after the CONNECT {"code":3,"message":"Bad request"}
 """
 import asyncio
 
@@ -52,8 +57,38 @@ async def bad_packets(request):
     return web.Response(text=item)
 
 
+async def engine_error(request):
+    if request.query.get("transport") == "websocket":
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(HANDSHAKE)
+        async for message in ws:
+            if message.type == web.WSMsgType.TEXT and message.data.startswith("40"):
+                await ws.send_str('40{"sid":"s"}')
+                await ws.send_str('{"code":3,"message":"Bad request"}')
+        return ws
+    sid = request.query.get("sid")
+    if request.method == "GET" and sid is None:
+        queues["engine-error"] = asyncio.Queue()
+        return web.Response(text=HANDSHAKE)
+    queue = queues["engine-error"]
+    if request.method == "POST":
+        body = await request.text()
+        if any(packet.startswith("40") for packet in body.split(SEP)):
+            await queue.put('40{"sid":"s"}')
+            await queue.put('{"code":1,"message":"Session ID unknown"}')
+        return web.Response(text="ok")
+    try:
+        item = await asyncio.wait_for(queue.get(), timeout=20)
+    except asyncio.TimeoutError:
+        return web.Response(text="6")
+    return web.Response(text=item)
+
+
 app = web.Application()
 app.router.add_route("GET", "/bad-handshake/socket.io/", bad_handshake)
 app.router.add_route("*", "/http-error/socket.io/", http_error)
 app.router.add_route("*", "/bad-packets/socket.io/", bad_packets)
+app.router.add_route("*", "/engine-error/socket.io/", engine_error)
+app.router.add_route("*", "/engine-error-ws/socket.io/", engine_error)
 loopback.serve(app)

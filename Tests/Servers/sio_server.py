@@ -22,6 +22,8 @@ Events (both namespaces):
   seq(n)               -> records n; seq_result() acks the recorded list and clears it
   auth_seen()          -> acks the auth payload the namespace saw on connect
   environ_seen()       -> acks {"cookie", "x_client", "query"} of the connect request
+  query_seen()         -> acks the connect request's query as the connect handler decodes
+                          it: urllib.parse.parse_qs(QUERY_STRING), {name: [values]}
   sticky_report()      -> acks {"with": n, "without": m}: how many engine.io requests that
                           carried a sid also carried the "sticky=node-1" cookie this server
                           sets on every polling response
@@ -29,6 +31,7 @@ Events (both namespaces):
 import argparse
 import asyncio
 import ssl
+import urllib.parse
 
 import loopback
 import socketio
@@ -135,6 +138,11 @@ def register(namespace):
     @sio.on("environ_seen", namespace=namespace)
     async def environ_seen(sid, *data):
         return environs.get((sid, namespace))
+
+    @sio.on("query_seen", namespace=namespace)
+    async def query_seen(sid, *data):
+        seen = environs.get((sid, namespace))
+        return urllib.parse.parse_qs(seen["query"], keep_blank_values=True) if seen else None
 
     @sio.on("sticky_report", namespace=namespace)
     async def sticky_report(sid, *data):

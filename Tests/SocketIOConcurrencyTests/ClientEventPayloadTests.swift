@@ -11,7 +11,7 @@ import Testing
         (.connect, UncheckedItems(["/", ["sid": "abc"]]), .connectWithPayload(payload: ["sid": "abc"])),
         (.disconnect, UncheckedItems(["Ping timeout"]), .disconnect(reason: .pingTimeout)),
         (.disconnect, UncheckedItems([]), .disconnect(reason: .none)),
-        (.error, UncheckedItems(["Tried emitting when not connected"]), .error(.notConnected(event: ""))),
+        (.error, UncheckedItems(["Tried emitting when not connected"]), .error(.notConnected(event: "error"))),
         (.ping, UncheckedItems([]), .ping),
         (.pong, UncheckedItems([]), .pong),
         (.reconnect, UncheckedItems(["Socket Disconnected"]), .reconnect(reason: .socketDisconnected)),

@@ -15,6 +15,9 @@ import Testing
         ("Manager Deinit", .managerDeinit),
         ("Adding new engine", .addingNewEngine),
         ("manual reconnect", .manualReconnect),
+        ("Error parsing open packet", .openPacketParsingFailed),
+        ("Open packet contained no sid", .openPacketMissingSID),
+        ("Engine URLSession became invalid", .engineURLSessionInvalid),
     ]
 
     @Test(arguments: upstreamLiterals)
@@ -23,13 +26,23 @@ import Testing
         #expect(reason.rawReason == literal)
     }
 
-    @Test(arguments: ["ping timeout", " Ping timeout", "io server disconnect", "Engine closed: ☃"])
+    @Test(arguments: ["io server disconnect", "Engine closed: ☃", " io server disconnect "])
     func otherTextIsKeptUnchanged(text: String) {
         #expect(Reason(rawReason: text) == .unknown(text))
         #expect(Reason(rawReason: text).rawReason == text)
     }
 
+    /// As the seed package: surrounding whitespace and letter case are ignored.
+    @Test(arguments: [("ping timeout", Reason.pingTimeout), (" Ping timeout", .pingTimeout),
+                      ("PING TIMEOUT\n", .pingTimeout), ("\tgot disconnect ", .gotDisconnect),
+                      ("open packet contained no SID", .openPacketMissingSID),
+                      (" engine urlsession became invalid", .engineURLSessionInvalid)])
+    func rawReasonIgnoresWhitespaceAndCase(text: String, reason: Reason) {
+        #expect(Reason(rawReason: text) == reason)
+    }
+
     @Test func missingReasonIsNone() {
+        #expect(Reason(rawReason: "  \n") == Reason.none)
         #expect(Reason(rawReason: nil) == Reason.none)
         #expect(Reason(rawReason: "") == Reason.none)
         #expect(Reason.none.rawReason == nil)

@@ -30,7 +30,7 @@ import Testing
         let (_, socket) = makeRecordingSocket()
         var errors = socket.on(clientEvent: .error).makeAsyncIterator()
         await socket.emit("late", 1)
-        #expect(try await errors.next() == .error(.notConnected(event: "")))
+        #expect(try await errors.next() == .error(.notConnected(event: "error")))
     }
 
     @Test func emitOfUnrepresentableItemsReturnsAndReportsTheError() async throws {

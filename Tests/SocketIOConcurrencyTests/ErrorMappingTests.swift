@@ -63,7 +63,7 @@ import Testing
         var iterator = socket.on(clientEvent: .error).makeAsyncIterator()
         socket.handleClientEvent(.error, data: ["Tried emitting when not connected"])
         socket.handleClientEvent(.error, data: [["message": "forbidden"]])
-        #expect(try await iterator.next() == .error(.notConnected(event: "")))
+        #expect(try await iterator.next() == .error(.notConnected(event: "error")))
         #expect(try await iterator.next() == .error(.clientError(event: nil, message: "forbidden", source: .socketIO)))
     }
 

@@ -40,7 +40,7 @@ import Testing
                 incoming.append(payload)
             }
         }
-        try await waitUntil { socket.handlers.count == baseline + 2 }
+        try await waitUntil { socket.handlers.count == baseline + 3 }
 
         let ack = try await socket.emitWithAck("message:send", "hello", timeout: 3.0)
         #expect(ack["ok"] == true)

@@ -24,12 +24,12 @@ import Testing
         let unrelated = socket.on("message:new") { _, _ in }
         let baseline = socket.handlers.map(\.id)
         let feeder = Task {
-            try await waitUntil { socket.handlers.count == baseline.count + 2 }
+            try await waitUntil { socket.handlers.count == baseline.count + 3 }
             socket.handleEvent("message:new", data: [1], isInternalMessage: false)
         }
         for try await payload in socket.on("message:new") {
             #expect(payload == 1)
-            #expect(socket.handlers.count == baseline.count + 2)
+            #expect(socket.handlers.count == baseline.count + 3)
             break
         }
         try await feeder.value
@@ -43,7 +43,7 @@ import Testing
         let baseline = socket.handlers.map(\.id)
         do {
             let stream = socket.on("message:new")
-            #expect(socket.handlers.count == baseline.count + 2)
+            #expect(socket.handlers.count == baseline.count + 3)
             _ = stream
         }
         #expect(socket.handlers.map(\.id) == baseline)
@@ -57,7 +57,7 @@ import Testing
         let consumer = Task {
             for try await payload in socket.on("message:new") { received.append(payload) }
         }
-        try await waitUntil { socket.handlers.count == baseline + 2 }
+        try await waitUntil { socket.handlers.count == baseline + 3 }
         socket.handleEvent("message:new", data: ["first"], isInternalMessage: false)
         try await waitUntil { received.all.count == 1 }
         consumer.cancel()

@@ -98,6 +98,43 @@ import Testing
         #expect(socket.sid == "2")
     }
 
+    /// Upstream (PR #1375): `connect()` while a reconnect attempt is under way starts a new
+    /// connection; while connected or during the first connect it does nothing.
+    @Test func connectDuringAReconnectAttemptStartsANewConnection() {
+        let (manager, engine, queue) = makeManager([.reconnectWait(100), .reconnectWaitMax(100)])
+        engine.opensOnConnect = false
+        let socket = manager.defaultSocket
+        socket.connect()
+        drain(queue)
+        #expect(engine.connectCount == 1)
+        manager.connect()
+        #expect(engine.connectCount == 1, "a first connect under way is left alone")
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"1"}"#)
+        drain(queue)
+        manager.connect()
+        #expect(engine.connectCount == 1, "connected: nothing to do")
+
+        manager.engineDidClose(reason: "Socket Disconnected")
+        drain(queue)
+        // The first attempt started a connection that hangs (the next one is 100 s away).
+        #expect(engine.connectCount == 2)
+        #expect(manager.status == .connecting)
+        manager.connect()
+        #expect(engine.connectCount == 3, "a reconnect attempt under way is replaced")
+        #expect(manager.status == .connecting)
+
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"2"}"#)
+        drain(queue)
+        #expect(manager.status == .connected)
+        #expect(socket.status == .connected)
+        manager.connect()
+        #expect(engine.connectCount == 3)
+        manager.disconnect()
+        drain(queue)
+    }
+
     @Test func reconnectFailedDisconnectsAndALaterConnectStartsFresh() async {
         let (manager, engine, queue) = makeManager([.reconnectAttempts(1)])
         engine.opensOnConnect = false
