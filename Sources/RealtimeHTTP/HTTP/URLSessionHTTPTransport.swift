@@ -54,7 +54,11 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     }
 
     deinit {
-        self.session.invalidateAndCancel()
+        // Not `invalidateAndCancel()`: FoundationNetworking traps ("a task that is not in the
+        // registry") when a task cancelled by the invalidation reports its failure after the
+        // session dropped it, which a per-engine session (SocketIO) hits on every teardown.
+        // Every body cancels its task when dropped, so the session still ends promptly.
+        self.session.finishTasksAndInvalidate()
     }
 
     package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
