@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test test-apple-config demo bench autobahn clean
+.PHONY: bootstrap build test test-apple-config demo bench autobahn tsan asan tsan-ci fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -33,5 +33,29 @@ bench: bootstrap
 autobahn: bootstrap
 	./scripts/autobahn.sh
 
+# Sanitizers (scripts/sanitize.sh; scratch paths .build-tsan / .build-asan, logs under them):
+#   make tsan     every suite under ThreadSanitizer
+#   make asan     every suite under AddressSanitizer + LeakSanitizer
+#   make tsan-ci  ThreadSanitizer over the suites CI runs; fails on any report
+tsan: bootstrap
+	./scripts/sanitize.sh thread
+
+asan: bootstrap
+	./scripts/sanitize.sh address
+
+TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests SocketIOTests SocketIOConcurrencyTests
+tsan-ci: bootstrap
+	./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
+
+# libFuzzer targets (scripts/fuzz.sh): replay the seed corpus (regression inputs included), then
+# 20,000 executions per target from an empty working corpus with a fixed seed (-seed=1), so a CI
+# run repeats mutations a checked run made instead of failing main on a fresh random finding
+# (fuzz for real with scripts/fuzz.sh TARGET SECONDS; findings go to docs/RELIABILITY.md).
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_RUNS ?= 20000
+fuzz-smoke:
+	./scripts/fuzz.sh --replay all
+	FUZZ_JOBS=2 FUZZ_ARGS="-seed=1 -runs=$(FUZZ_SMOKE_RUNS) $(FUZZ_ARGS)" ./scripts/fuzz.sh all $(FUZZ_SMOKE_SECONDS)
+
 clean:
-	rm -rf .build .build-apple .venv
+	rm -rf .build .build-apple .build-tsan .build-asan .venv

@@ -8,6 +8,7 @@ import Foundation
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
+//   ProxyCodec                         sans-I/O HTTP CONNECT and SOCKS5 handshakes
 //   RealtimeSync                       the package's one lock type (pthread_mutex_t)
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
@@ -31,29 +32,31 @@ var targets: [Target] = [
     // MARK: The transport seam (protocols and value types; depends on nothing)
     .target(name: "RealtimeTransport", swiftSettings: strict),
 
-    .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport"], swiftSettings: strict),
+    .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport", .target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "EngineIOProtocol", swiftSettings: strict),
     .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
+    .target(name: "ProxyCodec", dependencies: ["RealtimeTransport", "HTTP1Codec"], swiftSettings: strict),
 
     // MARK: Synchronization (one lock type, visible to ThreadSanitizer)
     .target(name: "RealtimeSync", swiftSettings: strict),
 
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: ["RealtimeTransport", "RealtimeSync", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            dependencies: ["RealtimeTransport", "RealtimeSync", "ProxyCodec",
+                           .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec"],
+            dependencies: ["RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"],
             swiftSettings: strict),
 
     // MARK: Public products
     .target(name: "SocketIO",
-            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP"],
+            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
             swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "RealtimeSync"], swiftSettings: strict),
-    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP"], swiftSettings: strict),
+    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables
     .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync"],
@@ -64,17 +67,18 @@ var targets: [Target] = [
 ]
 
 targets += [
-    testTarget("RealtimeSyncTests", ["RealtimeSync"]),
-    testTarget("HTTP1CodecTests", ["HTTP1Codec"]),
+    testTarget("RealtimeSyncTests", []),
+    testTarget("HTTP1CodecTests", ["HTTP1Codec", "CRealtimeZlib"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
     testTarget("SocketIOProtocolTests", ["SocketIOProtocol", "EngineIOProtocol"]),
     testTarget("SSEProtocolTests", ["SSEProtocol"]),
+    testTarget("ProxyCodecTests", ["ProxyCodec", "HTTP1Codec"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
-    testTarget("EventSourceTests", ["EventSource"]),
-    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "HTTP1Codec"]),
-    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency"]),
+    testTarget("EventSourceTests", ["EventSource", "RealtimeIO"]),
+    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "RealtimeIO"]),
 ]
 
 /// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.
@@ -88,7 +92,7 @@ targets += [
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
-    tool("SocketIOBenchmark", ["SocketIO", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "BenchmarkSupport"]),
 ].compactMap { $0 }
 

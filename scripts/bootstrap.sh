@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in libssl-dev zlib1g-dev pkg-config openssl; do
+# tinyproxy (HTTP CONNECT) and dante-server (SOCKS5) are the real proxies of the proxy loopback tests.
+for pkg in libssl-dev zlib1g-dev pkg-config openssl tinyproxy dante-server; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -20,8 +21,9 @@ fi
 stamp=.venv/.requirements.sha256
 want=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "bootstrap: creating .venv from requirements.txt"
-  python3 -m venv .venv
+  echo "bootstrap: installing requirements.txt into .venv"
+  # An existing .venv (possibly a symlink to a shared one) is updated, not recreated.
+  [ -x .venv/bin/python ] || python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" > "$stamp"
 fi

@@ -21,13 +21,17 @@ struct EventDecoder {
     private var state: State
     /// The last event ID of everything decoded so far.
     private(set) var lastEventId: String
+    /// Comments and `retry:` fields to put in the buffer as ``EventBuffer/Extra``s.
+    private let extras: EventSource.Extras
 
-    init(kind: Kind, maximumEventSize: Int, lastEventId: String) {
+    init(kind: Kind, maximumEventSize: Int, lastEventId: String, extras: EventSource.Extras = []) {
         self.lastEventId = lastEventId
+        self.extras = extras
         switch kind {
         case .standard:
             let configuration = SSEParser.Configuration(maximumLineLength: maximumEventSize + 64,
-                                                        maximumEventSize: maximumEventSize)
+                                                        maximumEventSize: maximumEventSize,
+                                                        reportsComments: extras.contains(.comments))
             self.state = .standard(SSEParser(configuration: configuration, lastEventId: lastEventId))
         case .dataOnly:
             self.state = .dataOnly(DataOnlyEventParser(maximumEventSize: maximumEventSize))
@@ -53,6 +57,17 @@ struct EventDecoder {
         }
     }
 
+    /// The caller set the last event ID (``EventSource/DataTask/lastMessageId``): it is the
+    /// stream's last event ID from now on, as if an event had carried it.
+    mutating func seedLastEventId(_ id: String) {
+        self.lastEventId = id
+        if case .standard(var parser) = self.state {
+            self.state = .taken
+            parser.seedLastEventId(id)
+            self.state = .standard(parser)
+        }
+    }
+
     /// Decodes `chunk`, appending events (and the positions where the last event ID changes)
     /// to `buffer`.
     ///
@@ -64,6 +79,7 @@ struct EventDecoder {
         case .standard(var parser):
             self.state = .taken
             var recorded = self.lastEventId
+            let extras = self.extras
             defer {
                 self.lastEventId = parser.lastEventId
                 self.state = .standard(parser)
@@ -79,8 +95,9 @@ struct EventDecoder {
                     buffer.append(.event(ServerEvent(id: event.id, event: event.type, data: event.data)))
                 case .retry(let milliseconds):
                     retry = milliseconds
-                case .comment:
-                    break
+                    if extras.contains(.retry) { buffer.appendExtra(.retry(milliseconds)) }
+                case .comment(let text):
+                    if extras.contains(.comments) { buffer.appendExtra(.comment(text)) }
                 }
             }
             if parser.lastEventId != recorded {
@@ -125,6 +142,16 @@ struct EventBuffer {
     /// (position among the appended events, last event ID from that position on), in order.
     private var lastEventIdChanges: [(position: Int, id: String)] = []
     private var changeIndex = 0
+    /// (position among the appended events, comment or retry delivered before it), in order;
+    /// only for ``EventSource/DataTask/events(including:)``.
+    private var extras: [(position: Int, extra: Extra)] = []
+    private var extraIndex = 0
+
+    /// A comment line or `retry:` field, delivered in stream order between events.
+    enum Extra: Sendable {
+        case comment(String)
+        case retry(Int)
+    }
 
     mutating func append(_ event: consuming EventSource.EventType) {
         self.events.append(.some(event))
@@ -133,6 +160,19 @@ struct EventBuffer {
     /// The last event ID changes before the next appended event.
     mutating func recordLastEventId(_ id: String) {
         self.lastEventIdChanges.append((self.events.count, id))
+    }
+
+    /// A comment or retry that comes before the next appended event.
+    mutating func appendExtra(_ extra: Extra) {
+        self.extras.append((self.events.count, extra))
+    }
+
+    /// The comment or retry due before the next event, if any. Ask before ``next()``: once
+    /// every event is taken, ``next()`` empties the buffer, extras included.
+    mutating func nextExtra() -> Extra? {
+        guard self.extraIndex < self.extras.count, self.extras[self.extraIndex].position <= self.head else { return nil }
+        defer { self.extraIndex += 1 }
+        return self.extras[self.extraIndex].extra
     }
 
     /// The next event, and the last event ID to publish before delivering it (if it changed).
@@ -158,6 +198,10 @@ struct EventBuffer {
         if !self.lastEventIdChanges.isEmpty {
             self.lastEventIdChanges.removeAll(keepingCapacity: true)
             self.changeIndex = 0
+        }
+        if !self.extras.isEmpty {
+            self.extras.removeAll(keepingCapacity: true)
+            self.extraIndex = 0
         }
         return (nil, lastEventId)
     }

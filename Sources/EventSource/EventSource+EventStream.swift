@@ -1,3 +1,33 @@
+extension EventSource.EventStream {
+    /// The same events as an `AsyncStream`, the type Recouse's `events()` returns, for code
+    /// that names it (`let stream: AsyncStream<EventSource.EventType> = task.events().asyncStream`).
+    ///
+    /// Built with `AsyncStream(unfolding:)`: still pulled on demand (the connection is read only
+    /// while the stream is iterated), but each event costs more CPU than iterating the
+    /// ``EventSource/EventStream`` itself (see ``EventSource/DataTask/events()``). Cancelling the
+    /// iterating task closes the connection.
+    public var asyncStream: AsyncStream<EventSource.EventType> {
+        let box = IteratorBox(self.makeAsyncIterator())
+        return AsyncStream(unfolding: { await box.next() })
+    }
+}
+
+/// Holds an event stream's iterator for `AsyncStream(unfolding:)`, whose closure must be
+/// `Sendable`.
+private final class IteratorBox: @unchecked Sendable {
+    // @unchecked: an AsyncStream calls its unfolding closure for one `next()` at a time, so the
+    // iterator is never used concurrently.
+    private var iterator: EventSource.EventStream.Iterator
+
+    init(_ iterator: EventSource.EventStream.Iterator) {
+        self.iterator = iterator
+    }
+
+    func next() async -> EventSource.EventType? {
+        await self.iterator.next()
+    }
+}
+
 extension EventSource {
     /// The events of a ``DataTask``: an `AsyncSequence` that never throws (failures arrive as
     /// ``EventType/error(_:)``). Unicast: see ``DataTask/events()``.

@@ -75,6 +75,23 @@ public struct EventSource: Sendable {
     /// The largest event accepted (its data, in bytes); a larger one fails the connection
     /// with ``EventStreamLimitError``. Also bounds the length of any line. 16 MiB by default.
     public var maximumEventSize: Int = 16 << 20
+    /// The proxy the native transport connects through; ``Proxy/direct`` by default.
+    public var proxy: Proxy = .direct
+
+    /// The idle timeout, under the name of Recouse's EventSource 0.1.7 (and of
+    /// `URLSessionConfiguration`): the same value as ``timeoutInterval``.
+    public var timeoutIntervalForRequest: TimeInterval {
+        get { self.timeoutInterval }
+        set { self.timeoutInterval = newValue }
+    }
+
+    /// The longest one connection may last, in seconds, from sending its request, whether or
+    /// not bytes keep arriving (`URLSessionConfiguration.timeoutIntervalForResource`'s
+    /// meaning). When it passes, the connection fails with `URLError(.timedOut)`, and the
+    /// ``reconnectionPolicy`` decides what follows. `.infinity` (the default of
+    /// ``init(mode:eventParser:timeoutInterval:reconnectionPolicy:transport:)``) or any value
+    /// `<= 0` sets no limit.
+    public var timeoutIntervalForResource: TimeInterval = .infinity
 
     /// Creates an event source.
     ///
@@ -96,10 +113,65 @@ public struct EventSource: Sendable {
         self.transport = transport
     }
 
+    /// Creates an event source with both timeouts, with the labels of Recouse's EventSource
+    /// 0.1.7.
+    ///
+    /// ```swift
+    /// let eventSource = EventSource(timeoutIntervalForRequest: 60, timeoutIntervalForResource: 3600)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mode: how the built-in parser reads events (ignored with a custom `eventParser`).
+    ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
+    ///   - timeoutIntervalForRequest: the idle timeout in seconds (``timeoutInterval``).
+    ///   - timeoutIntervalForResource: the longest a connection may last, in seconds
+    ///     (``timeoutIntervalForResource``).
+    public init(mode: Mode = .default,
+                eventParser: (any EventParser)? = nil,
+                timeoutIntervalForRequest: TimeInterval,
+                timeoutIntervalForResource: TimeInterval) {
+        self.init(mode: mode, eventParser: eventParser, timeoutInterval: timeoutIntervalForRequest)
+        self.timeoutIntervalForResource = timeoutIntervalForResource
+    }
+
+    /// Creates an event source with an idle timeout, with the label of Recouse's EventSource
+    /// 0.1.7. The resource timeout is `URLSessionConfiguration`'s default, seven days.
+    ///
+    /// - Parameters:
+    ///   - mode: how the built-in parser reads events (ignored with a custom `eventParser`).
+    ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
+    ///   - timeoutIntervalForRequest: the idle timeout in seconds (``timeoutInterval``).
+    public init(mode: Mode = .default,
+                eventParser: (any EventParser)? = nil,
+                timeoutIntervalForRequest: TimeInterval) {
+        self.init(mode: mode, eventParser: eventParser, timeoutIntervalForRequest: timeoutIntervalForRequest,
+                  timeoutIntervalForResource: Self.urlSessionResourceTimeout)
+    }
+
+    /// Creates an event source with a resource timeout, with the label of Recouse's
+    /// EventSource 0.1.7. The idle timeout is `URLSessionConfiguration`'s default, 60 seconds.
+    ///
+    /// - Parameters:
+    ///   - mode: how the built-in parser reads events (ignored with a custom `eventParser`).
+    ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
+    ///   - timeoutIntervalForResource: the longest a connection may last, in seconds
+    ///     (``timeoutIntervalForResource``).
+    public init(mode: Mode = .default,
+                eventParser: (any EventParser)? = nil,
+                timeoutIntervalForResource: TimeInterval) {
+        self.init(mode: mode, eventParser: eventParser, timeoutIntervalForRequest: Self.urlSessionRequestTimeout,
+                  timeoutIntervalForResource: timeoutIntervalForResource)
+    }
+
+    /// `URLSessionConfiguration.default`'s timeouts, for the 0.1.7 initializers given only one.
+    static let urlSessionRequestTimeout: TimeInterval = 60
+    static let urlSessionResourceTimeout: TimeInterval = 7 * 24 * 60 * 60
+
     /// Makes a task for `urlRequest`. Nothing is sent until its ``DataTask/events()`` is iterated.
     ///
     /// The request's method, headers and body are sent as given, plus
-    /// `Accept: text/event-stream` and `Cache-Control: no-store` unless the request sets them,
+    /// `Accept: text/event-stream` and `Cache-Control: no-cache` (as browsers and the JS
+    /// `eventsource` package send) unless the request sets them,
     /// and `Last-Event-ID` when there is a last event ID. Redirects are followed; credentials
     /// (`Authorization`, cookies) are not carried to another origin. Responses are never
     /// cached (the native client has no cache; URLSession is asked for none), so the
@@ -116,7 +188,9 @@ public struct EventSource: Sendable {
             decoder: decoder,
             timeoutInterval: self.timeoutInterval,
             reconnectionPolicy: self.reconnectionPolicy,
-            transport: self.transport,
-            maximumEventSize: self.maximumEventSize))
+            transport: self.transport.proxied(self.proxy),
+            maximumEventSize: self.maximumEventSize,
+            resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
+                ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil))
     }
 }

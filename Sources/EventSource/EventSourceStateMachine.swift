@@ -38,6 +38,8 @@ struct EventSourceStateMachine: Sendable {
     private(set) var serverRetry: Duration?
     /// Consecutive reconnection attempts since the last healthy connection.
     private(set) var failedAttempts = 0
+    /// The caller asked for a restart (``requestRestart()``) that the driver has not begun yet.
+    private(set) var restartRequested = false
 
     init(policy: EventSource.ReconnectionPolicy) {
         self.policy = policy
@@ -117,6 +119,39 @@ struct EventSourceStateMachine: Sendable {
     /// The task was cancelled or failed for good (e.g. an event over the size limit).
     mutating func close() {
         self.phase = .closed
+        self.restartRequested = false
+    }
+
+    // MARK: - Restart on demand
+
+    /// The caller asks to drop the current connection (or attempt, or reconnection wait) and
+    /// reconnect now. Returns `false`, changing nothing, before the first connection and once
+    /// closed; `true` when the driver is to begin a restart (``beginRestart()``).
+    mutating func requestRestart() -> Bool {
+        switch self.phase {
+        case .idle, .closed:
+            return false
+        case .connecting, .open, .waiting:
+            self.restartRequested = true
+            return true
+        }
+    }
+
+    /// The driver stopped what it was doing for a requested restart and connects now: a
+    /// reconnection without delay that starts a new count of failed attempts (it is the
+    /// caller's decision, not a failure). Returns the attempt number to connect with (1), or
+    /// `nil` when no restart is pending.
+    mutating func beginRestart() -> Int? {
+        guard self.restartRequested else { return nil }
+        self.restartRequested = false
+        switch self.phase {
+        case .idle, .closed:
+            return nil
+        case .connecting, .open, .waiting:
+            self.failedAttempts = 0
+            self.phase = .connecting(attempt: 1)
+            return 1
+        }
     }
 
     /// The wait before reconnection attempt `attempt` (1-based).

@@ -34,16 +34,20 @@ final class EventStreamDriver {
     private var buffer = EventBuffer()
     private var phase: Phase = .connect(attempt: 0)
     private var activeSource: (any HTTPBodySource)?
+    /// Ends the current connection when it outlives the resource timeout.
+    private var resourceTimer: Task<Void, Never>?
 
-    init(task: EventSource.DataTask) {
+    init(task: EventSource.DataTask, extras: EventSource.Extras = []) {
         self.task = task
         self.transport = task.configuration.transport.makeHTTPTransport()
         self.decoder = EventDecoder(kind: task.configuration.decoder,
                                     maximumEventSize: task.configuration.maximumEventSize,
-                                    lastEventId: task.lastMessageId)
+                                    lastEventId: task.lastMessageId,
+                                    extras: extras)
     }
 
     deinit {
+        self.resourceTimer?.cancel()
         self.activeSource?.cancel()
         let cancelInFlight = self.task.state.withLock { state -> (@Sendable () -> Void)? in
             state.machine.close()
@@ -77,27 +81,121 @@ final class EventStreamDriver {
                 self.task.state.withLock { $0.lastMessageId = lastEventId }
             }
             if let event { return event }
-            switch self.phase {
-            case .finished:
+            guard await self.step() else { return nil }
+        }
+    }
+
+    /// The next event, comment or retry (``EventSource/DataTask/events(including:)``), or
+    /// `nil` once the stream is over or cancelled.
+    nonisolated(nonsending) func nextElement() async -> EventSource.StreamElement? {
+        while true {
+            if Task.isCancelled || self.task.isCancelled {
+                self.shutDown()
                 return nil
-            case .connect(let attempt):
-                await self.connect(attempt: attempt)
-            case .stream(let source):
-                await self.read(source)
-            case .wait(let delay, let attempt):
-                await self.wait(delay, attempt: attempt)
             }
+            if let extra = self.buffer.nextExtra() { return EventSource.StreamElement(extra) }
+            let (event, lastEventId) = self.buffer.next()
+            if let lastEventId {
+                self.task.state.withLock { $0.lastMessageId = lastEventId }
+            }
+            if let event { return EventSource.StreamElement(event: event) }
+            guard await self.step() else { return nil }
+        }
+    }
+
+    /// Does the current phase's work (connect, read a chunk, wait); `false` once finished.
+    nonisolated(nonsending) private func step() async -> Bool {
+        if self.beginRestartIfRequested() { return true }
+        switch self.phase {
+        case .finished:
+            return false
+        case .connect(let attempt):
+            await self.connect(attempt: attempt)
+        case .stream(let source):
+            if self.takeResourceTimeout() {
+                self.end(with: Self.resourceTimeoutError)
+            } else {
+                await self.read(source)
+            }
+        case .wait(let delay, let attempt):
+            await self.wait(delay, attempt: attempt)
+        }
+        return true
+    }
+
+    // MARK: - Restart and resource timeout
+
+    /// Begins a restart the caller asked for (``EventSource/DataTask/restart()``): the current
+    /// connection, attempt or wait is dropped and the next step connects as a reconnection.
+    private func beginRestartIfRequested() -> Bool {
+        guard let attempt = self.task.state.withLock({ $0.machine.beginRestart() }) else { return false }
+        self.stopResourceTimer()
+        self.activeSource?.cancel()
+        self.activeSource = nil
+        self.phase = .connect(attempt: attempt)
+        return true
+    }
+
+    private var restartRequested: Bool {
+        self.task.state.withLock { $0.machine.restartRequested }
+    }
+
+    static let resourceTimeoutError = HTTPClientError(.timedOut, "the connection lasted longer than timeoutIntervalForResource")
+
+    /// Starts the timer that ends the new connection after the resource timeout, if any.
+    private func startResourceTimer() {
+        self.stopResourceTimer()
+        guard let timeout = self.task.configuration.resourceTimeout else { return }
+        let task = self.task
+        let number = task.state.withLock { state -> Int in
+            state.connectionNumber += 1
+            state.resourceTimedOut = false
+            return state.connectionNumber
+        }
+        self.resourceTimer = Task.detached {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            let cancelInFlight = task.state.withLock { state -> (@Sendable () -> Void)? in
+                guard state.connectionNumber == number, !state.machine.isClosed else { return nil }
+                state.resourceTimedOut = true
+                defer { state.cancelInFlight = nil }
+                return state.cancelInFlight
+            }
+            cancelInFlight?()
+        }
+    }
+
+    private func stopResourceTimer() {
+        guard let timer = self.resourceTimer else { return }
+        timer.cancel()
+        self.resourceTimer = nil
+        self.task.state.withLock { state in
+            state.connectionNumber += 1
+            state.resourceTimedOut = false
+        }
+    }
+
+    /// Whether the current connection outlived the resource timeout (clears the flag).
+    private func takeResourceTimeout() -> Bool {
+        guard self.resourceTimer != nil else { return false }
+        return self.task.state.withLock { state in
+            defer { state.resourceTimedOut = false }
+            return state.resourceTimedOut
         }
     }
 
     // MARK: - Connecting
 
     nonisolated(nonsending) private func connect(attempt: Int) async {
+        let seeded = self.task.state.withLock { state -> String? in
+            defer { state.seededLastEventId = nil }
+            return state.seededLastEventId
+        }
+        if let seeded { self.decoder.seedLastEventId(seeded) }
         var request = self.task.urlRequest
         let lastEventId = self.decoder.lastEventId
         if !lastEventId.isEmpty {
             request.setValue(lastEventId, forHTTPHeaderField: "Last-Event-ID")
-        } else if attempt > 0 {
+        } else if attempt > 0 || seeded != nil {
             request.setValue(nil, forHTTPHeaderField: "Last-Event-ID")
         }
         if attempt > 0, let prepare = self.task.configuration.reconnectionPolicy.prepareRequest {
@@ -108,6 +206,7 @@ final class EventStreamDriver {
             return
         }
         let transport = self.transport
+        self.startResourceTimer()
         let outcome = await self.runCancellable { () async -> Result<HTTPClientResponse, HTTPClientError> in
             do throws(HTTPClientError) {
                 return .success(try await transport.execute(clientRequest))
@@ -128,6 +227,15 @@ final class EventStreamDriver {
             self.shutDown()
             return
         }
+        if self.restartRequested {
+            response.body.cancel()
+            return
+        }
+        if self.takeResourceTimeout() {
+            response.body.cancel()
+            self.end(with: Self.resourceTimeoutError)
+            return
+        }
         let decision = self.task.state.withLock {
             $0.machine.receivedHead(status: response.status, contentType: response.headers.first(name: "Content-Type"),
                                     at: .now)
@@ -143,10 +251,12 @@ final class EventStreamDriver {
             self.phase = .stream(response.body.source)
             self.buffer.append(.open)
         case .close:
+            self.stopResourceTimer()
             response.body.cancel()
             self.phase = .finished
             self.buffer.append(.closed)
         case .fail(let statusCode):
+            self.stopResourceTimer()
             let body = await self.readErrorBody(response.body.source)
             response.body.cancel()
             self.phase = .finished
@@ -166,7 +276,7 @@ final class EventStreamDriver {
             headers.add(name: name, value: value)
         }
         if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "text/event-stream") }
-        if !headers.contains(name: "Cache-Control") { headers.add(name: "Cache-Control", value: "no-store") }
+        if !headers.contains(name: "Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
         let timeout = self.task.configuration.timeoutInterval
         return HTTPClientRequest(method: request.httpMethod ?? "GET",
                                  url: url,
@@ -209,6 +319,7 @@ final class EventStreamDriver {
                 self.task.state.withLock { $0.machine.receivedRetry(milliseconds: retry) }
             }
         } catch {
+            self.stopResourceTimer()
             source.cancel()
             self.activeSource = nil
             self.task.state.withLock { state in
@@ -226,7 +337,16 @@ final class EventStreamDriver {
     private func end(with error: HTTPClientError?) {
         self.activeSource?.cancel()
         self.activeSource = nil
-        if self.task.isCancelled || Task.isCancelled || error?.kind == .cancelled || error?.kind == .network(.cancelled) {
+        if self.task.isCancelled || Task.isCancelled {
+            self.shutDown()
+            return
+        }
+        // A restart the caller asked for cancelled the connection: the next step begins it.
+        if self.restartRequested { return }
+        var error = error
+        if self.takeResourceTimeout() { error = Self.resourceTimeoutError }
+        self.stopResourceTimer()
+        if error?.kind == .cancelled || error?.kind == .network(.cancelled) {
             self.shutDown()
             return
         }
@@ -253,7 +373,7 @@ final class EventStreamDriver {
             (try? await Task.sleep(for: delay)) != nil
         }
         guard completed == true else {
-            self.shutDown()
+            if !self.restartRequested || self.task.isCancelled || Task.isCancelled { self.shutDown() }
             return
         }
         self.task.state.withLock { $0.machine.reconnect() }
@@ -285,6 +405,8 @@ final class EventStreamDriver {
 
     /// Stops everything: no more events.
     private func shutDown() {
+        self.resourceTimer?.cancel()
+        self.resourceTimer = nil
         self.activeSource?.cancel()
         self.activeSource = nil
         self.phase = .finished
@@ -308,6 +430,8 @@ final class EventStreamDriver {
         case .headersTooLarge: code = .badServerResponse
         case .bodyTooLarge: code = .dataLengthExceedsMaximum
         case .truncatedBody: code = .networkConnectionLost
+        case .invalidContentEncoding: code = .cannotDecodeContentData
+        case .decompressedBodyTooLarge: code = .dataLengthExceedsMaximum
         case .tooManyRedirects: code = .httpTooManyRedirects
         case .cancelled: code = .cancelled
         case .network(let kind):
@@ -321,6 +445,9 @@ final class EventStreamDriver {
             case .certificateExpired: code = .serverCertificateHasBadDate
             case .cancelled: code = .cancelled
             case .concurrentOperation, .systemError: code = .unknown
+            case .proxyAuthenticationFailed: code = .userAuthenticationRequired
+            case .proxyRefused: code = .cannotConnectToHost
+            case .proxyFailed: code = .badServerResponse
             }
         }
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: error.message])

@@ -63,8 +63,10 @@ package struct HTTPResponseParser: Sendable {
     private var headers = HTTPHeaders()
     private var informationalCount = 0
 
-    /// For each request awaiting its response, in order: whether it was a HEAD request.
-    private var pendingRequestIsHEAD: [Bool] = []
+    /// The request methods whose responses change framing (RFC 9110 §9.3.2, §9.3.6).
+    private enum PendingMethod: Sendable { case head, connect, other }
+    /// For each request awaiting its response, in order: how its method frames the response.
+    private var pendingMethods: [PendingMethod] = []
     private var lastResponseAllowsReuse = true
 
     package init(limits: HTTPParserLimits = HTTPParserLimits()) {
@@ -74,11 +76,16 @@ package struct HTTPResponseParser: Sendable {
     // MARK: Inputs
 
     /// Tells the parser which request method the next response answers (a response to HEAD
-    /// has no body, RFC 9110 §9.3.2). Call once per request, before its response is parsed;
-    /// calls queue up for pipelined requests. Without a call the response is read as if it
-    /// answered a GET.
+    /// has no body, RFC 9110 §9.3.2; a 2xx response to CONNECT turns the connection into a
+    /// tunnel right after its head, RFC 9112 §6.3 (2), like a `101`). Call once per request,
+    /// before its response is parsed; calls queue up for pipelined requests. Without a call
+    /// the response is read as if it answered a GET.
     package mutating func expectResponse(toMethod method: String) {
-        self.pendingRequestIsHEAD.append(method == "HEAD")
+        switch method {
+        case "HEAD": self.pendingMethods.append(.head)
+        case "CONNECT": self.pendingMethods.append(.connect)
+        default: self.pendingMethods.append(.other)
+        }
     }
 
     /// Adds bytes received from the connection.
@@ -395,9 +402,10 @@ package struct HTTPResponseParser: Sendable {
             return nil
         }
         self.informationalCount = 0
-        let isHEAD = self.pendingRequestIsHEAD.isEmpty ? false : self.pendingRequestIsHEAD.removeFirst()
+        let method = self.pendingMethods.isEmpty ? .other : self.pendingMethods.removeFirst()
+        let isHEAD = method == .head
 
-        if status == 101 {
+        if status == 101 || (method == .connect && (200..<300).contains(status)) {
             self.lastResponseAllowsReuse = false
             self.state = .upgraded
             return .head(head)

@@ -147,6 +147,19 @@ package final class EventLoop: Sendable {
         _ = self.state.withLock { $0.handlers.removeValue(forKey: id) }
     }
 
+    // MARK: Introspection
+
+    /// How many descriptors are registered now (for leak checks in tests: every open socket
+    /// of this module is one).
+    package var registeredDescriptorCount: Int {
+        self.state.withLock { $0.handlers.count }
+    }
+
+    /// How many timers are scheduled and not yet fired or cancelled (for leak checks in tests).
+    package var pendingTimerCount: Int {
+        self.state.withLock { $0.timers.count }
+    }
+
     // MARK: Timers
 
     /// Runs `callback` on the loop thread at (or shortly after) `deadline`.

@@ -11,7 +11,13 @@ package enum NetworkConnector {
     /// Resolves `endpoint.host`, connects over TCP (trying each address in the resolver's order),
     /// and performs the TLS handshake when `endpoint.tls` is set.
     ///
-    /// `timeout` bounds the whole operation: name resolution, TCP connect and TLS handshake. When a
+    /// With ``Endpoint/proxy`` set, the TCP connection goes to the proxy, which is asked for a
+    /// tunnel to `endpoint.host:endpoint.port` (HTTP CONNECT or SOCKS5, see
+    /// ``openTunnel(over:toHost:port:via:)``); the TLS handshake then runs through the tunnel
+    /// with SNI and verification for `endpoint.host`.
+    ///
+    /// `timeout` bounds the whole operation: name resolution, TCP connect, proxy handshake and
+    /// TLS handshake. When a
     /// name has several addresses, they are tried Happy-Eyeballs style (RFC 8305, simplified):
     /// families interleaved, a new attempt every 250 ms or as soon as one fails, the first
     /// connection wins and the others are closed.
@@ -23,15 +29,22 @@ package enum NetworkConnector {
     /// - Throws: `.invalidAddress`, `.nameResolutionFailed`, `.connectionRefused`,
     ///   `.connectTimedOut`, `.cancelled` (the task was cancelled; the socket is closed),
     ///   the TLS errors (`.tlsHandshakeFailed`, `.certificateUntrusted`, `.certificateExpired`,
-    ///   `.hostnameMismatch`), or `.systemError`.
+    ///   `.hostnameMismatch`), the proxy errors (`.proxyAuthenticationFailed`,
+    ///   `.proxyRefused(code:)`, `.proxyFailed`), or `.systemError`.
     /// - Important: Never blocks a thread: resolution runs on dedicated resolver threads and
     ///   socket waits are resumed by the ``EventLoop``.
     package static func connect(to endpoint: Endpoint, timeout: Duration) async throws(NetworkError) -> any ByteStream {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         let deadline = ContinuousClock.now + timeout
         do throws(NetworkError) {
-            let addresses = try await NameResolver.resolve(host: endpoint.host, port: endpoint.port, deadline: deadline)
+            // Through a proxy, TCP goes to the proxy and the handshake opens a tunnel to the
+            // endpoint; TLS then runs inside it, verified against the endpoint's name.
+            let first: (host: String, port: UInt16) = endpoint.proxy.map { ($0.host, $0.port) } ?? (endpoint.host, endpoint.port)
+            let addresses = try await NameResolver.resolve(host: first.host, port: first.port, deadline: deadline)
             let tcp = try await self.connectFirst(of: addresses, deadline: deadline)
+            if let proxy = endpoint.proxy {
+                try await self.openTunnel(over: tcp, toHost: endpoint.host, port: endpoint.port, via: proxy)
+            }
             guard let tls = endpoint.tls else {
                 tcp.core.disarmConnectDeadline()
                 return tcp

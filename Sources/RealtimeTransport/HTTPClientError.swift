@@ -8,6 +8,10 @@ package struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertib
         case headersTooLarge
         case bodyTooLarge
         case truncatedBody
+        /// A `gzip`/`deflate` body that is corrupt or cut inside its compressed stream.
+        case invalidContentEncoding
+        /// A compressed body that inflates past the decoder's limit (a decompression bomb).
+        case decompressedBodyTooLarge
         case tooManyRedirects
         case cancelled
     }

@@ -13,6 +13,9 @@ package struct HTTPClientRequest: Sendable {
     package var maxRedirects: Int
     /// TLS settings for `https` URLs (verification on by default).
     package var tls: TLSConfiguration
+    /// The proxy to tunnel through; direct by default. The native client tunnels every scheme;
+    /// `URLSessionHTTPTransport` maps it to `connectionProxyDictionary` (see there).
+    package var proxy: ProxyConfiguration = .direct
 
     package init(method: String = "GET",
                  url: URL,

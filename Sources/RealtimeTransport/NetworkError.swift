@@ -14,6 +14,13 @@ package struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible 
         case concurrentOperation
         case cancelled
         case systemError
+        /// The proxy rejected or demanded credentials (HTTP 407, SOCKS5 authentication).
+        case proxyAuthenticationFailed
+        /// The proxy refused to open a tunnel to the target: `code` is the HTTP status of
+        /// its reply to CONNECT, or the SOCKS5 reply code (RFC 1928 §6).
+        case proxyRefused(code: Int)
+        /// The proxy broke its protocol or closed the connection during the handshake.
+        case proxyFailed
     }
 
     package var kind: Kind

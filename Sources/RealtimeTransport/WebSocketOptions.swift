@@ -12,6 +12,9 @@ package struct WebSocketOptions: Sendable {
     package var subprotocols: [String]
     /// How long `close(code:reason:)` waits for the server's close frame before closing the socket.
     package var closeTimeout: Duration = .seconds(2)
+    /// The proxy to tunnel through; direct by default. The native client tunnels through it;
+    /// `URLSessionWebSocketTransport` maps it to `connectionProxyDictionary` (see there).
+    package var proxy: ProxyConfiguration = .direct
 
     package init(headers: HTTPHeaders = [:],
                  maxMessageSize: Int = 16 << 20,

@@ -4,9 +4,12 @@
 //
 //   SSEBenchmark parser
 //   SSEBenchmark parser-large          (one 64 MiB event five times, for profiling)
-//   SSEBenchmark client <port> <events> <size> [native|urlsession]
-//   SSEBenchmark client-memory <events> <size>   (the client without sockets: pre-built
-//                                                 64 KiB body chunks from memory)
+//   SSEBenchmark client <port> <events> <size> [native|urlsession] [asyncstream]
+//   SSEBenchmark client-memory <events> <size> [asyncstream]  (the client without sockets:
+//                                                 pre-built 64 KiB body chunks from memory)
+// `asyncstream` iterates the events through `AsyncStream(unfolding:)` around the data task's
+// own iterator: what `events()` would cost if it returned `AsyncStream<EventType>` as
+// Recouse's does (pull-based, so backpressure is kept).
 import Foundation
 import EventSource
 import SSEProtocol
@@ -72,6 +75,35 @@ func row(_ columns: [String]) {
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
+/// The task's events as `AsyncStream<EventSource.EventType>` (pulled on demand).
+func asyncStream(_ task: EventSource.DataTask) -> AsyncStream<EventSource.EventType> {
+    task.events().asyncStream
+}
+
+/// Counts the events of `task`, through `events()` or an `AsyncStream`; the error text if any.
+func consume(_ task: EventSource.DataTask, asAsyncStream: Bool) async -> (Int, String?) {
+    var received = 0
+    var failure: String?
+    if asAsyncStream {
+        for await event in asyncStream(task) {
+            switch event {
+            case .event: received += 1
+            case .error(let error): failure = "\(error)"
+            case .open, .closed: break
+            }
+        }
+    } else {
+        for await event in task.events() {
+            switch event {
+            case .event: received += 1
+            case .error(let error): failure = "\(error)"
+            case .open, .closed: break
+            }
+        }
+    }
+    return (received, failure)
+}
+
 // MARK: - Parser
 
 func parserBenchmark() {
@@ -98,27 +130,22 @@ func parserBenchmark() {
 
 // MARK: - End to end
 
-func clientBenchmark(port: Int, events expected: Int, size: Int, transport: EventSource.Transport, name: String) async {
+func clientBenchmark(port: Int, events expected: Int, size: Int, transport: EventSource.Transport, name: String,
+                     asAsyncStream: Bool) async {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/flood?count=\(expected)&size=\(size)")!)
     request.timeoutInterval = 60
     let eventSource = EventSource(timeoutInterval: 60, transport: transport)
     let task = eventSource.dataTask(for: request)
-    var received = 0
-    var failure: String?
     let cpuStart = Measure.processCPUSeconds()
     let start = ContinuousClock.now
-    for await event in task.events() {
-        switch event {
-        case .event: received += 1
-        case .error(let error): failure = "\(error)"
-        case .open, .closed: break
-        }
-    }
+    let (received, failure) = await consume(task, asAsyncStream: asAsyncStream)
     let elapsed = Measure.seconds(ContinuousClock.now - start)
     let cpu = Measure.processCPUSeconds() - cpuStart
     if let failure { print("error: \(failure)") }
-    row(["swift EventSource (\(name))", "\(received)", format(elapsed, 3), format(Double(received) / elapsed, 0),
-         format(cpu / Double(max(received, 1)) * 1e6, 3)])
+    let bytes = Double(received) * Double(size + 8)
+    row(["swift \(name)\(asAsyncStream ? ", AsyncStream" : "")", "\(received)", format(elapsed, 3),
+         format(Double(received) / elapsed, 0), format(cpu / Double(max(received, 1)) * 1e6, 3),
+         format(bytes / elapsed / 1e6, 0), format(bytes / max(cpu, 1e-9) / 1e6, 0)])
 }
 
 // MARK: - End to end without the network
@@ -152,7 +179,7 @@ final class InMemoryTransport: HTTPTransport {
     }
 }
 
-func memoryClientBenchmark(events expected: Int, size: Int) async {
+func memoryClientBenchmark(events expected: Int, size: Int, asAsyncStream: Bool) async {
     let event = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size) + Array("\n\n".utf8)
     var body: [UInt8] = []
     body.reserveCapacity(event.count * expected)
@@ -164,16 +191,14 @@ func memoryClientBenchmark(events expected: Int, size: Int) async {
     var results: [Double] = []
     for _ in 0..<5 {
         let task = EventSource(timeoutInterval: 60, transport: .custom(transport)).dataTask(for: request)
-        var received = 0
         let cpuStart = Measure.processCPUSeconds()
-        for await event in task.events() {
-            if case .event = event { received += 1 }
-        }
+        let (received, _) = await consume(task, asAsyncStream: asAsyncStream)
         precondition(received == expected, "received \(received) of \(expected) events")
         results.append((Measure.processCPUSeconds() - cpuStart) / Double(received) * 1e6)
     }
     results.sort()
-    row(["swift EventSource (in memory)", "\(expected)", "", "median of 5", format(results[2], 3)])
+    row(["swift in memory\(asAsyncStream ? ", AsyncStream" : "")", "\(expected)", "", "median of 5",
+         format(results[2], 3), "", format(Double(size + 8) / results[2], 0)])
 }
 
 let arguments = CommandLine.arguments
@@ -193,9 +218,11 @@ case "client":
     let size = Int(arguments[4])!
     let kind = arguments.count > 5 ? arguments[5] : "native"
     await clientBenchmark(port: port, events: events, size: size,
-                          transport: kind == "urlsession" ? .urlSession : .native, name: kind)
+                          transport: kind == "urlsession" ? .urlSession : .native, name: kind,
+                          asAsyncStream: arguments.count > 6 && arguments[6] == "asyncstream")
 case "client-memory":
-    await memoryClientBenchmark(events: Int(arguments[2])!, size: Int(arguments[3])!)
+    await memoryClientBenchmark(events: Int(arguments[2])!, size: Int(arguments[3])!,
+                                asAsyncStream: arguments.count > 4 && arguments[4] == "asyncstream")
 default:
     print("usage: SSEBenchmark parser | client <port> <events> <size> [native|urlsession]")
 }

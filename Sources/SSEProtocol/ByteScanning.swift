@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte searches used by the event-stream scanner, eight bytes at a time.
 enum ByteScanning {
     static let lineFeed: UInt8 = 0x0A
@@ -15,12 +21,20 @@ enum ByteScanning {
         (word &- Self.ones) & ~word & Self.highBits
     }
 
+    /// Bytes searched eight at a time before a long line switches to `memchr`.
+    static let wordSearchLimit = 128
+
     /// The offset of the first CR or LF in `bytes[start..<end]`, or `nil`.
+    ///
+    /// Short lines (most events) are found within the first ``wordSearchLimit`` bytes, eight
+    /// at a time; the rest of a long line is searched with the C library's vectorized
+    /// `memchr`, once for LF and once for CR before it, at memory speed.
     @inline(__always)
     static func firstLineEnd(in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
-        while index &+ 8 <= end {
+        let wordEnd = min(end, start &+ Self.wordSearchLimit)
+        while index &+ 8 <= wordEnd {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let found = Self.zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A) | Self.zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
             if found != 0 {
@@ -28,12 +42,26 @@ enum ByteScanning {
             }
             index &+= 8
         }
+        if end &- index > 64 {
+            return Self.firstLineEndLong(base, from: index, to: end)
+        }
         while index < end {
             let byte = base.load(fromByteOffset: index, as: UInt8.self)
             if byte == Self.lineFeed || byte == Self.carriageReturn { return index }
             index &+= 1
         }
         return nil
+    }
+
+    /// `memchr` for LF, then for CR before it.
+    @inline(never)
+    private static func firstLineEndLong(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        let lineFeed = memchr(base + start, Int32(Self.lineFeed), end &- start)
+        let crEnd = lineFeed.map { UnsafeRawPointer($0) - base } ?? end
+        if let carriageReturn = memchr(base + start, Int32(Self.carriageReturn), crEnd &- start) {
+            return UnsafeRawPointer(carriageReturn) - base
+        }
+        return lineFeed.map { UnsafeRawPointer($0) - base }
     }
 
     /// The offset of the first `byte` in `bytes`, or `nil`.

@@ -42,8 +42,10 @@ package struct SSELineScanner: Sendable {
     ///   - chunk: the next bytes of the stream.
     ///   - fragment: receives bytes of the current line (valid only during the call) and
     ///     whether they end it. An empty line arrives as an empty fragment with `endsLine`.
-    /// - Throws: ``SSEParserError/lineTooLong(limit:)`` before reporting a fragment that
-    ///   would take the current line past ``maximumLineLength``; errors thrown by `fragment`.
+    /// - Throws: ``SSEParserError/lineTooLong(limit:)`` when the current line grows past
+    ///   ``maximumLineLength``, after reporting its bytes up to the limit (never more), so
+    ///   what the consumer sees before the error does not depend on where chunks were cut;
+    ///   errors thrown by `fragment`.
     package mutating func scan(
         _ chunk: UnsafeRawBufferPointer,
         _ fragment: (_ bytes: UnsafeRawBufferPointer, _ endsLine: Bool) throws(SSEParserError) -> Void
@@ -108,6 +110,14 @@ package struct SSELineScanner: Sendable {
     ) throws(SSEParserError) {
         let length = self.currentLineLength + bytes.count
         guard length <= self.maximumLineLength else {
+            // The bytes up to the limit are reported first, so the consumer sees the same
+            // bytes before the error however the stream was cut into chunks (and a limit of
+            // its own, such as an event size, fails at the same byte either way).
+            let allowed = self.maximumLineLength - self.currentLineLength
+            if allowed > 0 {
+                self.currentLineLength = self.maximumLineLength
+                try fragment(UnsafeRawBufferPointer(rebasing: bytes[0..<allowed]), false)
+            }
             throw SSEParserError.lineTooLong(limit: self.maximumLineLength)
         }
         self.currentLineLength = endsLine ? 0 : length

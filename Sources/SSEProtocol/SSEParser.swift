@@ -20,7 +20,10 @@
 /// Memory is bounded by ``Configuration/maximumLineLength`` and
 /// ``Configuration/maximumEventSize``. Time is linear in the input: every byte is scanned
 /// once, complete lines are interpreted in place, and `data` values of long lines stream
-/// straight into the data buffer without an intermediate line copy.
+/// straight into the data buffer without an intermediate line copy. Fed with arrays
+/// (``feed(_:_:)-([UInt8],_)``), large pieces of a `data` value are not copied at all until
+/// the event is dispatched: the parser keeps a reference to the chunk they arrived in and
+/// copies them once, into the event's string (see ``DataPiece``).
 ///
 /// ```swift
 /// var parser = SSEParser()
@@ -37,8 +40,16 @@ package struct SSEParser: Sendable {
     private var lineState: LineState = .lineStart
     /// The current line when it spans chunks and is not a streamed `data` line.
     private var lineBuffer = ByteBuffer()
-    /// The data buffer: each `data` value followed by LF.
+    /// The data buffer: each `data` value followed by LF, except the ``dataPieces``.
     private var dataBuffer = ByteBuffer()
+    /// Large parts of `data` values kept in the chunks they arrived in, in order.
+    private var dataPieces: [DataPiece] = []
+    /// The bytes in ``dataPieces``.
+    private var dataPieceBytes = 0
+    /// The array being fed, while ``feed(_:_:)-([UInt8],_)`` runs: the owner of the fragments.
+    private var currentChunk: [UInt8]?
+    /// The address of `currentChunk`'s bytes during the feed (an address is not `Sendable`).
+    private var currentChunkBase = 0
     private var eventTypeBuffer: String?
     /// The `id` field seen since the last dispatch, if any.
     private var eventIdField: String?
@@ -62,6 +73,19 @@ package struct SSEParser: Sendable {
     /// Buffers larger than this are released after use instead of kept for the next event.
     private static let retainedCapacity = 64 << 10
 
+    /// A part of the data buffer that stays in the chunk it arrived in: `bytes` come after
+    /// the first `offset` bytes of ``dataBuffer``.
+    ///
+    /// A piece is kept only when it is at least ``pieceMinimum`` bytes and at least half of its
+    /// chunk, so the chunks held never take more than twice the event's size (only the first
+    /// and the last piece of a value can share their chunk with other lines).
+    private struct DataPiece: Sendable {
+        var bytes: ArraySlice<UInt8>
+        var offset: Int
+    }
+
+    private static let pieceMinimum = 4 << 10
+
     /// - Parameters:
     ///   - configuration: limits and options.
     ///   - lastEventId: the last event ID to start from (e.g. restored from storage).
@@ -79,10 +103,18 @@ package struct SSEParser: Sendable {
         self.lineState = .lineStart
         Self.clear(&self.lineBuffer)
         Self.clear(&self.dataBuffer)
+        self.dropDataPieces()
         self.eventTypeBuffer = nil
         self.eventIdField = nil
         self.lastEventIdBuffer = self.lastEventId
         self.failure = nil
+    }
+
+    /// Sets the last event ID as if an event had committed it (the caller restored or chose
+    /// it): it is what the next dispatched events report until an `id` field changes it.
+    package mutating func seedLastEventId(_ id: String) {
+        self.lastEventId = id
+        self.lastEventIdBuffer = id
     }
 
     /// Parses the next bytes of the stream.
@@ -103,13 +135,23 @@ package struct SSEParser: Sendable {
             }
         } catch {
             self.failure = error
+            self.dropDataPieces()
             throw error
         }
     }
 
     /// Parses the next bytes of the stream. See ``feed(_:_:)-(UnsafeRawBufferPointer,_)``.
+    ///
+    /// Large `data` pieces are kept in `bytes` (a reference, no copy) until their event is
+    /// dispatched.
     package mutating func feed(_ bytes: [UInt8], _ output: (consuming Output) -> Void) throws(SSEParserError) {
         try bytes.withBytes { (raw) throws(SSEParserError) in
+            self.currentChunk = bytes
+            self.currentChunkBase = Int(bitPattern: raw.baseAddress)
+            defer {
+                self.currentChunk = nil
+                self.currentChunkBase = 0
+            }
             try self.feed(raw, output)
         }
     }
@@ -250,10 +292,28 @@ package struct SSEParser: Sendable {
     @inline(__always)
     private mutating func appendData(_ value: UnsafeRawBufferPointer) throws(SSEParserError) {
         // The buffer ends with the LF that will join this value to the previous one.
-        guard self.dataBuffer.count + value.count <= self.configuration.maximumEventSize else {
+        guard self.dataBuffer.count + self.dataPieceBytes + value.count <= self.configuration.maximumEventSize else {
             throw SSEParserError.eventTooLarge(limit: self.configuration.maximumEventSize)
         }
+        if value.count >= Self.pieceMinimum, self.keepPiece(value) { return }
         self.dataBuffer.append(value)
+    }
+
+    /// Keeps `value` in the chunk being fed, when it is large enough a share of it.
+    private mutating func keepPiece(_ value: UnsafeRawBufferPointer) -> Bool {
+        guard let chunk = self.currentChunk, self.currentChunkBase != 0, let start = value.baseAddress,
+              value.count &* 2 >= chunk.count else { return false }
+        let offset = Int(bitPattern: start) - self.currentChunkBase
+        guard offset >= 0, offset + value.count <= chunk.count else { return false }
+        self.dataPieces.append(DataPiece(bytes: chunk[offset ..< offset + value.count], offset: self.dataBuffer.count))
+        self.dataPieceBytes += value.count
+        return true
+    }
+
+    private mutating func dropDataPieces() {
+        guard !self.dataPieces.isEmpty else { return }
+        self.dataPieces.removeAll()
+        self.dataPieceBytes = 0
     }
 
     // MARK: - Dispatch
@@ -266,8 +326,16 @@ package struct SSEParser: Sendable {
             self.eventIdField = nil
         }
         guard !self.dataBuffer.isEmpty else { return }
-        let data = self.dataBuffer.withBytes(0..<(self.dataBuffer.count - 1)) { raw in
-            raw.count >= ByteBuffer.hugePageThreshold ? Self.decodeLarge(raw) : Self.decode(raw)
+        let data: String
+        if self.dataPieces.isEmpty {
+            data = self.dataBuffer.withBytes(0..<(self.dataBuffer.count - 1)) { raw in
+                raw.count >= ByteBuffer.hugePageThreshold ? Self.decodeLarge(raw) : Self.decode(raw)
+            }
+        } else {
+            data = Self.decode(pieces: self.dataPieces, between: self.dataBuffer,
+                               count: self.dataBuffer.count + self.dataPieceBytes - 1)
+            self.dataPieces.removeAll(keepingCapacity: self.dataPieces.capacity <= 1024)
+            self.dataPieceBytes = 0
         }
         Self.clear(&self.dataBuffer)
         let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
@@ -290,6 +358,41 @@ package struct SSEParser: Sendable {
                 UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             }
             return bytes.count
+        }
+    }
+
+    /// Decodes the data buffer with its pieces put back in place: `count` bytes (the trailing
+    /// LF left out), copied once into the new string's storage.
+    private static func decode(pieces: [DataPiece], between buffer: ByteBuffer, count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { output in
+            guard let destination = output.baseAddress.map(UnsafeMutableRawPointer.init) else { return 0 }
+            if count >= ByteBuffer.hugePageThreshold {
+                ByteBuffer.adviseHugePages(destination, byteCount: count)
+            }
+            return buffer.withBytes(0..<buffer.count) { contiguous -> Int in
+                var written = 0
+                var cursor = 0
+                for piece in pieces {
+                    let gap = piece.offset - cursor
+                    if gap > 0, let source = contiguous.baseAddress {
+                        (destination + written).copyMemory(from: source + cursor, byteCount: gap)
+                        written += gap
+                        cursor = piece.offset
+                    }
+                    piece.bytes.withUnsafeBytes { bytes in
+                        if let source = bytes.baseAddress {
+                            (destination + written).copyMemory(from: source, byteCount: bytes.count)
+                        }
+                    }
+                    written += piece.bytes.count
+                }
+                let rest = count - written
+                if rest > 0, let source = contiguous.baseAddress {
+                    (destination + written).copyMemory(from: source + cursor, byteCount: rest)
+                    written += rest
+                }
+                return written
+            }
         }
     }
 

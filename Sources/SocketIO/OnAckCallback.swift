@@ -56,4 +56,30 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         socket.emit(self.items, ack: id, binary: self.binary)
         return id
     }
+
+    /// How ``sendWithAck(timingOut:waiter:)`` went.
+    package enum WaiterSend {
+        /// Sent; the waiter is called once with the ack, the timeout or a disconnect.
+        case sent(ackID: Int)
+        /// No socket, or the items could not be represented (reported as upstream does): nothing sent.
+        case notSendable
+        /// The socket was not connected (reported as upstream does): nothing waits.
+        case notConnected
+    }
+
+    /// Sends the emit with an ack an awaiting operation waits for (`SocketIOConcurrency`):
+    /// one entry in the socket's ack table, settled exactly once by the ack, the deadline (on
+    /// the manager's timer source, not `handleQueue`) or the socket's disconnect. No handler
+    /// is registered and no second timer armed.
+    package func sendWithAck(timingOut seconds: Double,
+                             waiter: @escaping (SocketIOClient.AckWaiterOutcome) -> Void) -> WaiterSend {
+        guard let socket = self.socket, self.sendable else { return .notSendable }
+
+        let id = socket.registerAck(timeout: seconds, .waiter(waiter))
+        guard socket.emit(self.items, ack: id, binary: self.binary) else {
+            socket.cancelAck(id)
+            return .notConnected
+        }
+        return .sent(ackID: id)
+    }
 }

@@ -33,36 +33,19 @@ extension SocketEngine {
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
         let performer = self.state.withLock { state -> Bool in
-            guard state.session.generation == generation else { return false }
-            return state.queue(state.session.number(input(&state.session.machine)), generation: generation)
+            guard state.attempt.generation == generation else { return false }
+            return state.queue(input(&state.attempt.machine), generation: generation)
         }
         if performer { self.performQueuedActions() }
     }
 
-    /// Hands waiting writes to the machine when the transport can take them.
-    func feedWrites(generation: Int) {
-        let performer = self.state.withLock { state -> Bool in
-            guard state.session.generation == generation else { return false }
-            let writes = state.session.takeFeedableWrites()
-            guard !writes.isEmpty else { return false }
-            let ticket = state.session.sendsIssued
-            for write in writes {
-                if let completion = write.completion {
-                    state.session.fed.append(EngineSession.FedWrite(ticket: ticket, completion: completion))
-                }
-            }
-            return state.queue(state.session.number(state.session.machine.send(writes.flatMap(\.packets))),
-                               generation: generation)
-        }
-        if performer { self.performQueuedActions() }
-    }
-
-    /// A transport send finished: runs the completions of the writes it carried.
-    func sendFinished(_ sendIndex: Int?, generation: Int) {
-        guard let sendIndex else { return }
+    /// A transport send finished: runs the completions of the writes it carried (through
+    /// `writeID`), oldest first.
+    func sendFinished(_ writeID: Int?, generation: Int) {
+        guard let writeID else { return }
         let completions = self.state.withLock { state -> [UncheckedSendable<() -> ()>] in
-            guard state.session.generation == generation else { return [] }
-            return state.session.completions(through: sendIndex)
+            guard state.attempt.generation == generation else { return [] }
+            return state.attempt.completions(through: writeID)
         }
         for completion in completions {
             completion.value()
@@ -85,45 +68,56 @@ extension SocketEngine {
             defer { state.actionQueue = [] }
             return state.actionQueue
         }) {
-            for queued in batch {
-                self.perform(queued.numbered, generation: queued.generation)
+            var index = batch.startIndex
+            while index < batch.endIndex {
+                let queued = batch[index]
+                index += 1
+                // A send's `carriesWrites` comes right after it, from the same input.
+                var writeID: Int?
+                if index < batch.endIndex, case let .carriesWrites(through) = batch[index].action,
+                   batch[index].generation == queued.generation {
+                    writeID = through
+                    index += 1
+                }
+                self.perform(queued.action, writeID: writeID, generation: queued.generation)
             }
         }
     }
 
-    private func perform(_ numbered: EngineSession.NumberedAction, generation: Int) {
-        switch numbered.action {
+    private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int) {
+        switch action {
         case let .sendPollingGET(sid):
             self.startPollingGET(sid: sid, generation: generation)
         case let .sendPollingPOST(sid, body):
-            self.startPollingPOST(sid: sid, body: body, sendIndex: numbered.sendIndex, generation: generation)
-            self.reportSentPings(inPollingBody: body)
+            self.startPollingPOST(sid: sid, body: body, writeID: writeID, generation: generation)
         case let .openWebSocket(sid):
             self.startWebSocket(sid: sid, generation: generation)
         case let .sendWebSocketFrames(frames):
-            self.enqueueWebSocket(.frames(frames, sendIndex: numbered.sendIndex), generation: generation)
-            self.reportSentPings(inWebSocketFrames: frames)
+            self.enqueueWebSocket(.frames(frames, writeID: writeID), generation: generation)
         case .closeWebSocket:
             self.enqueueWebSocket(.close, generation: generation)
+        case .carriesWrites:
+            // Taken with the send before it (`performQueuedActions`).
+            break
         case .cancelPollingRequests:
             let tasks = self.state.withLock { state -> [Task<Void, Never>] in
-                guard state.session.generation == generation else { return [] }
+                guard state.attempt.generation == generation else { return [] }
                 defer {
-                    state.session.getTask = nil
-                    state.session.postTask = nil
+                    state.attempt.getTask = nil
+                    state.attempt.postTask = nil
                 }
-                return [state.session.getTask, state.session.postTask].compactMap { $0 }
+                return [state.attempt.getTask, state.attempt.postTask].compactMap { $0 }
             }
             tasks.forEach { $0.cancel() }
         case let .scheduleHeartbeatTimeout(deadline):
             self.scheduleHeartbeat(at: deadline, generation: generation)
         case .cancelHeartbeatTimeout:
-            let task = self.state.withLock { state -> Task<Void, Never>? in
-                guard state.session.generation == generation else { return nil }
-                defer { state.session.heartbeatTask = nil }
-                return state.session.heartbeatTask
+            let timer = self.state.withLock { state -> SocketTimer? in
+                guard state.attempt.generation == generation else { return nil }
+                defer { state.attempt.heartbeatTimer = nil }
+                return state.attempt.heartbeatTimer
             }
-            task?.cancel()
+            timer?.cancel()
         case let .opened(handshake):
             self.didOpen(handshake, generation: generation)
         case .upgraded:
@@ -142,6 +136,15 @@ extension SocketEngine {
         case .pongReceived:
             let client = self.client
             client?.engineDidReceivePong()
+        case .pingReceived:
+            // The machine wrote the pong just before: upstream's `ping` and `pong` events.
+            let client = self.client
+            client?.engineDidReceivePing()
+            client?.engineDidSendPong()
+        case .pingSent:
+            // Engine.IO 3: the client's own ping, upstream's `.ping` client event for socket.io 2.
+            let client = self.client
+            client?.engineDidSendPing()
         case let .closed(reason):
             self.didClose(reason, generation: generation)
         }
@@ -149,44 +152,44 @@ extension SocketEngine {
 
     private func didOpen(_ handshake: EngineHandshake, generation: Int) {
         let client = self.state.withLock { state -> SocketEngineClient? in
-            guard state.session.generation == generation else { return nil }
+            guard state.attempt.generation == generation else { return nil }
             state.sid = handshake.sid
             state.connected = true
             state.closed = false
-            state.polling = state.session.machine.currentTransport == .polling
+            state.polling = state.attempt.machine.currentTransport == .polling
             state.websocket = !state.polling
             return state.client
         }
         guard let client else { return }
         DefaultSocketLogger.Logger.log("Handshake complete", type: SocketEngine.logTypeIO)
         client.engineDidOpen(reason: "Connect")
-        self.feedWrites(generation: generation)
     }
 
     private func didUpgrade(generation: Int) {
         let result = self.state.withLock { state -> (SocketEngineClient?, HTTPHeaders)? in
-            guard state.session.generation == generation else { return nil }
+            guard state.attempt.generation == generation else { return nil }
             state.polling = false
             state.websocket = true
-            return (state.client, state.session.webSocket?.responseHeaders ?? HTTPHeaders())
+            return (state.client, state.attempt.webSocket?.responseHeaders ?? HTTPHeaders())
         }
         guard let (client, responseHeaders) = result else { return }
         DefaultSocketLogger.Logger.log("Upgraded to WebSocket", type: SocketEngine.logTypeIO)
+        // Polling is over for this session: its idle connections would only sit open.
+        self.transports?.http?.closeIdleConnections()
         var headers: [String: String] = [:]
         for (name, value) in responseHeaders {
             headers[name] = value
         }
         client?.engineDidWebsocketUpgrade(headers: headers)
-        self.feedWrites(generation: generation)
     }
 
     /// The machine ended the session: tear down the attempt and tell the client once.
     private func didClose(_ reason: EngineCloseReason, generation: Int) {
-        let result = self.state.withLock { state -> (EngineSession.Teardown, SocketEngineClient?, Bool)? in
-            guard state.session.generation == generation else { return nil }
-            let teardown = state.session.takeResources(keepingWebSocketWriter: reason == .clientClosed)
-            let alreadyNotified = state.session.notifiedClose
-            state.session.notifiedClose = true
+        let result = self.state.withLock { state -> (EngineConnectionAttempt.Teardown, SocketEngineClient?, Bool)? in
+            guard state.attempt.generation == generation else { return nil }
+            let teardown = state.attempt.takeResources(keepingWebSocketWriter: reason == .clientClosed)
+            let alreadyNotified = state.attempt.notifiedClose
+            state.attempt.notifiedClose = true
             state.closed = true
             state.connected = false
             state.sid = ""
@@ -194,6 +197,10 @@ extension SocketEngine {
         }
         guard let (teardown, client, alreadyNotified) = result else { return }
         self.release(teardown)
+        // Pooled polling connections end with the session: none stays open after a
+        // disconnect, and a reconnection after a ping timeout (a dead network path) opens fresh
+        // ones instead of sending its handshake over a connection that may be dead too.
+        self.transports?.http?.closeIdleConnections()
         guard !alreadyNotified else { return }
 
         switch reason {
@@ -218,11 +225,11 @@ extension SocketEngine {
     }
 
     /// Cancels an attempt's tasks and closes its WebSocket.
-    func release(_ teardown: EngineSession.Teardown) {
+    func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()
         }
-        teardown.writerWaiter?.resume()
+        teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
             // Bounded: the close handshake waits at most `closeTimeout` for the peer.
             Task { await webSocket.close(code: 1000, reason: "") }
@@ -231,53 +238,19 @@ extension SocketEngine {
 
     // MARK: Heartbeat
 
-    /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`.
+    /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`, from the
+    /// manager's timer source.
     private func scheduleHeartbeat(at deadline: ContinuousClock.Instant, generation: Int) {
-        let task = Task {
-            try? await Task.sleep(until: deadline, clock: ContinuousClock())
-            guard !Task.isCancelled else { return }
-            self.drive(generation) { $0.heartbeatTimerFired(now: ContinuousClock.now) }
+        let timers = self.timers
+        let timer = timers.schedule(at: deadline) { [weak self] in
+            self?.drive(generation) { $0.heartbeatTimerFired(now: timers.now) }
         }
-        let previous = self.state.withLock { state -> Task<Void, Never>? in
-            guard state.session.generation == generation else { return task }
-            defer { state.session.heartbeatTask = task }
-            return state.session.heartbeatTask
+        let previous = self.state.withLock { state -> SocketTimer? in
+            guard state.attempt.generation == generation else { return timer }
+            defer { state.attempt.heartbeatTimer = timer }
+            return state.attempt.heartbeatTimer
         }
         previous?.cancel()
-    }
-
-    /// Engine.IO 3: reports the client's own pings (the machine sends them every
-    /// pingInterval) as `engineDidSendPing()`, upstream's `.ping` client event for socket.io 2.
-    private func reportSentPings(inPollingBody body: [UInt8]) {
-        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
-        // The machine encoded this body itself; a decode failure cannot happen and would only
-        // mean no event.
-        let packets = (try? EnginePollingPayloadV3.decode(body)) ?? []
-        self.reportSentPings(packets.count(where: { if case .ping = $0 { true } else { false } }))
-    }
-
-    /// Engine.IO 3: see ``reportSentPings(inPollingBody:)``; a v3 ping frame is the text `2`.
-    private func reportSentPings(inWebSocketFrames frames: [EngineWebSocketFrame]) {
-        guard self.state.withLock({ $0.engineProtocolVersion == .v3 }) else { return }
-        self.reportSentPings(frames.count(where: { $0 == .text("2") }))
-    }
-
-    private func reportSentPings(_ count: Int) {
-        guard count > 0 else { return }
-        let client = self.client
-        for _ in 0..<count {
-            client?.engineDidSendPing()
-        }
-    }
-
-    /// Reports pings the server sent (the machine answers them) as client events.
-    func reportPings(_ count: Int) {
-        guard count > 0 else { return }
-        let client = self.client
-        for _ in 0..<count {
-            client?.engineDidReceivePing()
-            client?.engineDidSendPong()
-        }
     }
 
     // MARK: Requests
@@ -289,7 +262,7 @@ extension SocketEngine {
     ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
         let (extraHeaders, cookies, sticky) = self.state.withLock {
-            ($0.extraHeaders, $0.cookies, $0.session.stickyCookies)
+            ($0.extraHeaders, $0.cookies, $0.attempt.stickyCookies)
         }
         var headers = HTTPHeaders()
         for (name, value) in (extraHeaders ?? [:]).sorted(by: { $0.key < $1.key }) {

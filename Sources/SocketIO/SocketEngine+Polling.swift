@@ -9,15 +9,15 @@ extension SocketEngine {
     /// Builds a polling request; the `t` parameter defeats caches.
     ///
     /// The URL is the session's polling URL (parsed once per session and sid, see
-    /// ``EngineSession/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
+    /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
     func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: Duration) -> HTTPClientRequest {
         let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
-            state.session.pollCounter += 1
+            state.attempt.pollCounter += 1
             let sid = sid ?? ""
-            if state.session.pollingURLPrefix?.sid != sid {
-                state.session.pollingURLPrefix = EngineSession.PollingURLPrefix(base: state.urlPolling, sid: sid)
+            if state.attempt.pollingURLPrefix?.sid != sid {
+                state.attempt.pollingURLPrefix = EngineConnectionAttempt.PollingURLPrefix(base: state.urlPolling, sid: sid)
             }
-            return (state.urlPolling, state.session.pollingURLPrefix?.text ?? "", state.session.pollCounter)
+            return (state.urlPolling, state.attempt.pollingURLPrefix?.text ?? "", state.attempt.pollCounter)
         }
         let url = URL(string: prefix + String(counter)) ?? base
 
@@ -25,8 +25,10 @@ extension SocketEngine {
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
         }
-        return HTTPClientRequest(method: method, url: url, headers: headers, body: body,
-                                 idleTimeout: idleTimeout, tls: self.tlsConfiguration())
+        var request = HTTPClientRequest(method: method, url: url, headers: headers, body: body,
+                                        idleTimeout: idleTimeout, tls: self.tlsConfiguration())
+        request.proxy = self.proxyConfiguration()
+        return request
     }
 
     /// Runs one request and returns its body; keeps the server's cookies.
@@ -34,7 +36,7 @@ extension SocketEngine {
     /// - Throws: `HTTPClientError`, also for a status other than 200.
     func executePolling(_ request: HTTPClientRequest, transport: any HTTPTransport, limit: Int) async throws(HTTPClientError) -> [UInt8] {
         let response = try await transport.execute(request)
-        self.state.withLock { $0.session.storeCookies(response.headers.values(name: "Set-Cookie")) }
+        self.state.withLock { $0.attempt.storeCookies(response.headers.values(name: "Set-Cookie")) }
         guard response.status == 200 else {
             response.body.cancel()
             throw HTTPClientError(.invalidResponse, "Server responded with status \(response.status)")
@@ -45,7 +47,7 @@ extension SocketEngine {
     /// How long a GET may wait for the server: it holds the request up to `pingInterval`.
     private func pollIdleTimeout() -> Duration {
         self.state.withLock { state in
-            guard let handshake = state.session.machine.currentHandshake else { return .seconds(20) }
+            guard let handshake = state.attempt.machine.currentHandshake else { return .seconds(20) }
             return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
         }
     }
@@ -68,27 +70,22 @@ extension SocketEngine {
                     self.parseEngineMessage(text)
                     return
                 }
-                // v3 servers never ping (the client does); their length-prefixed records
-                // would be misread by the v4 scan.
-                let isV3 = self.state.withLock { $0.engineProtocolVersion == .v3 }
-                let pings = isV3 ? 0 : SocketEngine.countPings(inPollingBody: body)
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: ContinuousClock.now) }
-                self.reportPings(pings)
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingGETFailed(reason: error.message) }
             }
         }
         self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.getTask = task
+            if state.attempt.generation == generation {
+                state.attempt.getTask = task
             } else {
                 task.cancel()
             }
         }
     }
 
-    func startPollingPOST(sid: String, body: [UInt8], sendIndex: Int?, generation: Int) {
+    func startPollingPOST(sid: String, body: [UInt8], writeID: Int?, generation: Int) {
         guard let http = self.transports?.http else {
             self.drive(generation) { $0.pollingPOSTFailed(reason: "HTTP long-polling is not available") }
             return
@@ -100,39 +97,19 @@ extension SocketEngine {
                 guard !Task.isCancelled else { return }
                 // Completions first: the next POST (started by the machine below) cannot
                 // report its writes before this one's.
-                self.sendFinished(sendIndex, generation: generation)
+                self.sendFinished(writeID, generation: generation)
                 self.drive(generation) { $0.pollingPOSTCompleted(now: ContinuousClock.now) }
-                self.feedWrites(generation: generation)
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingPOSTFailed(reason: error.message) }
             }
         }
         self.state.withLock { state in
-            if state.session.generation == generation {
-                state.session.postTask = task
+            if state.attempt.generation == generation {
+                state.attempt.postTask = task
             } else {
                 task.cancel()
             }
         }
-    }
-
-    /// Pings (`2`, not `2probe`) among the records of a v4 polling payload.
-    static func countPings(inPollingBody body: [UInt8]) -> Int {
-        var count = 0
-        var recordStart = true
-        var index = 0
-        while index < body.count {
-            if recordStart, body[index] == UInt8(ascii: "2") {
-                let probe = Array("2probe".utf8)
-                let end = index + probe.count
-                let isProbe = end <= body.count && Array(body[index..<end]) == probe
-                    && (end == body.count || body[end] == EnginePollingPayload.separator)
-                if !isProbe { count += 1 }
-            }
-            recordStart = body[index] == EnginePollingPayload.separator
-            index += 1
-        }
-        return count
     }
 }

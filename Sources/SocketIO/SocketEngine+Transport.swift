@@ -88,10 +88,7 @@ struct EngineTransports: Sendable {
     /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
     /// its own HTTP client, so cookies never leak between managers.
     static func native() -> EngineTransports {
-        let webSocket = WebSocketClient(connector: { endpoint, timeout throws(NetworkError) in
-            try await NetworkConnector.connect(to: endpoint, timeout: timeout)
-        })
-        return EngineTransports(http: HTTPClient(), webSocket: webSocket, httpKeepsCookies: true)
+        EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
     }
 
     /// URLSession, as upstream socket.io-client-swift used it: one ephemeral session per

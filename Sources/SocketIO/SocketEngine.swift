@@ -31,13 +31,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var version = SocketIOVersion.three
         var websocket = false
         var enableSOCKSProxy = false
+        var proxy: SocketProxy?
         var secure = false
         var selfSigned = false
         var security: CertificatePinning?
         var sessionDelegate: URLSessionDelegate?
-        var session = EngineSession()
-        /// The manager's `handleQueue` (marked with `handleQueueKey`), where handlers emit from.
-        var handleQueue: DispatchQueue?
+        var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
@@ -48,10 +47,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         ///
         /// - Returns: `true` when the caller must now perform the queue (no other thread is
         ///   doing so); `false` when the thread already performing it will get to them.
-        mutating func queue(_ actions: [EngineSession.NumberedAction], generation: Int) -> Bool {
+        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> Bool {
             guard !actions.isEmpty else { return false }
-            for numbered in actions {
-                self.actionQueue.append(QueuedAction(numbered: numbered, generation: generation))
+            for action in actions {
+                self.actionQueue.append(QueuedAction(action: action, generation: generation))
             }
             guard !self.performingActions else { return false }
             self.performingActions = true
@@ -67,7 +66,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// An action of the machine of attempt `generation`, queued to be performed.
     struct QueuedAction {
-        var numbered: EngineSession.NumberedAction
+        var action: EngineClientAction
         var generation: Int
     }
 
@@ -77,7 +76,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     private static let logType = "SocketEngine"
 
-    /// The queue that all engine actions take place on.
+    /// Declared by `SocketEngineSpec` (upstream runs the engine's work on it). Nothing runs on
+    /// it here: the engine's work happens on the thread that feeds its protocol machine (a
+    /// caller's, or the event loop's for transport events), one thread at a time; it exists
+    /// for source compatibility only.
     public let engineQueue = DispatchQueue(label: "com.socketio.engineHandleQueue")
 
     /// The client for this engine.
@@ -93,7 +95,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             self.state.withLock { state in
                 state.connectParams = newValue
                 (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: self.url, state: state)
-                state.session.pollingURLPrefix = nil
+                state.attempt.pollingURLPrefix = nil
             }
         }
     }
@@ -117,7 +119,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// When `true`, the engine is in the process of switching to WebSockets.
-    public var fastUpgrade: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
+    public var fastUpgrade: Bool { self.state.withLock { $0.attempt.machine.isUpgrading } }
 
     /// When `true`, the engine will only use HTTP long-polling as a transport.
     public var forcePolling: Bool { self.state.withLock { $0.forcePolling } }
@@ -129,7 +131,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public var polling: Bool { self.state.withLock { $0.polling } }
 
     /// If `true`, the engine is currently seeing whether it can upgrade to WebSockets.
-    public var probing: Bool { self.state.withLock { $0.session.machine.isUpgrading } }
+    public var probing: Bool { self.state.withLock { $0.attempt.machine.isUpgrading } }
 
     /// The session id for this engine.
     public var sid: String { self.state.withLock { $0.sid } }
@@ -155,12 +157,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// `true` while the WebSocket transport is open and in use.
     public var wsConnected: Bool {
-        self.state.withLock { $0.connected && !$0.polling && $0.session.webSocket != nil }
+        self.state.withLock { $0.connected && !$0.polling && $0.attempt.webSocket != nil }
     }
 
-    /// Whether `.enableSOCKSProxy(true)` was set.
-    ///
-    /// - Important: Recorded only: the native transport connects directly.
+    /// Whether `.enableSOCKSProxy(true)` was set: without an explicit ``proxy``, connections
+    /// then go through the environment's SOCKS proxy (`ALL_PROXY` / `SOCKS_PROXY`, see
+    /// ``SocketProxy``).
     public var enableSOCKSProxy: Bool { self.state.withLock { $0.enableSOCKSProxy } }
 
     /// The url of the server.
@@ -170,6 +172,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     ///
     /// Written only by the initializers, before the engine is shared.
     private(set) var transports: EngineTransports?
+
+    /// Where the heartbeat timer comes from (the manager's source).
+    ///
+    /// Written only by the initializers, before the engine is shared.
+    private(set) var timers: any SocketTimerSource = EventLoopTimerSource.shared
 
     // MARK: Initializers
 
@@ -194,9 +201,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// Creates an engine over the given transports (tests and benchmarks inject their own).
-    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?) {
+    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
+                     timers: any SocketTimerSource = EventLoopTimerSource.shared) {
         self.init(client: client, url: url, config: config)
         self.transports = transports
+        self.timers = timers
     }
 
     /// Creates a new engine over the given stack (see ``Transport``).
@@ -301,7 +310,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             }
 
             (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: url, state: state)
-            state.session.pollingURLPrefix = nil
+            state.attempt.pollingURLPrefix = nil
         }
     }
 
@@ -310,25 +319,22 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        // Read outside the engine's lock: the manager has its own.
-        let handleQueue = (self.client as? SocketManager)?.handleQueue
-        if let handleQueue {
-            handleQueue.setSpecific(key: SocketEngine.handleQueueKey, value: ObjectIdentifier(handleQueue))
-        }
-        let (generation, teardown) = self.state.withLock { state -> (Int, EngineSession.Teardown) in
+        let (generation, teardown) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown) in
             // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
             // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
-            let configuration = EngineClientStateMachine.Configuration(forcePolling: state.forcePolling,
-                                                                       forceWebSockets: state.forceWebsockets,
-                                                                       protocolVersion: state.engineProtocolVersion)
-            let teardown = state.session.reset(configuration: configuration)
-            state.handleQueue = handleQueue
+            let configuration = EngineClientStateMachine.Configuration(
+                forcePolling: state.forcePolling,
+                forceWebSockets: state.forceWebsockets,
+                protocolVersion: state.engineProtocolVersion,
+                maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
+                reportsPings: true)
+            let teardown = state.attempt.reset(configuration: configuration)
             state.closed = false
             state.connected = false
             state.sid = ""
             state.polling = !state.forceWebsockets
             state.websocket = state.forceWebsockets
-            return (state.session.generation, teardown)
+            return (state.attempt.generation, teardown)
         }
         self.release(teardown)
 
@@ -345,8 +351,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Reports a connect that could not start as an error and a close, once.
     private func failBeforeStart(generation: Int, reason: String) {
         let client = self.state.withLock { state -> SocketEngineClient? in
-            guard state.session.generation == generation, !state.session.notifiedClose else { return nil }
-            state.session.notifiedClose = true
+            guard state.attempt.generation == generation, !state.attempt.notifiedClose else { return nil }
+            state.attempt.notifiedClose = true
             state.closed = true
             return state.client
         }
@@ -373,11 +379,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
         let (performer, client) = self.state.withLock { state in
-            state.session.notifiedClose = true
+            state.attempt.notifiedClose = true
             state.closed = true
             state.connected = false
-            let actions = state.session.number(state.session.machine.close())
-            return (state.queue(actions, generation: state.session.generation), state.client)
+            return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
         }
 
         if performer { self.performQueuedActions() }
@@ -393,9 +398,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Causes any packets that were waiting for POSTing to be sent through the WebSocket.
     ///
     /// The protocol machine does this when the upgrade completes. **You shouldn't call this directly**
-    open func flushWaitingForPostToWebSocket() {
-        self.feedWrites(generation: self.state.withLock { $0.session.generation })
-    }
+    open func flushWaitingForPostToWebSocket() {}
 
     /// Parses raw binary received from engine.io.
     ///
@@ -455,27 +458,32 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        enum Outcome { case queued(Int), notConnected, tooLarge(String) }
+        enum Outcome { case queued(performer: Bool), notConnected, tooLarge(String) }
         let outcome = self.state.withLock { state -> Outcome in
             guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
             packets += data.map { EnginePacket.binaryMessage(Array($0)) }
-            if let (length, limit) = state.session.machine.oversizedPacket(in: packets) {
+            if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
                 return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
             }
-            state.session.outbound.append(EngineSession.PendingWrite(packets: packets,
-                                                                     completion: completion.map(UncheckedSendable.init)))
-            return .queued(state.session.generation)
+            // The machine says which send carries the write (`carriesWrites`); its
+            // completion runs once that send is done.
+            var writeID: Int?
+            if let completion {
+                writeID = state.attempt.nextWriteID
+                state.attempt.nextWriteID += 1
+                state.attempt.addCompletion(completion, writeID: writeID!)
+            }
+            let actions = state.attempt.machine.send(packets, writeID: writeID)
+            return .queued(performer: state.queue(actions, generation: state.attempt.generation))
         }
 
-        let generation: Int
         switch outcome {
-        case let .queued(queued):
-            generation = queued
+        case let .queued(performer):
+            if performer { self.performQueuedActions() }
         case .notConnected:
             DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
             completion?()
-            return
         case let .tooLarge(reason):
             // The server would drop the whole session over it (python-engineio closes the
             // WebSocket or answers the POST with an error): refuse this write instead.
@@ -483,10 +491,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             completion?()
             let client = self.client
             client?.engineDidError(reason: reason)
-            return
         }
-
-        self.feedWrites(generation: generation)
     }
 
     static func enginePacketType(_ type: SocketEnginePacketType) -> EnginePacketType {

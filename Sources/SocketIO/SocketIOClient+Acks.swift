@@ -9,26 +9,53 @@ import SocketIOProtocol
 /// id. Ids count from 0. A timed-out ack is called with upstream's `["NO ACK"]` on the
 /// manager's `handleQueue`.
 extension SocketIOClient {
+    /// What an ack entry holds: upstream's callback (called on `handleQueue`) or an awaiting
+    /// operation of `SocketIOConcurrency` (called at once, from whichever thread settles it).
+    enum PendingAck {
+        case callback(AckCallback)
+        case waiter((AckWaiterOutcome) -> Void)
+    }
+
+    /// How an awaited ack ends.
+    package enum AckWaiterOutcome {
+        /// The server acknowledged with these items.
+        case ack([Any])
+        /// The deadline passed first.
+        case timedOut
+        /// The socket disconnected first (upstream's reason string).
+        case disconnected(reason: String)
+    }
+
     /// Registers `callback` under a new ack id; after `seconds` (0: never) it is called with
     /// `["NO ACK"]` unless an ack or ``cancelAck(_:)`` removed it first.
     ///
     /// - Returns: the ack id to send with the EVENT.
     func registerAck(timeout seconds: Double, callback: @escaping AckCallback) -> Int {
+        self.registerAck(timeout: seconds, .callback(callback))
+    }
+
+    func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
+        let now = self.timers.now
         let deadline: ContinuousClock.Instant? = seconds > 0 && seconds.isFinite
-            ? ContinuousClock.now + .seconds(seconds)
+            ? now + .seconds(seconds)
             : nil
-        let id = self.state.withLock { $0.acks.register(callback, deadline: deadline) }
-        self.rescheduleAckTimer()
+        let id = self.state.withLock { $0.acks.register(pending, deadline: deadline) }
+        if deadline != nil {
+            self.rescheduleAckTimer()
+        }
         return id
     }
 
-    /// Removes and returns the callback waiting for `id` (`nil` when unknown, acked or expired).
-    func resolveAck(_ id: Int) -> AckCallback? {
-        let callback = self.state.withLock { $0.acks.resolve(id: id) }
-        if callback != nil {
+    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).
+    func resolveAck(_ id: Int) -> PendingAck? {
+        let (pending, reschedule) = self.state.withLock { state -> (PendingAck?, Bool) in
+            let pending = state.acks.resolve(id: id)
+            return (pending, pending != nil && state.ackTimer != nil)
+        }
+        if reschedule {
             self.rescheduleAckTimer()
         }
-        return callback
+        return pending
     }
 
     /// Forgets the ack `id` waits for: its callback is never called, and no timer is left
@@ -49,39 +76,73 @@ extension SocketIOClient {
         self.state.withLock { $0.ackTimer != nil }
     }
 
-    /// Calls every callback whose deadline passed with `["NO ACK"]`, then schedules the next
-    /// wake-up.
+    /// The manager's timer source (the default one for a manager of another kind).
+    var timers: any SocketTimerSource {
+        (self.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+    }
+
+    /// Settles every entry whose deadline passed, then schedules the next wake-up: waiters at
+    /// once, callbacks with `["NO ACK"]` on the manager's `handleQueue`.
     private func expireAcks() {
-        let expired = self.state.withLock { state -> [AckTable<AckCallback>.Entry] in
+        let now = self.timers.now
+        let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
             state.ackTimer = nil
-            return state.acks.expire(now: .now)
+            return state.acks.expire(now: now)
         }
         self.rescheduleAckTimer()
+        var callbacks: [AckCallback] = []
         for entry in expired {
-            entry.pending([SocketAckStatus.noAck.rawValue])
+            switch entry.pending {
+            case .callback(let callback): callbacks.append(callback)
+            case .waiter(let waiter): waiter(.timedOut)
+            }
+        }
+        guard !callbacks.isEmpty else { return }
+        let box = UncheckedSendable(callbacks)
+        (self.manager?.handleQueue ?? DispatchQueue.global()).async {
+            for callback in box.value {
+                callback([SocketAckStatus.noAck.rawValue])
+            }
+        }
+    }
+
+    /// Ends the waits of awaiting operations when the socket disconnects (callbacks keep
+    /// waiting for their timeout, as upstream's do).
+    func failAckWaiters(reason: String) {
+        let waiters = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
+            state.acks.remove(where: { if case .waiter = $0 { true } else { false } })
+        }
+        guard !waiters.isEmpty else { return }
+        self.rescheduleAckTimer()
+        for entry in waiters {
+            if case .waiter(let waiter) = entry.pending { waiter(.disconnected(reason: reason)) }
         }
     }
 
     /// Keeps exactly one wake-up, at the table's earliest deadline (none when nothing waits
-    /// with a deadline), on the manager's `handleQueue`.
+    /// with a deadline), from the manager's timer source.
     private func rescheduleAckTimer() {
-        let queue = self.manager?.handleQueue ?? DispatchQueue.global()
-        let (stale, fresh) = self.state.withLock { state -> (DispatchWorkItem?, (ContinuousClock.Instant, DispatchWorkItem)?) in
+        let timers = self.timers
+        enum Plan { case keep, replace(stale: SocketTimer?, fresh: ContinuousClock.Instant?) }
+        let plan = self.state.withLock { state -> Plan in
             let wanted = state.acks.nextDeadline
-            guard wanted != state.ackTimer?.deadline else { return (nil, nil) }
-            let stale = state.ackTimer?.item
+            guard wanted != state.ackTimer?.deadline else { return .keep }
+            let stale = state.ackTimer?.timer
             state.ackTimer = nil
-            guard let wanted else { return (stale, nil) }
-            let item = DispatchWorkItem { [weak self] in self?.expireAcks() }
-            state.ackTimer = (wanted, item)
-            return (stale, (wanted, item))
+            state.ackTimerGeneration &+= 1
+            return .replace(stale: stale, fresh: wanted)
         }
+        guard case let .replace(stale, fresh) = plan else { return }
         stale?.cancel()
-        if let (deadline, item) = fresh {
-            let delay = ContinuousClock.now.duration(to: deadline)
-            let nanoseconds = max(0, delay.components.seconds) * 1_000_000_000
-                + max(0, delay.components.attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+        guard let fresh else { return }
+        let generation = self.state.withLock { $0.ackTimerGeneration }
+        let timer = timers.schedule(at: fresh) { [weak self] in self?.expireAcks() }
+        let kept = self.state.withLock { state -> Bool in
+            // A newer reschedule won meanwhile: this timer is not the one to keep.
+            guard state.ackTimerGeneration == generation, state.ackTimer == nil else { return false }
+            state.ackTimer = (fresh, timer)
+            return true
         }
+        if !kept { timer.cancel() }
     }
 }

@@ -69,9 +69,7 @@ extension SocketIOClient {
                     self.handleAck(ack.id, data: ack.data)
                 }
             case .connectError(let message, _):
-                if self.status == .connecting {
-                    self.setStatus(.disconnected)
-                }
+                self.transition(to: .disconnected, if: { $0.status == .connecting })
                 if packet?.type != .error {
                     // A CONNECT acknowledgement the machine refused (no sid): say why.
                     self.handleClientEvent(.error, data: [message])
@@ -97,36 +95,19 @@ extension SocketIOClient {
     ///   when the machine keeps it); otherwise only its header, and the received packet itself
     ///   is delivered.
     static func protocolPacket(of packet: SocketPacket, full: Bool) -> SocketIOProtocol.SocketPacket {
-        let type: SocketPacketType
-        let data: JSONValue?
-        switch packet.type {
-        case .connect:
-            (type, data) = (.connect, packet.data.first.map { SocketValueConversion.jsonValue(from: $0) })
-        case .error:
-            (type, data) = (.connectError, packet.data.first.map { SocketValueConversion.jsonValue(from: $0) })
-        case .disconnect:
-            (type, data) = (.disconnect, nil)
+        let data: JSONValue? = switch packet.type {
+        case .connect, .error: packet.data.first.map { SocketValueConversion.jsonValue(from: $0) }
+        case .disconnect: nil
         case .event, .ack, .binaryEvent, .binaryAck:
-            type = switch packet.type {
-            case .event: .event
-            case .ack: .ack
-            case .binaryEvent: .binaryEvent
-            default: .binaryAck
-            }
-            data = full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
+            full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
         }
-        return SocketIOProtocol.SocketPacket(type: type, namespace: packet.nsp,
+        return SocketIOProtocol.SocketPacket(type: packet.protocolType, namespace: packet.nsp,
                                              ackID: packet.id >= 0 ? packet.id : nil, data: data)
     }
 
     /// An event or ack the machine kept while connecting, back in the public shape.
     static func publicPacket(from packet: SocketIOProtocol.SocketPacket) -> SocketPacket {
-        let type: SocketPacket.PacketType = switch packet.type {
-        case .ack: .ack
-        case .binaryEvent: .binaryEvent
-        case .binaryAck: .binaryAck
-        default: .event
-        }
+        let type = SocketPacket.publicType(packet.type)
         let data: [Any] = if case .array(let elements)? = packet.data {
             elements.map { SocketValueConversion.any(from: $0) }
         } else {

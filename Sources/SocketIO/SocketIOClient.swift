@@ -37,9 +37,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect).
         var namespace: NamespaceStateMachine
         /// The acks our emits wait for, with their deadlines.
-        var acks = AckTable<AckCallback>()
+        var acks = AckTable<PendingAck>()
         /// The one scheduled wake-up that expires acks, and the deadline it was set for.
-        var ackTimer: (deadline: ContinuousClock.Instant, item: DispatchWorkItem)?
+        var ackTimer: (deadline: ContinuousClock.Instant, timer: SocketTimer)?
+        /// Counts reschedules of ``ackTimer``, so a timer armed outside the lock by an older
+        /// reschedule is not kept.
+        var ackTimerGeneration = 0
+        /// `statusChange` events not delivered yet, in the order the status changed.
+        var statusEvents: [SocketIOStatus] = []
+        /// `true` while a thread delivers ``statusEvents`` (see `SocketIOClient.transition`).
+        var deliveringStatus = false
     }
 
     let state: SocketLock<State>
@@ -108,8 +115,41 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// Sets the status and reports `statusChange` with `[status, status.rawValue]`, as upstream's `didSet`.
     func setStatus(_ status: SocketIOStatus) {
-        self.state.withLock { $0.status = status }
-        handleClientEvent(.statusChange, data: [status, status.rawValue])
+        self.transition(to: status)
+    }
+
+    /// Changes the status in one critical section, when `condition` holds for the state (after
+    /// `update` ran on it), and reports `statusChange`.
+    ///
+    /// The event is queued in the same critical section, and the queue is delivered by one
+    /// thread at a time (whichever changed the status while no other was delivering), so
+    /// handlers see `statusChange` in the order the status changed, whichever threads changed it.
+    ///
+    /// - Returns: `true` when the status was set.
+    @discardableResult
+    func transition(to status: SocketIOStatus, if condition: (State) -> Bool = { _ in true },
+                    _ update: (inout State) -> Void = { _ in }) -> Bool {
+        let (changed, deliver) = self.state.withLock { state -> (Bool, Bool) in
+            guard condition(state) else { return (false, false) }
+            update(&state)
+            state.status = status
+            state.statusEvents.append(status)
+            guard !state.deliveringStatus else { return (true, false) }
+            state.deliveringStatus = true
+            return (true, true)
+        }
+        if deliver {
+            while let next = self.state.withLock({ state -> SocketIOStatus? in
+                guard !state.statusEvents.isEmpty else {
+                    state.deliveringStatus = false
+                    return nil
+                }
+                return state.statusEvents.removeFirst()
+            }) {
+                self.handleClientEvent(.statusChange, data: [next, next.rawValue])
+            }
+        }
+        return changed
     }
 
     // MARK: Methods
@@ -132,12 +172,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///                           has failed. Pass 0 to never timeout.
     /// - parameter handler: The handler to call when the client fails to connect.
     open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> ())?) {
-        guard let manager = self.manager, status != .connected else {
+        guard let manager = self.manager, self.transition(to: .connecting, if: { $0.status != .connected }) else {
             DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
             return
         }
-
-        setStatus(.connecting)
 
         joinNamespace(withPayload: payload)
 
@@ -145,9 +183,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         let handlerBox = UncheckedSendable(handler)
         manager.handleQueue.asyncAfter(deadline: DispatchTime.now() + timeoutAfter) { [weak self] in
-            guard let this = self, this.status == .connecting || this.status == .notConnected else { return }
+            guard let this = self,
+                  this.transition(to: .disconnected, if: { $0.status == .connecting || $0.status == .notConnected })
+            else { return }
 
-            this.setStatus(.disconnected)
             this.leaveNamespace()
 
             handlerBox.value?()
@@ -164,12 +203,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter toNamespace: The namespace that was connected to.
     /// - parameter payload: The CONNECT payload from the server (`{"sid": ...}` in Socket.IO v5).
     open func didConnect(toNamespace namespace: String, payload: [String: Any]?) {
-        guard status != .connected else { return }
+        let sid = payload?["sid"] as? String
+        guard self.transition(to: .connected, if: { $0.status != .connected }, { $0.sid = sid }) else { return }
 
         DefaultSocketLogger.Logger.log("Socket connected", type: logType)
-
-        self.state.withLock { $0.sid = payload?["sid"] as? String }
-        setStatus(.connected)
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
     }
@@ -178,12 +215,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// - parameter reason: The reason for the disconnection.
     open func didDisconnect(reason: String) {
-        guard status != .disconnected else { return }
+        guard self.transition(to: .disconnected, if: { $0.status != .disconnected }, { $0.sid = "" }) else { return }
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
-        self.state.withLock { $0.sid = "" }
-        setStatus(.disconnected)
+        self.failAckWaiters(reason: reason)
 
         handleClientEvent(.disconnect, data: [reason])
     }
@@ -262,12 +298,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
     }
 
+    @discardableResult
     func emit(_ data: [Any],
               ack: Int? = nil,
               binary: Bool = true,
               isAck: Bool = false,
               completion: (() -> ())? = nil
-    ) {
+    ) -> Bool {
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
         let wrappedCompletion: (() -> ())? = completion.map { completion in
@@ -278,7 +315,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard status == .connected else {
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Tried emitting when not connected"])
-            return
+            return false
         }
 
         let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
@@ -288,6 +325,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
                                        "\(packet.binary.count) attachments, ack: \(isAck)", type: logType)
 
         self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
+        return true
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.
@@ -309,8 +347,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
-        let callback = self.resolveAck(ack)
-        callback?(data)
+        switch self.resolveAck(ack) {
+        case .callback(let callback)?: callback(data)
+        case .waiter(let waiter)?: waiter(.ack(data))
+        case nil: break
+        }
     }
 
     /// Called on socket.io specific events.
@@ -383,13 +424,17 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         DefaultSocketLogger.Logger.log("Joining namespace \(nsp)", type: logType)
 
         guard let manager else { return }
-        let (managerIsOpen, engineSID) = (manager.status == .connected, manager.engine?.sid)
+        let engineSID = manager.engine?.sid
         let auth = payload.map { SocketValueConversion.jsonValue(from: $0) }
-        let actions = self.state.withLock { state -> [NamespaceAction] in
+        let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
+            // The manager's status is read under this socket's lock (the only nesting: socket,
+            // then manager), so an engine open the manager reports to this socket is ordered
+            // with this join: either this join sees it, or the report comes after the join.
+            let managerIsOpen = manager.status == .connected
             // A socket created after the engine opened learns it here.
             var actions = managerIsOpen ? state.namespace.transportOpened(engineSID: engineSID) : []
             actions += state.namespace.connect(auth: auth)
-            return actions
+            return (managerIsOpen, actions)
         }
         perform(actions, reason: "Namespace leave", receiving: nil)
 

@@ -48,12 +48,17 @@ public enum SocketIOClientOption: ClientOption {
 
     /// If passed `true`, the WebSocket stream will be configured with the enableSOCKSProxy `true`.
     ///
-    /// - Important: Upstream handed this to Starscream, which then used the system's SOCKS
-    ///   settings for the WebSocket only. Over URLSession (the default on Apple platforms) the
-    ///   session's `connectionProxyDictionary` is left to the system settings, so a SOCKS proxy
-    ///   configured there applies to polling and WebSocket whatever this option says; `false`
-    ///   cannot turn it off. The native stack has no SOCKS support: the option is recorded
-    ///   (``SocketEngine/enableSOCKSProxy``) but connections go direct.
+    /// Upstream asks URLSession for the system's SOCKS proxy. Here both stacks take the
+    /// environment's: `all_proxy` / `ALL_PROXY`, else `socks_proxy` / `SOCKS_PROXY`, when it
+    /// names a SOCKS5 proxy (`socks5://[user:pass@]host:port` or `host:port`), with `no_proxy`
+    /// exceptions; with none set, connections go direct on the native stack and URLSession keeps
+    /// the system's proxy settings (which include the system's SOCKS proxy, as upstream). An
+    /// explicit ``SocketManager/proxy`` takes precedence.
+    ///
+    /// - Important: Over URLSession a SOCKS proxy becomes the session's
+    ///   `connectionProxyDictionary` SOCKS entries (see ``SocketProxy``): they take effect on
+    ///   Apple platforms only, without credentials, and `false` cannot turn a system-wide SOCKS
+    ///   proxy off.
     case enableSOCKSProxy(Bool)
 
     /// The queue that all interaction with the client should occur on. This is the queue that event handlers are

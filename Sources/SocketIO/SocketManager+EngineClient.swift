@@ -10,28 +10,20 @@ extension SocketManager {
     // MARK: SocketEngineClient work, run on handleQueue
 
     func _engineDidClose(reason: String) {
-        enum Next { case disconnect, reconnect, nothing }
-        let next = self.state.withLock { state -> Next in
+        let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
             state.waitingPackets.removeAll()
-
-            if state.status != .disconnected {
+            let userDisconnected = state.status == .disconnected
+            if !userDisconnected {
                 state.status = .notConnected
             }
-
-            if state.status == .disconnected || !state.reconnects {
-                return .disconnect
-            } else if !state.reconnecting {
-                state.reconnecting = true
-                return .reconnect
-            }
-            return .nothing
+            var machine = state.reconnectMachine()
+            let actions = machine.transportClosed(reconnects: state.reconnects, userDisconnected: userDisconnected,
+                                                  random: Double.random(in: 0..<1))
+            state.reconnect = machine
+            state.applyStatus(of: actions)
+            return actions
         }
-
-        switch next {
-        case .disconnect: didDisconnect(reason: reason)
-        case .reconnect: tryReconnect(reason: reason)
-        case .nothing: break
-        }
+        self.perform(actions, reason: reason)
     }
 
     func _engineDidError(reason: String) {
@@ -43,16 +35,11 @@ extension SocketManager {
     func _engineDidOpen(reason: String) {
         DefaultSocketLogger.Logger.log("Engine opened \(reason)", type: SocketManager.logType)
 
-        let (engineSID, sockets) = self.state.withLock { state -> (String?, [String: SocketIOClient]) in
+        let (engineSID, actions) = self.state.withLock { state -> (String?, [ReconnectStateMachine.Action]) in
             state.status = .connected
-            return (state.engine?.sid, state.nsps)
+            return (state.engine?.sid, state.reconnect.transportOpened())
         }
-
-        // Join (or, after a reconnect, rejoin) every namespace that is waiting, with its auth
-        // payload: each socket's namespace machine knows whether it waits and with what.
-        for (_, socket) in sockets.sorted(by: { $0.key < $1.key }) {
-            socket.transportDidOpen(engineSID: engineSID)
-        }
+        self.perform(actions, reason: reason, engineSID: engineSID)
     }
 
     func _parseEngineMessage(_ msg: String) {
@@ -112,59 +99,55 @@ extension SocketManager {
 
     // MARK: Reconnection
 
-    func tryReconnect(reason: String) {
-        guard self.state.withLock({ $0.reconnecting }) else { return }
-
-        DefaultSocketLogger.Logger.log("Starting reconnect", type: SocketManager.logType)
-
-        // Connected sockets go back to connecting and report `reconnect` (their namespace
-        // machines rejoin with the same auth when the engine reopens).
-        forAll { socket in
-            socket.transportDidClose(reason: reason, willReconnect: true)
+    /// Performs the reconnect machine's actions, in order, with no lock held.
+    func perform(_ actions: [ReconnectStateMachine.Action], reason: String, engineSID: String? = nil) {
+        for action in actions {
+            switch action {
+            case .disconnect:
+                self.didDisconnect(reason: reason)
+            case .beginReconnecting:
+                DefaultSocketLogger.Logger.log("Starting reconnect", type: SocketManager.logType)
+                // Connected sockets go back to connecting and report `reconnect` (their namespace
+                // machines rejoin with the same auth when the engine reopens).
+                self.forAll { socket in
+                    socket.transportDidClose(reason: reason, willReconnect: true)
+                }
+            case let .attempt(eventValue, retryAfter, timer):
+                DefaultSocketLogger.Logger.log("Trying to reconnect", type: SocketManager.logType)
+                self.emitAll(clientEvent: .reconnectAttempt, data: [eventValue])
+                self.connect()
+                // The manager's timer source; the try itself runs on `handleQueue`, as upstream's.
+                _ = self.timers.schedule(at: self.timers.now + retryAfter) { [weak self] in
+                    guard let self else { return }
+                    self.handleQueue.async { self.reconnectTimerFired(timer, reason: reason) }
+                }
+            case .giveUp:
+                let engine = self.engine
+                engine?.disconnect(reason: "Reconnect Failed")
+                self.didDisconnect(reason: "Reconnect Failed")
+            case .rejoin:
+                // Join (or, after a reconnect, rejoin) every namespace that is waiting, with its
+                // auth payload: each socket's namespace machine knows whether it waits and with what.
+                let sockets = self.state.withLock { $0.nsps }
+                for (_, socket) in sockets.sorted(by: { $0.key < $1.key }) {
+                    socket.transportDidOpen(engineSID: engineSID)
+                }
+            }
         }
-
-        _tryReconnect()
     }
 
-    private func _tryReconnect() {
-        enum Step { case stop, failed, attempt(remaining: Int, delay: Double) }
-        let step = self.state.withLock { state -> Step in
-            guard state.reconnects && state.reconnecting && state.status != .disconnected else { return .stop }
-
-            if state.reconnectAttempts != -1 && state.currentReconnectAttempt + 1 > state.reconnectAttempts {
-                // Give up: the manager is `disconnected` and a later `connect` starts a fresh count.
-                state.reconnecting = false
-                state.currentReconnectAttempt = 0
-                state.status = .disconnected
-                return .failed
-            }
-
-            let remaining = state.reconnectAttempts - state.currentReconnectAttempt
-            state.currentReconnectAttempt += 1
-            let delay = SocketManager.reconnectInterval(attempts: state.currentReconnectAttempt,
-                                                        wait: state.reconnectWait,
-                                                        waitMax: state.reconnectWaitMax,
-                                                        randomizationFactor: state.randomizationFactor)
-            return .attempt(remaining: remaining, delay: delay)
+    /// A reconnect try's timer fired: the machine decides whether another try follows.
+    private func reconnectTimerFired(_ timer: Int, reason: String) {
+        let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
+            var machine = state.reconnectMachine()
+            let actions = machine.retryTimerFired(timer, reconnects: state.reconnects,
+                                                  userDisconnected: state.status == .disconnected,
+                                                  random: Double.random(in: 0..<1))
+            state.reconnect = machine
+            state.applyStatus(of: actions)
+            return actions
         }
-
-        switch step {
-        case .stop:
-            return
-        case .failed:
-            let engine = self.engine
-            engine?.disconnect(reason: "Reconnect Failed")
-            didDisconnect(reason: "Reconnect Failed")
-        case let .attempt(remaining, delay):
-            DefaultSocketLogger.Logger.log("Trying to reconnect", type: SocketManager.logType)
-            emitAll(clientEvent: .reconnectAttempt, data: [remaining])
-
-            connect()
-
-            handleQueue.asyncAfter(deadline: DispatchTime.now() + delay) { [weak self] in
-                self?._tryReconnect()
-            }
-        }
+        self.perform(actions, reason: reason)
     }
 
     /// Upstream's backoff (`SocketIOProtocol.ReconnectBackoff`): `wait * 1.5^attempts` plus
@@ -174,6 +157,16 @@ extension SocketManager {
                                        randomizationFactor: randomizationFactor)
         let seconds = backoff.interval(attempts: attempts, random: Double.random(in: 0..<1))
         return seconds.isFinite ? max(0, seconds) : Double(waitMax)
+    }
+}
+
+extension SocketManager.State {
+    /// The status a reconnect action implies, set in the critical section that produced it:
+    /// giving up leaves the manager `disconnected` (a later `connect` starts a fresh count).
+    mutating func applyStatus(of actions: [ReconnectStateMachine.Action]) {
+        if actions.contains(.giveUp) {
+            self.status = .disconnected
+        }
     }
 }
 

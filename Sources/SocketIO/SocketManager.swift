@@ -1,5 +1,6 @@
 public import Dispatch
 public import Foundation
+import SocketIOProtocol
 
 /// A manager for a socket.io connection.
 ///
@@ -41,22 +42,29 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var reconnectWait = 10
         var reconnectWaitMax = 30
         var randomizationFactor = 0.5
-        var status = SocketIOStatus.notConnected {
-            didSet {
-                if status == .connected {
-                    reconnecting = false
-                    currentReconnectAttempt = 0
-                }
-            }
-        }
+        var status = SocketIOStatus.notConnected
         var version = SocketIOVersion.three
         var waitingPackets: [SocketPacket] = []
         var reconnectAttempts = -1
-        var currentReconnectAttempt = 0
-        var reconnecting = false
+        var proxy: SocketProxy?
+        /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
+        var reconnect = ReconnectStateMachine()
+
+        /// The reconnect machine with the schedule the (public, settable) options give now.
+        mutating func reconnectMachine() -> ReconnectStateMachine {
+            self.reconnect.backoff.reconnectWait = Double(self.reconnectWait)
+            self.reconnect.backoff.reconnectWaitMax = Double(self.reconnectWaitMax)
+            self.reconnect.backoff.randomizationFactor = self.randomizationFactor
+            self.reconnect.backoff.reconnectAttempts = self.reconnectAttempts
+            return self.reconnect
+        }
     }
 
     let state: SocketLock<State>
+
+    /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
+    /// heartbeat of the engines it creates.
+    let timers: any SocketTimerSource
 
     // MARK: Properties
 
@@ -178,6 +186,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
         self.transport = .automatic
+        self.timers = EventLoopTimerSource.shared
 
         super.init()
 
@@ -198,6 +207,20 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
         self.transport = transport
+        self.timers = EventLoopTimerSource.shared
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// A manager whose timers come from `timers` (tests drive time with their own source).
+    package init(socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
+                 timers: any SocketTimerSource) {
+        self.state = SocketLock(State(config: config))
+        self.socketURL = socketURL
+        self.transport = transport
+        self.timers = timers
 
         super.init()
 
@@ -222,50 +245,50 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     // MARK: Methods
 
-    private func addEngine() {
-        DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
-
-        let (oldEngine, config) = self.state.withLock { ($0.engine, $0.config) }
-        if let oldEngine {
-            oldEngine.client = nil
-            // Close old engine so it will not leak.
-            oldEngine.disconnect(reason: "Adding new engine")
-        }
-
-        let newEngine = SocketEngine(client: self, url: socketURL, config: config, transport: self.transport)
-        self.state.withLock { $0.engine = newEngine }
-    }
-
     /// Connects the underlying transport and the default namespace socket.
     ///
     /// Does nothing while connected or while a first connect is under way. While a reconnect
     /// attempt is under way (status `connecting` after a `reconnectAttempt`), it starts a new
     /// connection, as upstream does, so an attempt that hangs does not hold the socket.
     ///
+    /// One critical section decides: the engine is created (when there is none, or with
+    /// `forceNew`) and the status becomes `connecting` together, so calls from many threads at
+    /// once start one engine. The replaced engine is closed and the new one connected after the
+    /// lock is released.
+    ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
-        let needsEngine = self.state.withLock { state -> Bool? in
+        enum Plan { case alreadyActive, connect(SocketEngineSpec?, replaced: SocketEngineSpec?) }
+        let plan = self.state.withLock { state -> Plan in
             // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
             // attempt starts a new connection, since an attempt that hangs would otherwise
             // hold every later attempt back; only a first connect under way returns.
-            if state.status == .connected || (state.status == .connecting && state.currentReconnectAttempt == 0) {
-                return nil
+            if state.status == .connected || (state.status == .connecting && state.reconnect.currentAttempt == 0) {
+                return .alreadyActive
             }
-            return state.engine == nil || state.forceNew
+            var replaced: SocketEngineSpec?
+            if state.engine == nil || state.forceNew {
+                replaced = state.engine
+                // The engine's initializer only reads its configuration: no call back into us.
+                let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
+                                          transports: self.transport.makeTransports(config: state.config),
+                                          timers: self.timers)
+                // A new engine nobody else holds yet: taking its lock here cannot deadlock.
+                engine.proxy = state.proxy
+                state.engine = engine
+            }
+            state.status = .connecting
+            return .connect(state.engine, replaced: replaced)
         }
-        guard let needsEngine else {
+        guard case let .connect(engine, replaced) = plan else {
             DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
-
             return
         }
-
-        if needsEngine {
-            addEngine()
-        }
-
-        let engine = self.state.withLock { state -> SocketEngineSpec? in
-            state.status = .connecting
-            return state.engine
+        if let replaced {
+            DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
+            replaced.client = nil
+            // Close old engine so it will not leak.
+            replaced.disconnect(reason: "Adding new engine")
         }
 
         engine?.connect()
@@ -297,6 +320,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
         let engine = self.state.withLock { state -> SocketEngineSpec? in
             state.status = .disconnected
+            state.reconnect.stop()
             return state.engine
         }
 
@@ -369,7 +393,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// This will cause a `SocketClientEvent.reconnect` event to be emitted, as well as
     /// `SocketClientEvent.reconnectAttempt` events.
     open func reconnect() {
-        let (reconnecting, engine) = self.state.withLock { ($0.reconnecting, $0.engine) }
+        let (reconnecting, engine) = self.state.withLock { ($0.reconnect.isReconnecting, $0.engine) }
         guard !reconnecting else { return }
 
         engine?.disconnect(reason: "manual reconnect")

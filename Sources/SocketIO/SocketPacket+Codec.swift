@@ -6,7 +6,8 @@ import SocketIOProtocol
 /// layer's codec (`SocketIOProtocol.SocketPacketEncoder` / `SocketPacketDecoder`, which
 /// implement socket.io-protocol v5 "Packet encoding").
 extension SocketPacket {
-    private var protocolType: SocketPacketType {
+    /// The protocol layer's packet type for this packet's (upstream-shaped) type.
+    var protocolType: SocketPacketType {
         switch self.type {
         case .connect: return .connect
         case .disconnect: return .disconnect
@@ -18,7 +19,8 @@ extension SocketPacket {
         }
     }
 
-    private static func publicType(_ type: SocketPacketType) -> PacketType {
+    /// The upstream-shaped type for a protocol layer packet type.
+    static func publicType(_ type: SocketPacketType) -> PacketType {
         switch type {
         case .connect: return .connect
         case .disconnect: return .disconnect

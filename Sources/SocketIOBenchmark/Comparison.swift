@@ -34,7 +34,7 @@ struct Comparison {
                         continue
                     }
                     results.append(result)
-                    say(String(format: "round %d %-6@ %-9@  p50 %8.1f us  p99 %8.1f us  CPU/ack %7.1f us  "
+                    say(String(format: "round %d %-11@ %-9@  p50 %8.1f us  p99 %8.1f us  CPU/ack %7.1f us  "
                                  + "switches/ack %5.2f  CPU/emit %6.2f us  %8.0f emits/s",
                                  round, result.client, result.transport, result.p50Microseconds,
                                  result.p99Microseconds, result.cpuPerAckMicroseconds, result.switchesPerAck,
@@ -115,16 +115,20 @@ struct Comparison {
         }
         func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
-        say("Medians over \(self.rounds) rounds (ratio: how many times better the Swift client is)")
+        say("Medians over \(self.rounds) rounds (ratio: how many times better the Swift client is; "
+              + "async: SocketIOConcurrency's emitWithAck, async/swift its cost over the callback API's)")
         say("transport  " + "metric".padding(toLength: 32, withPad: " ", startingAt: 0)
-              + cell("swift", 11) + cell("python", 11) + cell("ratio", 9) + cell("target", 13) + cell("met", 6))
+              + cell("swift", 11) + cell("python", 11) + cell("ratio", 9) + cell("target", 13) + cell("met", 6)
+              + cell("async", 11) + cell("async/swift", 13))
         var unmet: [String] = []
         for transport in Self.transports {
             let swift = results.filter { $0.client == "swift" && $0.transport == transport }
             let python = results.filter { $0.client == "python" && $0.transport == transport }
+            let async = results.filter { $0.client == "swift-async" && $0.transport == transport }
             for row in self.rows(for: transport) {
                 let swiftMedian = Measure.median(swift.map(row.value))
                 let pythonMedian = Measure.median(python.map(row.value))
+                let asyncMedian = Measure.median(async.map(row.value))
                 let ratio = row.higherIsBetter ? swiftMedian / pythonMedian : pythonMedian / swiftMedian
                 var targetText = "", met = ""
                 if let target = row.target?(pythonMedian) {
@@ -136,7 +140,9 @@ struct Comparison {
                 say(transport.padding(toLength: 11, withPad: " ", startingAt: 0)
                       + row.name.padding(toLength: 32, withPad: " ", startingAt: 0)
                       + cell(format(swiftMedian, row.digits), 11) + cell(format(pythonMedian, row.digits), 11)
-                      + cell("x" + format(ratio, 2), 9) + cell(targetText, 13) + cell(met, 6))
+                      + cell("x" + format(ratio, 2), 9) + cell(targetText, 13) + cell(met, 6)
+                      + cell(format(asyncMedian, row.digits), 11)
+                      + cell("x" + format(asyncMedian / swiftMedian, 2), 13))
             }
         }
         say(unmet.isEmpty ? "all targets met" : "targets NOT met: " + unmet.joined(separator: ", "))

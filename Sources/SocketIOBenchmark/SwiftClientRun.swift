@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import BenchmarkSupport
 import SocketIO
+import SocketIOConcurrency
 
 /// The Swift side of the benchmark: one `SocketManager` over one forced transport, driven the
 /// way an application drives socket.io-client-swift: handlers and ack callbacks on a private
@@ -22,6 +23,9 @@ final class SwiftClientRun: @unchecked Sendable {
     }
 
     let transport: String
+    /// `"callback"`: `emitWithAck(...).timingOut(after:)` from the previous ack's callback;
+    /// `"async"`: SocketIOConcurrency's `try await emitWithAck(..., timeout:)` in a loop in one task.
+    let api: String
     private let queue = DispatchQueue(label: "socketio-benchmark.handle")
     private let manager: SocketManager
     private let socket: SocketIOClient
@@ -32,8 +36,9 @@ final class SwiftClientRun: @unchecked Sendable {
     private var sentAt: UInt64 = 0
     private var loopDone: DispatchSemaphore?
 
-    init(port: Int, transport: String) {
+    init(port: Int, transport: String, api: String = "callback") {
         self.transport = transport
+        self.api = api
         var config: SocketIOClientConfiguration = [.handleQueue(self.queue), .reconnects(false), .log(false)]
         config.insert(transport == "polling" ? .forcePolling(true) : .forceWebsockets(true))
         self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!, config: config)
@@ -51,6 +56,7 @@ final class SwiftClientRun: @unchecked Sendable {
     /// Runs `count` sequential `emitWithAck("echo", "payload", i)` round trips; returns each one's
     /// duration in seconds, in order.
     func roundTrips(_ count: Int, timeout: Double = 60) throws(Failure) -> [Double] {
+        if self.api == "async" { return try self.asyncRoundTrips(count, timeout: timeout) }
         let done = DispatchSemaphore(value: 0)
         self.samples = []
         self.samples.reserveCapacity(count)
@@ -59,6 +65,28 @@ final class SwiftClientRun: @unchecked Sendable {
         self.queue.async { self.sendNextEcho() }
         guard done.wait(timeout: .now() + timeout) == .success else { throw .timedOut("\(count) round trips") }
         return self.samples
+    }
+
+    /// ``roundTrips(_:timeout:)`` through the async API: one task awaits each ack in turn.
+    private func asyncRoundTrips(_ count: Int, timeout: Double) throws(Failure) -> [Double] {
+        let done = DispatchSemaphore(value: 0)
+        let socket = self.socket
+        let box = SampleBox()
+        Task {
+            var samples: [Double] = []
+            samples.reserveCapacity(count)
+            for index in 0..<count {
+                let start = Measure.nanoseconds()
+                guard (try? await socket.emitWithAck("echo", "payload", index, timeout: timeout)) != nil else { break }
+                samples.append(Double(Measure.nanoseconds() - start) / 1e9)
+            }
+            box.set(samples)
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else { throw .timedOut("\(count) async round trips") }
+        let samples = box.get()
+        guard samples.count == count else { throw .timedOut("async round trip \(samples.count)") }
+        return samples
     }
 
     /// On `queue`: sends the next echo, or signals the end of the loop.
@@ -124,11 +152,21 @@ final class SwiftClientRun: @unchecked Sendable {
         let (emitCPU, emitWall) = try self.fireAndForget(emits)
         self.disconnect()
         return ClientResult(
-            client: "swift", transport: self.transport, acks: acks,
+            client: self.api == "async" ? "swift-async" : "swift", transport: self.transport, acks: acks,
             p50Microseconds: Measure.percentile(sorted, 0.50) * 1e6,
             p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
             cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,
             switchesPerAck: Double(switches) / Double(acks),
             emits: emits, cpuPerEmitMicroseconds: emitCPU / Double(emits) * 1e6, emitSeconds: emitWall)
     }
+}
+
+/// Hands the async loop's samples to the waiting thread.
+final class SampleBox: @unchecked Sendable {
+    // `@unchecked Sendable`: `samples` is only touched under `lock`.
+    private let lock = NSLock()
+    private var samples: [Double] = []
+
+    func set(_ samples: [Double]) { self.lock.withLock { self.samples = samples } }
+    func get() -> [Double] { self.lock.withLock { self.samples } }
 }

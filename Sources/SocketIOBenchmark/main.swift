@@ -6,7 +6,9 @@
 //                             [--python PATH] [--python-client PATH]
 //       Alternates `SocketIOBenchmark client` and the Python client for R rounds; prints a table.
 //   SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling]
-//       Measures the Swift client; prints one JSON line per transport.
+//                            [--apis callback,async]
+//       Measures the Swift client (the callback API, then SocketIOConcurrency's async
+//       emitWithAck, each on its own manager); prints one JSON line per transport and API.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -40,14 +42,16 @@ switch arguments[0] {
 case "client":
     var failed = false
     for transport in option("transports", "websocket,polling").split(separator: ",").map(String.init) {
-        let run = SwiftClientRun(port: port, transport: transport)
-        do {
-            let result = try run.measure(acks: intOption("acks", 1000), warmup: intOption("warmup", 100),
-                                         emits: intOption("emits", 2000))
-            say(result.jsonLine())
-        } catch {
-            FileHandle.standardError.write(Data("swift client \(transport): \(error)\n".utf8))
-            failed = true
+        for api in option("apis", "callback,async").split(separator: ",").map(String.init) {
+            let run = SwiftClientRun(port: port, transport: transport, api: api)
+            do {
+                let result = try run.measure(acks: intOption("acks", 1000), warmup: intOption("warmup", 100),
+                                             emits: intOption("emits", 2000))
+                say(result.jsonLine())
+            } catch {
+                FileHandle.standardError.write(Data("swift client \(transport) \(api): \(error)\n".utf8))
+                failed = true
+            }
         }
     }
     exit(failed ? 1 : 0)

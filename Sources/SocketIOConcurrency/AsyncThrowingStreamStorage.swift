@@ -94,6 +94,9 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                 state.waiters = []
                 return (waiters, failure, handler)
             }
+        // The termination handler first (it removes the socket handlers of `on(_:)` streams),
+        // so a consumer that sees the end finds nothing of the stream left registered.
+        handler?(.finished(failure))
         for (index, waiter) in waiters.enumerated() {
             if index == 0, let failure {
                 waiter.resume(returning: .failure(failure))
@@ -101,7 +104,6 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                 waiter.resume(returning: .success(nil))
             }
         }
-        handler?(.finished(failure))
     }
 
     func setTerminationHandler(_ handler: @escaping @Sendable (Stream.Termination) -> Void) {

@@ -30,6 +30,11 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
 
     init(socket: SocketIOClient) {
         self.socket = socket
+        PendingSocketOperationCount.live.withLock { $0 += 1 }
+    }
+
+    deinit {
+        PendingSocketOperationCount.live.withLock { $0 -= 1 }
     }
 
     /// `true` once the operation has an outcome.
@@ -66,10 +71,12 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
     ///
     /// The timer runs on a global queue, not on the manager's `handleQueue`: it must fire even
     /// when that queue is busy or (for the main queue) not serviced, or the manager is gone.
+    /// It holds the operation weakly: the awaiting task keeps a pending operation alive, and a
+    /// finished one (with its socket and manager) is released at once, not when the timer fires.
     func finish(after seconds: TimeInterval, with outcome: Outcome,
                 cleanup: (@Sendable (SocketIOClient) -> Void)? = nil) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            self.finish(outcome, cleanup: cleanup)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            self?.finish(outcome, cleanup: cleanup)
         }
     }
 
@@ -118,4 +125,13 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
         continuation?.resume(returning: outcome)
         return true
     }
+}
+
+/// How many ``PendingSocketOperation``s exist (for leak checks in tests): every one that
+/// finished must be released, with the handlers, ack and continuation it held.
+package enum PendingSocketOperationCount {
+    static let live = LockedValue(0)
+
+    /// Operations alive now.
+    package static var current: Int { self.live.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import SocketIO
+import RealtimeSync
 
 extension SocketIOClient {
     /// Emits `event` with `items` and returns once the write completed.
@@ -78,45 +79,107 @@ extension SocketIOClient {
     ) async throws(Error) -> Payload {
         try Error.validate(timeout: timeout)
         guard !Task.isCancelled else { throw .cancelled }
-        let operation = PendingSocketOperation<Payload>(socket: self)
-        let outcome = await operation.run { operation in
-            guard self.status == .connected else {
-                operation.finish(.failure(.notConnected(event: event)))
-                return
-            }
-            operation.register { socket in
-                socket.on(clientEvent: .disconnect) { items, _ in
-                    let reason = DisconnectReason(rawReason: items.first as? String)
-                    operation.finish(.failure(.disconnected(event: event, reason: reason)))
+        guard self.status == .connected else { throw .notConnected(event: event) }
+        // One entry in the socket's ack table settles the wait: the ack, the deadline (the
+        // manager's timer source) or the socket's disconnect; no handler, no second timer.
+        let ack: OnAckCallback = self.emitWithAck(event, with: items)
+        let wait = AckWait()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Payload, Error>, Never>) in
+                guard wait.install(continuation) else { return }
+                let sent = ack.sendWithAck(timingOut: timeout) { outcome in
+                    switch outcome {
+                    case .ack(let ackItems):
+                        if let error = Error(ackItems: ackItems, event: event, timeout: timeout) {
+                            wait.finish(.failure(error))
+                            return
+                        }
+                        do throws(Error) {
+                            wait.finish(.success(try Payload(socketItems: ackItems)))
+                        } catch {
+                            wait.finish(.failure(error))
+                        }
+                    case .timedOut:
+                        wait.finish(.failure(.ackTimedOut(event: event, timeout: timeout)))
+                    case .disconnected(let reason):
+                        wait.finish(.failure(.disconnected(event: event, reason: DisconnectReason(rawReason: reason))))
+                    }
+                }
+                switch sent {
+                case .sent(let ackID):
+                    // Cancelled meanwhile: the socket forgets the ack (no callback, no timer).
+                    if !wait.setAckID(ackID) { self.cancelAck(ackID) }
+                case .notConnected:
+                    wait.finish(.failure(.notConnected(event: event)))
+                case .notSendable:
+                    wait.finish(.failure(Self.representationError(event: event, items: items)))
                 }
             }
-            operation.register { socket in
-                socket.on(clientEvent: .error) { items, _ in
-                    // Only this emit's failures: [event, items, error] or "not connected".
-                    let ours = (items.count == 3 && items.first as? String == event)
-                        || (items.count == 1 && items.first as? String == Error.notConnectedMessage)
-                    guard ours else { return }
-                    operation.finish(.failure(Error(clientErrorItems: items, event: event)))
-                }
-            }
-            operation.finish(after: timeout, with: .failure(.ackTimedOut(event: event, timeout: timeout)))
-            guard !operation.isFinished else { return }
-            let ackID = self.emitWithAck(event, with: items).sendWithAck(timingOut: timeout) { ackItems in
-                if let error = Error(ackItems: ackItems, event: event, timeout: timeout) {
-                    operation.finish(.failure(error))
-                    return
-                }
-                do throws(Error) {
-                    operation.finish(.success(try Payload(socketItems: ackItems)))
-                } catch {
-                    operation.finish(.failure(error))
-                }
-            }
-            if let ackID {
-                // However the operation ends, the socket forgets the ack (no callback, no timer).
-                operation.onFinish { socket in socket.cancelAck(ackID) }
-            }
+        } onCancel: {
+            if let ackID = wait.cancel() { self.cancelAck(ackID) }
         }
         return try outcome.get()
+    }
+
+    /// The error upstream reports (`[event, items, error]`) for items that cannot be represented.
+    static func representationError(event: String, items: [SocketData]) -> Error {
+        do {
+            _ = try items.map { try $0.socketRepresentation() }
+            return .notConnected(event: event)
+        } catch {
+            return Error(clientErrorItems: [event, items, error], event: event)
+        }
+    }
+}
+
+/// The wait of one async `emitWithAck`: the first outcome wins and resumes the task; a
+/// cancellation before the ack id is known is remembered, so the ack is dropped once it is.
+final class AckWait: Sendable {
+    typealias Outcome = Result<SocketIOClient.Payload, SocketIOClient.Error>
+
+    private struct State {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var finished = false
+        var ackID: Int?
+    }
+
+    private let state = LockedValue(State())
+
+    /// Installs the task's continuation; `false` (and resumed with `.cancelled`) when the task
+    /// was cancelled before.
+    func install(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+        let finished = self.state.withLock { state -> Bool in
+            guard !state.finished else { return true }
+            state.continuation = continuation
+            return false
+        }
+        if finished { continuation.resume(returning: .failure(.cancelled)) }
+        return !finished
+    }
+
+    /// Records the ack id; `false` when the wait already ended (the caller drops the ack).
+    func setAckID(_ id: Int) -> Bool {
+        self.state.withLock { state in
+            state.ackID = id
+            return !state.finished
+        }
+    }
+
+    /// Ends the wait with `outcome` unless it already ended.
+    func finish(_ outcome: Outcome) {
+        let continuation = self.state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    /// Ends the wait with `.cancelled`; returns the ack id to drop, if known.
+    func cancel() -> Int? {
+        let ackID = self.state.withLock { $0.ackID }
+        self.finish(.failure(.cancelled))
+        return ackID
     }
 }

@@ -83,6 +83,17 @@ package struct AckTable<Pending> {
         return earliest
     }
 
+    /// Removes and returns the entries whose value matches, by increasing id.
+    package mutating func remove(where matches: (Pending) -> Bool) -> [Entry] {
+        var removed: [Entry] = []
+        for (id, entry) in self.entries where matches(entry.pending) {
+            removed.append(entry)
+            self.entries[id] = nil
+        }
+        removed.sort { $0.id < $1.id }
+        return removed
+    }
+
     /// Removes and returns every entry by increasing id (on disconnect). Ids keep counting.
     package mutating func removeAll() -> [Entry] {
         let all = self.entries.values.sorted { $0.id < $1.id }

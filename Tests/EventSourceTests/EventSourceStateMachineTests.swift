@@ -108,3 +108,71 @@ import Testing
         #expect(machine.readyState == .closed)
     }
 }
+
+/// Restart on demand (``EventSource/DataTask/restart()``), step by step.
+@Suite struct EventSourceStateMachineRestartTests {
+    private let start = ContinuousClock.now
+    private let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 1, maximumDelay: 10, jitter: 0,
+                                                                           maximumAttempts: 3)
+
+    @Test func restartBeforeTheFirstConnectionOrAfterCloseDoesNothing() {
+        var machine = EventSourceStateMachine(policy: self.policy)
+        #expect(machine.requestRestart() == false)
+        #expect(machine.beginRestart() == nil)
+        #expect(machine.readyState == .none)
+        machine.start()
+        machine.close()
+        #expect(machine.requestRestart() == false)
+        #expect(machine.beginRestart() == nil)
+        #expect(machine.readyState == .closed)
+    }
+
+    @Test func restartOfAnOpenConnectionReconnectsAsAttemptOne() {
+        var machine = EventSourceStateMachine(policy: self.policy)
+        machine.start()
+        #expect(machine.receivedHead(status: 200, contentType: "text/event-stream", at: self.start) == .open)
+        #expect(machine.requestRestart() == true)
+        #expect(machine.restartRequested)
+        // Still open until the driver drops the connection.
+        #expect(machine.readyState == .open)
+        #expect(machine.beginRestart() == 1)
+        #expect(!machine.restartRequested)
+        #expect(machine.readyState == .connecting)
+        #expect(machine.beginRestart() == nil)
+        #expect(machine.receivedHead(status: 200, contentType: "text/event-stream", at: self.start) == .open)
+    }
+
+    @Test func restartEndsAWaitAndStartsANewCountOfFailures() {
+        var machine = EventSourceStateMachine(policy: self.policy)
+        machine.start()
+        #expect(machine.connectionEnded(failed: true, at: self.start, jitterUnit: 0) == .reconnect(after: .seconds(1), attempt: 1))
+        machine.reconnect()
+        #expect(machine.connectionEnded(failed: true, at: self.start, jitterUnit: 0) == .reconnect(after: .seconds(2), attempt: 2))
+        #expect(machine.failedAttempts == 2)
+        #expect(machine.requestRestart() == true)
+        #expect(machine.beginRestart() == 1)
+        #expect(machine.failedAttempts == 0)
+        // The restarted connection fails: the policy's first delay again, not the third.
+        #expect(machine.connectionEnded(failed: true, at: self.start, jitterUnit: 0) == .reconnect(after: .seconds(1), attempt: 1))
+    }
+
+    @Test func restartWithTheDisabledPolicyConnectsOnceMore() {
+        var machine = EventSourceStateMachine(policy: .disabled)
+        machine.start()
+        _ = machine.receivedHead(status: 200, contentType: "text/event-stream", at: self.start)
+        #expect(machine.requestRestart() == true)
+        #expect(machine.beginRestart() == 1)
+        #expect(machine.receivedHead(status: 200, contentType: "text/event-stream", at: self.start) == .open)
+        #expect(machine.connectionEnded(failed: true, at: self.start, jitterUnit: 0) == .close)
+    }
+
+    @Test func closeDropsAPendingRestart() {
+        var machine = EventSourceStateMachine(policy: self.policy)
+        machine.start()
+        #expect(machine.requestRestart() == true)
+        machine.close()
+        #expect(!machine.restartRequested)
+        #expect(machine.beginRestart() == nil)
+        #expect(machine.readyState == .closed)
+    }
+}

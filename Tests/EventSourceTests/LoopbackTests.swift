@@ -165,7 +165,7 @@ import TestSupport
         #expect(payload["method"] as? String == "POST")
         #expect(payload["body"] as? String == "{\"topics\":[\"news\"]}")
         #expect(headers["accept"] == "text/event-stream")
-        #expect(headers["cache-control"] == "no-store")
+        #expect(headers["cache-control"] == "no-cache")
         #expect(headers["authorization"] == "Bearer secret")
         #expect(headers["last-event-id"] == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventSource
+import SSEProtocol
 
 @Suite struct ServerEventParsingTests {
     @Test func serverEventIsAValueType() {
@@ -61,5 +62,24 @@ import Testing
     @Test func dataOnlyParserBoundsTheBlock() {
         var parser = DataOnlyEventParser(maximumEventSize: 8)
         #expect(throws: (any Error).self) { try parser.feed(Array("data: 0123456789".utf8)) { _ in } }
+    }
+
+    /// Found by the `sse-dataonly` fuzz target (limit 1, a 67-byte line): in one chunk the line
+    /// failed with `lineTooLong(65)`, cut in pieces with `eventTooLarge(1)`. Now the same error
+    /// whatever the chunks.
+    @Test func dataOnlyParserFailsTheSameWayWhateverTheChunks() {
+        let input = [UInt8](repeating: 0, count: 67) + Array("\r\n\r\n".utf8)
+        var chunkings: [[[UInt8]]] = [[input], input.map { [$0] }]
+        for offset in 1..<input.count { chunkings.append([Array(input[..<offset]), Array(input[offset...])]) }
+        for chunks in chunkings {
+            var parser = DataOnlyEventParser(maximumEventSize: 1)
+            var failure: SSEParserError?
+            var events: [ServerEvent] = []
+            for chunk in chunks where failure == nil {
+                do { try parser.feed(chunk) { events.append($0) } } catch { failure = error }
+            }
+            #expect(failure == .eventTooLarge(limit: 1), "chunks \(chunks.map(\.count))")
+            #expect(events.isEmpty)
+        }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTP1Codec
 @testable import RealtimeHTTP
 import Testing
@@ -165,5 +168,52 @@ extension URLSessionHTTPTransportTests {
         try await Task.sleep(for: .milliseconds(1500))
         while let chunk = try await iterator.next() { received += chunk }
         #expect(received == serverPattern(size: 2_000_000))
+    }
+}
+
+extension URLSessionHTTPTransportTests {
+    /// Regression (found by `EventSourceHostileServerTests`, which the kernel's OOM killer
+    /// ended at 22 GB): swift-corelibs-foundation keeps delivering data to a suspended task,
+    /// and to a cancelled one for a while, and the bridge queued all of it. Driven here the way
+    /// such a platform drives it (no task to suspend): the queue stops at `hardBufferLimit`
+    /// with `.bodyTooLarge`, and data after a cancel is dropped.
+    @Test func theBridgeQueueIsBoundedWhenSuspensionIsIgnored() async throws {
+        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
+        bridge.didReceive(response: HTTPURLResponse(url: URL(string: "http://h.test/")!, statusCode: 200,
+                                                    httpVersion: "HTTP/1.1", headerFields: [:])!)
+        let chunk = Data(repeating: 0x78, count: 64 * 1024)
+        for _ in 0..<200 { bridge.didReceive(data: chunk) }   // 12.5 MiB, far past the limit
+        #expect(bridge.queuedByteCount == 0)
+        let kind = await failureKind { while try await bridge.next() != nil {} }
+        #expect(kind == .http(.bodyTooLarge))
+
+        let cancelled = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
+        cancelled.didReceive(data: chunk)
+        #expect(cancelled.queuedByteCount == chunk.count)
+        cancelled.cancel()
+        for _ in 0..<10 { cancelled.didReceive(data: chunk) }
+        #expect(cancelled.queuedByteCount == chunk.count)
+    }
+
+    /// The same through a real URLSession against a server sending 256 MiB as fast as it can:
+    /// a consumer that stops reading gets `.bodyTooLarge`. The peak is printed, not bounded:
+    /// Foundation itself holds what libcurl keeps receiving (see docs/RELIABILITY.md).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["REALTIME_URLSESSION_HOSTILE"] == "1",
+                   "swift-corelibs-foundation can trap when a task is cancelled while a fast server still sends"))
+    func aConsumerThatStopsReadingFailsTyped() async throws {
+        let server = try await TestServer.start("sse_raw_server.py")
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/line-never-ends")!
+        let transport = URLSessionHTTPTransport()
+        let (paused, _) = await PeakMemory.measure("URLSession body, consumer paused 2 s (server sends 256 MiB)") {
+            await failureKind {
+                let response = try await transport.execute(HTTPClientRequest(url: url))
+                var iterator = response.body.makeAsyncIterator()
+                _ = try await iterator.next()
+                try await Task.sleep(for: .seconds(2))
+                while try await iterator.next() != nil {}
+            }
+        }
+        #expect(paused == .http(.bodyTooLarge))
     }
 }

@@ -51,7 +51,9 @@ enum ReferenceEventStreamParser {
             if line.first == ":" {
                 if reportsComments {
                     var comment = String(String.UnicodeScalarView(line.dropFirst()))
-                    if comment.hasPrefix(" ") { comment.removeFirst() }
+                    // Unicode scalars, not Characters: " " followed by a combining mark is one
+                    // Character, and the spec removes the U+0020 code point.
+                    if comment.unicodeScalars.first == " " { comment.unicodeScalars.removeFirst() }
                     outputs.append(.comment(comment))
                 }
                 continue

@@ -10,11 +10,26 @@ answers by path:
   /bad-status        "HTTP/1.1 OK" (malformed status line)
   /chunks-in-one-write  a chunked response whose head and three chunks go out in one write,
                      then stays open (the client must deliver every chunk, not only the first)
+  /header-never-ends a header line without its CRLF: 64 KiB pieces of it until the client goes
+  /chunk-size-2-63   chunked, first chunk size 8000000000000000 (2^63), then endless bytes
+  /chunk-size-2-64   chunked, first chunk size 10000000000000000 (2^64, overflows 64 bits)
 """
 import asyncio
 import socket
 import struct
 import loopback
+
+
+async def endless(writer):
+    """Writes 64 KiB pieces of "a" until the client closes the connection."""
+    piece = b"a" * 65536
+    try:
+        while True:
+            writer.write(piece)
+            await writer.drain()
+    except ConnectionError:
+        pass
+    writer.close()
 
 
 async def handle(reader, writer):
@@ -59,6 +74,13 @@ async def handle(reader, writer):
         await asyncio.sleep(0.2)
         writer.write(b"0\r\n\r\n")
         await writer.drain()
+    elif path == "/header-never-ends":
+        writer.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
+        await endless(writer)
+    elif path in ("/chunk-size-2-63", "/chunk-size-2-64"):
+        size = b"8000000000000000" if path.endswith("63") else b"10000000000000000"
+        writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + size + b"\r\n")
+        await endless(writer)
     elif path == "/bad-status":
         writer.write(b"HTTP/1.1 OK\r\n\r\n")
         await writer.drain()

@@ -3,6 +3,7 @@
 Binds 127.0.0.1 on a free port and prints PORT=<n> first. Options:
   --cert FILE --key FILE   serve HTTPS with this certificate
   --keepalive-timeout S    close idle keep-alive connections after S seconds (default 75)
+  --log-sni                print `SNI <name>` for each TLS handshake (the client's server name)
 Routes:
   /echo            any method: JSON {method, path, query, target (raw), headers, body, peer_port}
   /conn            JSON {peer_port}: which client connection carried the request
@@ -138,6 +139,7 @@ def main():
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--keepalive-timeout", type=float, default=75.0)
+    parser.add_argument("--log-sni", action="store_true")
     args = parser.parse_args()
 
     app = web.Application()
@@ -158,6 +160,8 @@ def main():
     if args.cert:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.cert, args.key)
+        if args.log_sni:
+            context.sni_callback = lambda sock, name, ctx: print(f"SNI {name or '-'}", flush=True)
 
     loopback.serve(app, ssl_context=context, access_log=False, shutdown_timeout=0.1,
                    keepalive_timeout=args.keepalive_timeout)

@@ -27,6 +27,9 @@ Events (both namespaces):
   sticky_report()      -> acks {"with": n, "without": m}: how many engine.io requests that
                           carried a sid also carried the "sticky=node-1" cookie this server
                           sets on every polling response
+  connect_counts()     -> acks {"handshakes": h, "/": r, "/admin": a} and resets them: engine.io
+                          handshakes (requests without a sid; aiohttp only) and accepted
+                          namespace CONNECTs since the last call
 """
 import argparse
 import asyncio
@@ -49,6 +52,7 @@ args = parser.parse_args()
 sio = socketio.AsyncServer(async_mode="asgi" if args.asgi else "aiohttp", cors_allowed_origins="*",
                            ping_interval=args.ping_interval, ping_timeout=args.ping_timeout)
 request_log = []
+connect_counts = {"handshakes": 0, "/": 0, "/admin": 0}
 
 
 @web.middleware
@@ -56,6 +60,8 @@ async def sticky_cookie(request, handler):
     engine_request = request.path.startswith("/socket.io")
     if engine_request and "sid" in request.query:
         request_log.append("sticky=node-1" in request.headers.get("Cookie", ""))
+    elif engine_request:
+        connect_counts["handshakes"] += 1
     response = await handler(request)
     if engine_request and not getattr(response, "prepared", False):
         response.set_cookie("sticky", "node-1")
@@ -148,6 +154,13 @@ def register(namespace):
     async def sticky_report(sid, *data):
         return {"with": sum(1 for x in request_log if x), "without": sum(1 for x in request_log if not x)}
 
+    @sio.on("connect_counts", namespace=namespace)
+    async def connect_counts_seen(sid, *data):
+        counts = dict(connect_counts)
+        for key in connect_counts:
+            connect_counts[key] = 0
+        return counts
+
     @sio.on("auth_seen", namespace=namespace)
     async def auth_seen(sid, *data):
         return auth_payloads.get((sid, namespace))
@@ -158,6 +171,7 @@ async def connect_root(sid, environ, auth):
     if isinstance(auth, dict) and auth.get("token") == "bad":
         raise socketio.exceptions.ConnectionRefusedError("unauthorized", {"reason": "bad token"})
     auth_payloads[(sid, "/")] = auth
+    connect_counts["/"] += 1
     environs[(sid, "/")] = {"cookie": environ.get("HTTP_COOKIE", ""),
                             "x_client": environ.get("HTTP_X_CLIENT", ""),
                             "query": environ.get("QUERY_STRING", "")}
@@ -172,6 +186,7 @@ async def connect_admin(sid, environ, auth):
     if not isinstance(auth, dict) or auth.get("token") != "admin-secret":
         raise socketio.exceptions.ConnectionRefusedError("forbidden", {"need": "admin"})
     auth_payloads[(sid, "/admin")] = auth
+    connect_counts["/admin"] += 1
 
 
 register("/")

@@ -1,5 +1,5 @@
 """httpx-sse client for scripts/bench-sse.sh: reads /flood and prints one table row
-(events, seconds, events/s, client CPU microseconds per event)."""
+(events, seconds, events/s, client CPU microseconds per event, MB/s over wall and CPU time)."""
 import resource
 import sys
 import time
@@ -24,8 +24,11 @@ def main():
             for _ in source.iter_sse():
                 received += 1
     elapsed = time.perf_counter() - start
-    per_event = (cpu() - cpu_start) / max(received, 1) * 1e6
-    print(f"{'python httpx-sse':<34}{received:>16}{elapsed:>16.3f}{received / elapsed:>16.0f}{per_event:>16.3f}")
+    used = cpu() - cpu_start
+    per_event = used / max(received, 1) * 1e6
+    megabytes = received * (size + 8) / 1e6
+    print(f"{'python httpx-sse':<34}{received:>16}{elapsed:>16.3f}{received / elapsed:>16.0f}{per_event:>16.3f}"
+          f"{megabytes / elapsed:>16.0f}{megabytes / max(used, 1e-9):>16.0f}")
 
 
 if __name__ == "__main__":

@@ -14,14 +14,22 @@ Paths:
   /reconnect                   1st: retry: 50, id: 1, data: first, close; 2nd: data: second
                                (id 2), then fails mid-line; 3rd+: 204
   /forever                     an event every 20 ms until the client disconnects
+  /restart                     the n-th request: `id: n`, `data: connection n`, then nothing
+                               until the client disconnects
   /large?size=N                one event whose data is N bytes, written in 64 KiB pieces
   /cr                          CR-only line endings
   /comments                    comment lines between and inside events
   /echo                        one event whose data is JSON of the request (method, headers, body)
-  /redirect                    302 to /events?count=1
+  /redirect?to=URL             302 to URL (default /events?count=1)
   /chunked?count=N             N events with Transfer-Encoding: chunked (one chunk each);
                                &coalesce=1 sends the head and every chunk in one write
   /flood?count=N&size=S        N events of S data bytes, pre-built, written in 1 MiB writes
+  /line-never-ends             `data: ` and then 64 KiB pieces of "x" without a line end, until
+                               the client goes (256 MiB at most)
+  /invalid-utf8                `data: ok \xff\xfe end` (invalid UTF-8), then a valid event
+  /replay?total=N              honours Last-Event-ID: `retry: 100`, then events `id: i`,
+                               `data: event i` for i after the last ID up to N, one every 10 ms,
+                               then close; 204 once the client has all N
 """
 import asyncio
 import json
@@ -42,6 +50,7 @@ def head(status, content_type="text/event-stream", extra=()):
 class Server:
     def __init__(self):
         self.reconnect_count = 0
+        self.restart_count = 0
 
     async def handle(self, reader, writer):
         try:
@@ -88,6 +97,29 @@ class Server:
             for i in range(1, int(query.get("count", "3")) + 1):
                 writer.write(f"id: {i}{sep}event: tick{sep}data: event {i}{sep}{sep}".encode())
             await writer.drain()
+        elif path == "/line-never-ends":
+            writer.write(head(200) + b"data: ")
+            piece = b"x" * 65536
+            # At most 256 MiB, so a client that does not stop cannot exhaust the machine.
+            for _ in range(4096):
+                writer.write(piece)
+                await writer.drain()
+        elif path == "/invalid-utf8":
+            writer.write(head(200) + b"data: ok \xff\xfe end\n\ndata: \xc3\xa9 after\n\n")
+            await writer.drain()
+        elif path == "/replay":
+            total = int(query.get("total", "100"))
+            last = headers.get("last-event-id", "")
+            start = int(last) + 1 if last.isdigit() else 1
+            if start > total:
+                writer.write(head(204, content_type=None))
+                await writer.drain()
+                return
+            writer.write(head(200) + b"retry: 100\n\n")
+            for i in range(start, total + 1):
+                writer.write(f"id: {i}\ndata: event {i}\n\n".encode())
+                await writer.drain()
+                await asyncio.sleep(0.01)
         elif path.startswith("/status/"):
             code = int(path.rsplit("/", 1)[1])
             if code == 204:
@@ -120,6 +152,12 @@ class Server:
             else:
                 writer.write(head(204, content_type=None))
             await writer.drain()
+        elif path == "/restart":
+            self.restart_count += 1
+            n = self.restart_count
+            writer.write(head(200) + f"id: {n}\ndata: connection {n}\n\n".encode())
+            await writer.drain()
+            await self.wait_disconnect(reader, path)
         elif path == "/forever":
             writer.write(head(200))
             disconnected = asyncio.ensure_future(self.wait_disconnect(reader, path))
@@ -155,7 +193,8 @@ class Server:
             writer.write(head(200) + f"data: {payload}\n\n".encode())
             await writer.drain()
         elif path == "/redirect":
-            writer.write(head(302, content_type=None, extra=["Location: /events?count=1", "Content-Length: 0"]))
+            location = query.get("to", "/events?count=1")
+            writer.write(head(302, content_type=None, extra=[f"Location: {location}", "Content-Length: 0"]))
             await writer.drain()
         elif path == "/chunked":
             coalesce = query.get("coalesce") == "1"

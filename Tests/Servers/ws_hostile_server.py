@@ -15,18 +15,24 @@ closes TCP. Paths:
   /bad-accept       101 with a wrong Sec-WebSocket-Accept
   /forbidden        403 instead of 101
   /silent           accepts TCP, never answers the handshake
+  /deflate-bomb     accepts permessage-deflate, then one compressed binary message
+                    (64 KiB on the wire) that inflates to 64 MiB of zeros (a compression bomb)
+  /endless-message  a binary message in 64 KiB fragments that never ends (no FIN)
+  /garbage          101, then bytes that are not WebSocket frames (an HTTP response)
+  /slow-handshake   the 101 response one byte per second
 """
 import asyncio
 import base64
 import hashlib
 import struct
+import zlib
 import loopback
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
-def frame(opcode, payload, fin=True, mask=None, length=None):
-    first = (0x80 if fin else 0) | opcode
+def frame(opcode, payload, fin=True, mask=None, length=None, rsv1=False):
+    first = (0x80 if fin else 0) | (0x40 if rsv1 else 0) | opcode
     n = len(payload) if length is None else length
     mask_bit = 0x80 if mask else 0
     if n < 126:
@@ -74,10 +80,34 @@ async def handle(reader, writer):
         accept = base64.b64encode(hashlib.sha1(headers["sec-websocket-key"].encode() + GUID).digest())
         if path == "/bad-accept":
             accept = base64.b64encode(b"x" * 20)
-        writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        extensions = b""
+        if path == "/deflate-bomb" and "permessage-deflate" in headers.get("sec-websocket-extensions", ""):
+            extensions = b"Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_no_context_takeover\r\n"
+        response = (b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Accept: " + accept + b"\r\n" + extensions + b"\r\n")
+        if path == "/slow-handshake":
+            for byte in response:
+                writer.write(bytes([byte]))
+                await writer.drain()
+                await asyncio.sleep(1)
+        writer.write(response)
         if path == "/oversize":
             writer.write(frame(0x2, b"\0" * 1024, length=1 << 30))
+        elif path == "/deflate-bomb":
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+            payload = compressor.compress(b"\0" * (64 << 20)) + compressor.flush(zlib.Z_SYNC_FLUSH)
+            writer.write(frame(0x2, payload[:-4], rsv1=True))
+        elif path == "/endless-message":
+            piece = b"\0" * 65536
+            writer.write(frame(0x2, piece, fin=False))
+            try:
+                while True:
+                    writer.write(frame(0x0, piece, fin=False))
+                    await writer.drain()
+            except ConnectionError:
+                pass
+        elif path == "/garbage":
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
         elif path == "/invalid-utf8":
             writer.write(frame(0x1, b"hello \xc0\xaf world"))
         elif path == "/invalid-utf8-fragment":

@@ -33,3 +33,18 @@ import TestSupport
         #expect(decodedCount > 100)
     }
 }
+
+/// Inputs found by the libFuzzer target `socketio-packet` (scripts/fuzz.sh), minimized.
+@Suite struct SocketPacketFuzzFindingTests {
+    /// `22[23e+2622]`: a number past Double's range parses as infinity (JSON.parse gives
+    /// Infinity too) and names a valid event, as in socket.io-parser; encoding writes it as
+    /// `null`, as JSON.stringify does, which is no longer a valid event. The fuzz target leaves
+    /// non-finite numbers out of its round trip for this reason.
+    @Test func eventNamedByAnOverflowingNumber() throws {
+        let packet = try SocketPacketDecoder().decode("22[23e+2622]")
+        #expect(packet.type == .event && packet.ackID == 2)
+        #expect(packet.data == .array([.double(.infinity)]))
+        #expect(SocketPacketEncoder.encode(packet).text == "22[null]")
+        #expect(throws: SocketProtocolError.invalidPayload(.event)) { try SocketPacketDecoder().decode("22[null]") }
+    }
+}

@@ -57,7 +57,7 @@ import Testing
         // `3probe` pauses polling; the GET still in flight ends the pause when it returns.
         let webSocket = try #require(scripted.webSocket)
         webSocket.push(.text("3probe"))
-        #expect(await self.eventually { engine.state.withLock { $0.session.machine.isPausedForUpgrade } })
+        #expect(await self.eventually { engine.state.withLock { $0.attempt.machine.isPausedForUpgrade } })
 
         // The last GET carries `hello`; the client answers it while the engine still performs
         // the actions of that GET (deliver `hello`, then send `5`).

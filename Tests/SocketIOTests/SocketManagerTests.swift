@@ -191,6 +191,40 @@ import Testing
         drain(queue)
     }
 
+    /// Regression (found by `SocketIOFaultInjectionTests`): a retry scheduled by one
+    /// reconnection that then succeeded kept running when the transport was lost again before
+    /// its delay passed, so two attempt loops ran side by side (attempts in pairs, and one more
+    /// loop per quick loss).
+    @Test func aRetryLeftByTheLastReconnectionDoesNotRunBesideTheNextOne() async {
+        let (manager, engine, queue) = makeManager([.reconnectAttempts(-1), .reconnectWait(1), .reconnectWaitMax(1)])
+        engine.opensOnConnect = false
+        let socket = manager.defaultSocket
+        let attempts = Recorder<Int>()
+        socket.on(clientEvent: .reconnectAttempt) { data, _ in attempts.append(data.first as? Int ?? 0) }
+        socket.connect()
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"1"}"#)
+        drain(queue)
+
+        // Lost, one attempt (its retry is due in 1 s), and connected again at once.
+        manager.engineDidClose(reason: "lost")
+        drain(queue)
+        manager.engineDidOpen(reason: "Connect")
+        manager.parseEngineMessage(#"0{"sid":"2"}"#)
+        drain(queue)
+        #expect(socket.status == .connected)
+        // Lost again before that retry is due: one new reconnection, one attempt loop.
+        manager.engineDidClose(reason: "lost again")
+        drain(queue)
+        #expect(attempts.values == [-1, -1])
+        #expect(await attempts.wait(forCount: 3, timeout: 5))
+        try? await Task.sleep(for: .milliseconds(600))
+        drain(queue)
+        #expect(attempts.values == [-1, -1, -2])
+        manager.disconnect()
+        drain(queue)
+    }
+
     @Test func managerDisconnectReportsDisconnect() {
         let (manager, engine, queue) = makeManager()
         let socket = manager.defaultSocket

@@ -85,7 +85,7 @@ import Testing
         // `3probe` pauses polling; the GET in flight ends the pause when it returns with
         // `hello`, which the client answers while the engine sends `5`.
         task.push(.string("3probe"))
-        #expect(await self.eventually { engine.state.withLock { $0.session.machine.isPausedForUpgrade } })
+        #expect(await self.eventually { engine.state.withLock { $0.attempt.machine.isPausedForUpgrade } })
         polling.answerGET("4hello")
         #expect(await self.eventually { task.sent.count >= 3 })
         #expect(task.sent == ["2probe", "5", "4reply"])
@@ -109,7 +109,7 @@ import Testing
         #expect(await self.eventually { tasks.last?.sent == ["2probe"] })
         let task = try #require(tasks.last)
         task.push(.string("3probe"))
-        #expect(await self.eventually { engine.state.withLock { $0.session.machine.isPausedForUpgrade } })
+        #expect(await self.eventually { engine.state.withLock { $0.attempt.machine.isPausedForUpgrade } })
         polling.answerGET("6")
         #expect(await self.eventually { task.sent == ["2probe", "5"] })
 

@@ -124,7 +124,7 @@ package final class TestServer: @unchecked Sendable {
 }
 
 /// Collects a child's stdout as lines, from the pipe's handler thread.
-private final class LineCollector: @unchecked Sendable {
+final class LineCollector: @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`.
     private let lock = NSLock()
     private var buffer = Data()

@@ -37,6 +37,18 @@ package enum EngineClientAction: Sendable, Hashable {
     /// Engine.IO 3: the server answered the client's ping (upstream reports it as the `pong`
     /// client event). Never produced for v4, where the server pings.
     case pongReceived
+    /// A ping from the server arrived and its pong was just written (only with
+    /// ``EngineClientStateMachine/Configuration/reportsPings``; upstream reports it as the
+    /// `ping` and `pong` client events).
+    case pingReceived
+    /// Engine.IO 3: the client's own ping was just written (only with
+    /// ``EngineClientStateMachine/Configuration/reportsPings``; upstream's `ping` client event).
+    case pingSent
+    /// The send action just before this one (a ``sendPollingPOST(sid:body:)`` or
+    /// ``sendWebSocketFrames(_:)``) carries the writes given to
+    /// ``EngineClientStateMachine/send(_:writeID:)`` up to and including `writeID`: their
+    /// completions are due once that send is done. Only produced for writes with an id.
+    case carriesWrites(through: Int)
     /// The session is over; the machine accepts no more work.
     case closed(EngineCloseReason)
 }

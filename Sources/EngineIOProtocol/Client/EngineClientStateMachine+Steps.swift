@@ -37,6 +37,7 @@ extension EngineClientStateMachine {
                 self.armHeartbeat(now: now, into: &actions)
             }
             self.write(.pong(data), into: &actions)
+            if self.configuration.reportsPings, data != "probe" { actions.append(.pingReceived) }
         case .pong:
             // v3: the answer to the client's ping; the next ping is due pingInterval from now.
             if self.version == .v3, self.phase == .open, let handshake = self.handshake {
@@ -80,37 +81,67 @@ extension EngineClientStateMachine {
             actions.append(.sendWebSocketFrames([packet.webSocketFrame(version: self.version)]))
             return
         }
-        self.writeBuffer.append(packet)
+        self.buffer([packet], writeID: nil)
         self.flushWrites(into: &actions)
+    }
+
+    /// Appends a write to ``writeBuffer``; its last packet records `writeID`.
+    mutating func buffer(_ packets: [EnginePacket], writeID: Int?) {
+        self.writeBuffer += packets
+        self.writeBufferIDs += repeatElement(nil, count: packets.count - 1)
+        self.writeBufferIDs.append(writeID)
+    }
+
+    /// Removes the first `count` buffered packets; returns them and the highest write id they end.
+    mutating func takeBuffered(_ count: Int) -> ([EnginePacket], Int?) {
+        let packets = Array(self.writeBuffer.prefix(count))
+        let writeID = self.writeBufferIDs.prefix(count).last(where: { $0 != nil }) ?? nil
+        if count == self.writeBuffer.count {
+            self.writeBuffer.removeAll(keepingCapacity: true)
+            self.writeBufferIDs.removeAll(keepingCapacity: true)
+        } else {
+            self.writeBuffer.removeFirst(count)
+            self.writeBufferIDs.removeFirst(count)
+        }
+        return (packets, writeID)
     }
 
     /// Sends buffered writes if the transport allows it now.
     mutating func flushWrites(into actions: inout [EngineClientAction]) {
         guard !self.writeBuffer.isEmpty, self.phase == .open else { return }
         if self.transport == .webSocket {
-            actions.append(.sendWebSocketFrames(self.writeBuffer.map { $0.webSocketFrame(version: self.version) }))
-            self.writeBuffer.removeAll()
+            let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+            actions.append(.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) }))
+            if let writeID { actions.append(.carriesWrites(through: writeID)) }
             return
         }
         guard !self.postInFlight, self.upgrade != .pausing else { return }
-        actions.append(self.makePOST())
+        actions += self.makePOST()
     }
 
-    /// Takes one `maxPayload`-sized batch from the write buffer into a `POST` (v3: everything).
-    mutating func makePOST() -> EngineClientAction {
-        let count: Int
-        let body: [UInt8]
+    /// Takes one batch from the write buffer into a `POST`: at most `maxPayload` bytes (v4)
+    /// and ``Configuration/maximumPacketsPerPOST`` packets; followed by
+    /// ``EngineClientAction/carriesWrites(through:)`` when it ends a numbered write.
+    mutating func makePOST() -> [EngineClientAction] {
+        var count: Int
         switch self.version {
         case .v4:
             count = EnginePollingPayload.batchCount(self.writeBuffer, maxPayload: self.handshake?.maxPayload)
-            body = EnginePollingPayload.encode(self.writeBuffer[..<count])
         case .v3:
             count = self.writeBuffer.count
-            body = EnginePollingPayloadV3.encode(self.writeBuffer)
         }
-        self.writeBuffer.removeFirst(count)
+        if let cap = self.configuration.maximumPacketsPerPOST {
+            count = min(count, cap)
+        }
+        let (packets, writeID) = self.takeBuffered(count)
+        let body: [UInt8] = switch self.version {
+        case .v4: EnginePollingPayload.encode(packets)
+        case .v3: EnginePollingPayloadV3.encode(packets)
+        }
         self.postInFlight = true
-        return .sendPollingPOST(sid: self.sid ?? "", body: body)
+        var actions: [EngineClientAction] = [.sendPollingPOST(sid: self.sid ?? "", body: body)]
+        if let writeID { actions.append(.carriesWrites(through: writeID)) }
+        return actions
     }
 
     // MARK: Upgrade
@@ -120,11 +151,12 @@ extension EngineClientStateMachine {
     mutating func finishUpgradeIfDrained(into actions: inout [EngineClientAction]) {
         guard self.upgrade == .pausing, !self.getInFlight, !self.postInFlight else { return }
         var frames: [EngineWebSocketFrame] = [EnginePacket.upgrade.webSocketFrame(version: self.version)]
-        frames += self.writeBuffer.map { $0.webSocketFrame(version: self.version) }
-        self.writeBuffer.removeAll()
+        let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+        frames += packets.map { $0.webSocketFrame(version: self.version) }
         self.transport = .webSocket
         self.upgrade = .none
         actions.append(.sendWebSocketFrames(frames))
+        if let writeID { actions.append(.carriesWrites(through: writeID)) }
         actions.append(.upgraded)
     }
 
@@ -174,6 +206,7 @@ extension EngineClientStateMachine {
         self.heartbeatDeadline = nil
         self.nextPingAt = nil
         self.writeBuffer.removeAll()
+        self.writeBufferIDs.removeAll()
         return actions
     }
 }

@@ -37,18 +37,34 @@ package struct EngineClientStateMachine: Sendable {
         /// The protocol revision (`EIO=4` by default; ``EngineProtocolVersion/v3`` for Socket.IO 2.x
         /// servers: client-driven heartbeat, length-prefixed polling payloads).
         package var protocolVersion: EngineProtocolVersion
+        /// The most packets in one `POST` (`nil`: only `maxPayload` limits it). python-engineio
+        /// answers a payload of more than 16 packets with 400 ("Too many packets in payload",
+        /// `Payload.max_decode_packets`); see ``pythonEngineIOPacketsPerPOST``.
+        package var maximumPacketsPerPOST: Int?
+        /// Report heartbeat traffic as ``EngineClientAction/pingReceived`` and
+        /// ``EngineClientAction/pingSent``.
+        package var reportsPings: Bool
 
-        /// Defaults: polling first with an upgrade to WebSocket when offered, `EIO=4`, 16 MiB bodies.
+        /// The packet cap python-engineio (and so every server this library is tested with)
+        /// accepts per `POST`, with one place kept free: 15.
+        package static let pythonEngineIOPacketsPerPOST = 15
+
+        /// Defaults: polling first with an upgrade to WebSocket when offered, `EIO=4`, 16 MiB
+        /// bodies, no packet cap, no ping reports.
         package init(
             forcePolling: Bool = false,
             forceWebSockets: Bool = false,
             maximumPollingBodyLength: Int = PollingPayloadDecoder.defaultMaximumLength,
-            protocolVersion: EngineProtocolVersion = .v4
+            protocolVersion: EngineProtocolVersion = .v4,
+            maximumPacketsPerPOST: Int? = nil,
+            reportsPings: Bool = false
         ) {
             self.forcePolling = forcePolling
             self.forceWebSockets = forceWebSockets
             self.maximumPollingBodyLength = maximumPollingBodyLength
             self.protocolVersion = protocolVersion
+            self.maximumPacketsPerPOST = maximumPacketsPerPOST.map { max(1, $0) }
+            self.reportsPings = reportsPings
         }
     }
 
@@ -89,6 +105,8 @@ package struct EngineClientStateMachine: Sendable {
     var webSocketActive = false
     /// Packets to send: before the handshake, while a `POST` is in flight, or while paused.
     var writeBuffer: [EnginePacket] = []
+    /// For each packet of ``writeBuffer``: the write id it ends (see ``send(_:writeID:)``).
+    var writeBufferIDs: [Int?] = []
     /// When the session is considered dead without news from the server.
     var heartbeatDeadline: ContinuousClock.Instant?
     /// v3 only: when the client sends its next ping (`nil` while waiting for the pong).
@@ -195,9 +213,9 @@ package struct EngineClientStateMachine: Sendable {
                 self.webSocketActive = false
             }
             self.phase = .closing
-            self.writeBuffer.append(.close)
+            self.buffer([.close], writeID: nil)
             if !self.postInFlight {
-                actions.append(self.makePOST())
+                actions += self.makePOST()
             }
             return actions
         case .closing, .closed:
@@ -213,18 +231,29 @@ package struct EngineClientStateMachine: Sendable {
     /// one in flight, at most `maxPayload` bytes each); over WebSocket one frame each. After
     /// the session closed (or while closing) they are dropped.
     package mutating func send(_ packets: [EnginePacket]) -> [EngineClientAction] {
+        self.send(packets, writeID: nil)
+    }
+
+    /// Sends packets as one write numbered `writeID` (the owner's, increasing): the send that
+    /// carries its last packet is followed by ``EngineClientAction/carriesWrites(through:)``,
+    /// whichever path it takes (buffered before the handshake, behind a `POST` in flight or the
+    /// packet cap, in the upgrade window, or at once over WebSocket). A write the machine
+    /// drops (closing or closed) is never carried.
+    package mutating func send(_ packets: [EnginePacket], writeID: Int?) -> [EngineClientAction] {
         guard !packets.isEmpty else { return [] }
         switch self.phase {
         case .idle, .closing, .closed:
             return []
         case .opening:
-            self.writeBuffer += packets
+            self.buffer(packets, writeID: writeID)
             return []
         case .open:
             if self.transport == .webSocket {
-                return [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
+                var actions: [EngineClientAction] = [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
+                if let writeID { actions.append(.carriesWrites(through: writeID)) }
+                return actions
             }
-            self.writeBuffer += packets
+            self.buffer(packets, writeID: writeID)
             var actions: [EngineClientAction] = []
             self.flushWrites(into: &actions)
             return actions
@@ -302,7 +331,7 @@ package struct EngineClientStateMachine: Sendable {
         switch self.phase {
         case .closing:
             if !self.writeBuffer.isEmpty {
-                return [self.makePOST()]
+                return self.makePOST()
             }
             return self.finishClosingIfDone()
         case .open:
@@ -327,6 +356,7 @@ package struct EngineClientStateMachine: Sendable {
             return self.teardown(.transportError(reason))
         case .closing:
             self.writeBuffer.removeAll()
+            self.writeBufferIDs.removeAll()
             return self.finishClosingIfDone()
         case .idle, .opening, .closed:
             return []
@@ -422,6 +452,7 @@ package struct EngineClientStateMachine: Sendable {
                 self.nextPingAt = nil
                 self.heartbeatDeadline = now + handshake.pingTimeout
                 self.write(.ping(""), into: &actions)
+                if self.configuration.reportsPings { actions.append(.pingSent) }
             }
             let next = min(self.nextPingAt ?? self.heartbeatDeadline ?? deadline, self.heartbeatDeadline ?? deadline)
             actions.append(.scheduleHeartbeatTimeout(next))

@@ -42,15 +42,22 @@ extension HTTPClient {
                 continue
             }
             body.releaseIfComplete()
+            var source: any HTTPBodySource = body
+            if self.configuration.decompressesResponses, !request.headers.contains(name: "Accept-Encoding"),
+               let encoding = head.headers.first(name: "Content-Encoding"),
+               let decoder = HTTPContentDecoder(contentEncoding: encoding, limit: self.configuration.decompressionLimit) {
+                source = HTTPDecodingBodySource(base: body, decoder: decoder)
+            }
             return HTTPClientResponse(status: head.status, reason: head.reason, headers: head.headers,
-                                      url: request.url, body: HTTPResponseBody(source: body))
+                                      url: request.url, body: HTTPResponseBody(source: source))
         }
     }
 
     /// Writes the request on a pooled or new connection and reads until the final head.
     private func sendAndReceiveHead(_ request: HTTPClientRequest, watchdog: HTTPIdleWatchdog)
         async throws(HTTPClientError) -> (head: HTTPResponseHead, connection: HTTPConnection, parser: HTTPResponseParser) {
-        let origin = try HTTPOrigin(url: request.url, tls: request.tls)
+        var origin = try HTTPOrigin(url: request.url, tls: request.tls)
+        origin.proxy = request.proxy.server(for: request.url)
         let bytes = HTTPRequestWriter.serialize(method: request.method, target: request.url.httpRequestTarget,
                                                 headers: self.requestHeaders(for: request, origin: origin),
                                                 body: request.body)
@@ -134,6 +141,9 @@ extension HTTPClient {
         }
         for (name, value) in request.headers where name.lowercased() != "cookie" {
             headers.add(name: name, value: value)
+        }
+        if self.configuration.decompressesResponses, !request.headers.contains(name: "Accept-Encoding") {
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         var cookies = request.headers.values(name: "Cookie")
         if let stored = self.cookieStore.cookieHeaderValue(for: request.url) { cookies.append(stored) }

@@ -21,6 +21,12 @@ import RealtimeIO
 ///   matching requests (RFC 6265).
 /// - Redirects: up to ``HTTPClientRequest/maxRedirects`` (see ``HTTPRedirectPolicy``); with
 ///   0 the redirect response itself is returned.
+/// - Compression: `Accept-Encoding: gzip, deflate` is sent unless the request sets its own
+///   `Accept-Encoding`; a `gzip` or `deflate` response body is then inflated chunk by chunk as
+///   it is pulled (bounded by ``Configuration/decompressionLimit``). A request with its own
+///   `Accept-Encoding` gets the body untouched.
+/// - Proxies: ``HTTPClientRequest/proxy`` tunnels the connection (HTTP CONNECT or SOCKS5);
+///   pooled connections are keyed by origin and proxy.
 /// - Cancellation: cancelling the calling task closes the connection at once and throws
 ///   `.cancelled`.
 ///
@@ -46,6 +52,11 @@ package final class HTTPClient: HTTPTransport {
         /// Body bytes of a redirect response read to keep its connection; past that the
         /// connection is closed instead.
         package var maxRedirectBodyDrain: Int = 64 * 1024
+        /// Send `Accept-Encoding: gzip, deflate` (unless the request sets its own field) and
+        /// inflate such responses as they stream.
+        package var decompressesResponses = true
+        /// How far a compressed body may inflate (see ``HTTPContentDecoder/Limit``).
+        package var decompressionLimit = HTTPContentDecoder.Limit()
 
         package init() {}
     }

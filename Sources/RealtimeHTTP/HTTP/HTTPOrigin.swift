@@ -2,13 +2,16 @@ package import Foundation
 package import RealtimeTransport
 import RealtimeIO
 
-/// Where a request goes: scheme, host, port and TLS settings. Connections are pooled per
-/// origin, so a connection is only reused for the same server with the same TLS settings.
+/// Where a request goes: scheme, host, port, TLS settings and proxy. Connections are pooled
+/// per origin, so a connection is only reused for the same server with the same TLS settings
+/// through the same proxy.
 package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     package var isSecure: Bool
     package var host: String
     package var port: UInt16
     package var tls: TLSConfiguration?
+    /// The proxy the connection tunnels through (`nil`: direct).
+    package var proxy: ProxyServer? = nil
 
     package init(isSecure: Bool, host: String, port: UInt16, tls: TLSConfiguration?) {
         self.isSecure = isSecure
@@ -40,7 +43,7 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
         self.init(isSecure: isSecure, host: host, port: port, tls: isSecure ? tls : nil)
     }
 
-    package var endpoint: Endpoint { Endpoint(host: self.host, port: self.port, tls: self.tls) }
+    package var endpoint: Endpoint { Endpoint(host: self.host, port: self.port, tls: self.tls, proxy: self.proxy) }
 
     /// The `Host` field value: the host, bracketed when IPv6, with the port unless default
     /// (RFC 9110 §7.2).

@@ -9,8 +9,11 @@ import RealtimeSync
 /// chunks.
 ///
 /// Backpressure: when the queued bytes exceed `bufferLimit` the task is suspended; it is
-/// resumed once the consumer drained the queue below half the limit. The queue holds at most
-/// `bufferLimit` plus one delivery.
+/// resumed once the consumer drained the queue below half the limit. swift-corelibs-foundation
+/// (Linux) does not stop delivering data to a suspended task, nor at once to a cancelled one,
+/// so the queue is bounded here too: data that arrives after the consumer cancelled (or the
+/// task ended) is dropped, and a queue that grows past ``hardBufferLimit`` despite the
+/// suspension fails the body with `.bodyTooLarge` instead of growing without bound.
 ///
 /// Idle timeout: an ``HTTPIdleWatchdog`` times the waits for the head and for each body
 /// chunk the consumer waits for, and cancels the task when one lasts the request's
@@ -35,6 +38,13 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     private let watchdog: HTTPIdleWatchdog
     private let state = LockedValue(State())
     private let task = LockedValue<URLSessionDataTask?>(nil)
+
+    /// The most bytes queued for a consumer that does not read when the platform ignores the
+    /// suspension: 16 times `bufferLimit`, at least 4 MiB.
+    var hardBufferLimit: Int { max(self.bufferLimit * 16, 4 << 20) }
+
+    /// Body bytes queued unread (for tests).
+    var queuedByteCount: Int { self.state.withLock { $0.bufferedBytes } }
 
     init(bufferLimit: Int, idleTimeout: Duration) {
         self.bufferLimit = bufferLimit
@@ -155,11 +165,22 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     func didReceive(data: Data) {
         let chunk = [UInt8](data)
         guard !chunk.isEmpty else { return }
-        enum Action { case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend }
+        enum Action { case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend, overflow }
         let action = self.state.withLock { state -> Action in
+            // Nobody will read it: the consumer cancelled, or the task already ended.
+            guard !state.cancelledByConsumer, state.completion == nil else { return .none }
             if let waiter = state.bodyWaiter {
                 state.bodyWaiter = nil
                 return .deliver(waiter)
+            }
+            if state.bufferedBytes + chunk.count > self.hardBufferLimit {
+                // The suspension was not honoured: fail instead of holding everything.
+                state.chunks.removeAll()
+                state.chunkIndex = 0
+                state.bufferedBytes = 0
+                state.completion = .some(HTTPClientError(.bodyTooLarge,
+                    "more than \(self.hardBufferLimit) body bytes arrived unread while the transfer was suspended"))
+                return .overflow
             }
             state.chunks.append(chunk)
             state.bufferedBytes += chunk.count
@@ -175,6 +196,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             self.watchdog.endWait()
             waiter.resume(returning: .success(chunk))
         case .suspend: self.dataTask?.suspend()
+        case .overflow: self.dataTask?.cancel()
         }
     }
 
@@ -188,6 +210,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             if timedOut, failure != nil {
                 failure = HTTPClientError(.timedOut, "no progress for \(self.watchdog.timeout)")
             }
+            // An overflow already failed the body: keep its error, not the cancellation's.
+            if let earlier = state.completion { failure = earlier }
             state.completion = .some(failure)
             if state.head == nil {
                 if failure == nil, let finalResponse {

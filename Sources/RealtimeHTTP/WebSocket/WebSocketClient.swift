@@ -41,7 +41,8 @@ package final class WebSocketClient: WebSocketTransport {
         let keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let request = try WebSocketHandshakeRequest(url: url, key: WebSocketHandshake.key(fromRandomBytes: keyBytes),
                                                     options: options)
-        let endpoint = Endpoint(host: request.host, port: request.port, tls: request.usesTLS ? options.tls : nil)
+        let endpoint = Endpoint(host: request.host, port: request.port, tls: request.usesTLS ? options.tls : nil,
+                                proxy: options.proxy.server(for: url))
         let connector = self.connector
         let timeout = options.connectTimeout
         let started = ContinuousClock.now

@@ -1,0 +1,93 @@
+extension EventSource {
+    /// What ``DataTask/events(including:)`` delivers besides the events.
+    public struct Extras: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Comment lines (`: text`), as ``StreamElement/comment``.
+        public static let comments = Extras(rawValue: 1 << 0)
+        /// `retry:` fields made of digits, as ``StreamElement/retry``.
+        public static let retry = Extras(rawValue: 1 << 1)
+        /// Everything there is.
+        public static let all: Extras = [.comments, .retry]
+    }
+
+    /// One element of ``DataTask/events(including:)``: an event, a comment line or a
+    /// `retry:` field. Exactly one of the properties is set.
+    ///
+    /// A struct rather than an enum, so it can carry more kinds of elements later without
+    /// breaking code that inspects it.
+    public struct StreamElement: Sendable {
+        /// An event exactly as ``DataTask/events()`` would deliver it.
+        public let event: EventType?
+        /// A comment line's text: what follows the colon, one leading space removed
+        /// (`: keep-alive` gives `keep-alive`, `:hello` gives `hello`).
+        public let comment: String?
+        /// The reconnection time a `retry:` field asks for (its digits, in milliseconds).
+        public let retry: Duration?
+
+        init(event: EventType) {
+            self.event = event
+            self.comment = nil
+            self.retry = nil
+        }
+
+        init(_ extra: EventBuffer.Extra) {
+            self.event = nil
+            switch extra {
+            case .comment(let text):
+                self.comment = text
+                self.retry = nil
+            case .retry(let milliseconds):
+                self.comment = nil
+                self.retry = .milliseconds(Int64(clamping: milliseconds))
+            }
+        }
+    }
+
+    /// The elements of ``DataTask/events(including:)``: an `AsyncSequence` that never
+    /// throws. Unicast: see ``DataTask/events()``.
+    public struct ExtendedEventStream: AsyncSequence, Sendable {
+        public typealias Element = StreamElement
+        public typealias Failure = Never
+
+        let task: DataTask?
+        let extras: Extras
+
+        public func makeAsyncIterator() -> Iterator {
+            guard let task = self.task, task.claimIterator() else {
+                return Iterator(driver: nil)
+            }
+            return Iterator(driver: EventStreamDriver(task: task, extras: self.extras))
+        }
+
+        /// Iterates an ``ExtendedEventStream``. Dropping it (leaving the loop) closes the connection.
+        public struct Iterator: AsyncIteratorProtocol {
+            public typealias Element = StreamElement
+            public typealias Failure = Never
+
+            let driver: EventStreamDriver?
+            private var reportedAlreadyConsumed = false
+
+            init(driver: EventStreamDriver?) {
+                self.driver = driver
+            }
+
+            public mutating func next() async -> StreamElement? {
+                await self.next(isolation: nil)
+            }
+
+            public mutating func next(isolation actor: isolated (any Actor)?) async -> StreamElement? {
+                guard let driver = self.driver else {
+                    guard !self.reportedAlreadyConsumed else { return nil }
+                    self.reportedAlreadyConsumed = true
+                    return StreamElement(event: .error(EventSourceError.alreadyConsumed))
+                }
+                return await driver.nextElement()
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+import RealtimeIO
+#endif
+
+/// Where a manager's timers come from: one source per manager (ack deadlines, reconnect
+/// tries, and its engines' heartbeats), so tests can drive time and nothing waits in a task
+/// nobody owns.
+///
+/// A timer's body runs on a thread of the source's choosing (the event loop's for the default
+/// source): it must be short and never block; work for user code hops to `handleQueue`.
+package protocol SocketTimerSource: Sendable {
+    /// The source's current time.
+    var now: ContinuousClock.Instant { get }
+
+    /// Runs `body` once at (or shortly after) `deadline`, unless the returned timer is cancelled.
+    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer
+}
+
+/// A scheduled timer; ``cancel()`` stops it (a no-op once it fired).
+package struct SocketTimer: Sendable {
+    private let cancelBody: @Sendable () -> Void
+
+    package init(cancel: @escaping @Sendable () -> Void) {
+        self.cancelBody = cancel
+    }
+
+    package func cancel() {
+        self.cancelBody()
+    }
+}
+
+/// The default source: RealtimeIO's event loop timers on Linux (one epoll thread, no extra
+/// wake-ups), a global Dispatch queue elsewhere (Apple platforms and the
+/// `REALTIME_NO_NATIVE_STACK` configuration).
+package struct EventLoopTimerSource: SocketTimerSource {
+    package static let shared = EventLoopTimerSource()
+
+    package var now: ContinuousClock.Instant { .now }
+
+    package func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+        let loop = EventLoop.shared
+        let id = loop.scheduleTimer(at: deadline, body)
+        return SocketTimer(cancel: { loop.cancelTimer(id) })
+        #else
+        let item = DispatchWorkItem(block: body)
+        let delay = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds = max(0, delay.components.seconds) * 1_000_000_000
+            + max(0, delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+        // `cancel()` is thread-safe; corelibs Dispatch does not mark the item `Sendable`.
+        let cancellable = UncheckedSendable(item)
+        return SocketTimer(cancel: { cancellable.value.cancel() })
+        #endif
+    }
+}
