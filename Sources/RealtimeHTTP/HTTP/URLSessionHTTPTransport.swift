@@ -5,6 +5,7 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
+package import RealtimeTransport
 import RealtimeSync
 
 #if canImport(FoundationNetworking)
@@ -28,13 +29,32 @@ private typealias FoundationHTTPCookie = Foundation.HTTPCookie
 /// challenge where the platform issues one (Apple platforms; see ``URLSessionServerTrust``);
 /// on Linux libcurl verifies against the system store and `tls` is not applied.
 ///
-/// ``makeWebSocketTransport()`` opens WebSockets on the same session (one cookie store, one
+/// ``HTTPClientRequest/proxy`` becomes the session's `connectionProxyDictionary` (see
+/// ``URLSessionProxy``): requests without a proxy use the session made from `configuration`
+/// (the system's proxy settings), each proxy server gets a session of its own, made on first
+/// use from a copy of `configuration` (so they share its cookie storage).
+///
+/// ``makeWebSocketTransport()`` opens WebSockets on the same sessions (one cookie store, one
 /// trust decision, one proxy configuration for both), as upstream socket.io-client-swift did.
 ///
 /// - Important: Thread-safe; the delegate runs on a private serial queue.
 package final class URLSessionHTTPTransport: HTTPTransport {
-    private let session: URLSession
-    private let delegate: URLSessionTransportDelegate
+    /// A session and the delegate that routes its callbacks (task identifiers are per session).
+    struct Session: Sendable {
+        let session: URLSession
+        let delegate: URLSessionTransportDelegate
+    }
+
+    /// What proxied sessions are made from, and the ones made so far.
+    private struct ProxiedSessions {
+        let configuration: URLSessionConfiguration
+        let sessionDelegate: (any URLSessionDelegate)?
+        var sessions: [ProxyServer: Session] = [:]
+    }
+
+    /// The session of requests without a proxy.
+    private let direct: Session
+    private let proxied: LockedValue<ProxiedSessions>
     /// Body bytes queued before the data task is suspended.
     package let bufferLimit: Int
 
@@ -46,11 +66,34 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
                  sessionDelegate: (any URLSessionDelegate)? = nil) {
         self.bufferLimit = max(1, bufferLimit)
-        self.delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate)
+        self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate)
+        // A copy: later changes to the caller's object do not reach the proxied sessions.
+        let template = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        self.proxied = LockedValue(ProxiedSessions(configuration: template, sessionDelegate: sessionDelegate))
+    }
+
+    private static func makeSession(configuration: URLSessionConfiguration,
+                                    sessionDelegate: (any URLSessionDelegate)?) -> Session {
+        let delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPTransport"
-        self.session = URLSession(configuration: configuration, delegate: self.delegate, delegateQueue: queue)
+        return Session(session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue),
+                       delegate: delegate)
+    }
+
+    /// The session for a connection to `url` through `proxy`: the direct one when `proxy`
+    /// names no server for `url`, else that server's (made now if it is the first use).
+    func session(for url: URL, proxy: ProxyConfiguration) -> Session {
+        guard let server = proxy.server(for: url) else { return self.direct }
+        return self.proxied.withLock { state in
+            if let session = state.sessions[server] { return session }
+            let configuration = (state.configuration.copy() as? URLSessionConfiguration) ?? state.configuration
+            configuration.connectionProxyDictionary = URLSessionProxy.connectionProxyDictionary(for: server)
+            let session = Self.makeSession(configuration: configuration, sessionDelegate: state.sessionDelegate)
+            state.sessions[server] = session
+            return session
+        }
     }
 
     deinit {
@@ -58,7 +101,10 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         // registry") when a task cancelled by the invalidation reports its failure after the
         // session dropped it, which a per-engine session (SocketIO) hits on every teardown.
         // Every body cancels its task when dropped, so the session still ends promptly.
-        self.session.finishTasksAndInvalidate()
+        self.direct.session.finishTasksAndInvalidate()
+        for session in self.proxied.withLock({ $0.sessions.values }) {
+            session.session.finishTasksAndInvalidate()
+        }
     }
 
     package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
@@ -69,9 +115,10 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             _ = try HTTPOrigin(url: request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
             let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
-            let task = self.session.dataTask(with: Self.urlRequest(for: request))
+            let session = self.session(for: request.url, proxy: request.proxy)
+            let task = session.session.dataTask(with: Self.urlRequest(for: request))
             bridge.attach(task)
-            self.delegate.register(bridge, tls: request.tls, for: task)
+            session.delegate.register(bridge, tls: request.tls, for: task)
             let response: HTTPURLResponse
             switch await bridge.start() {
             case .success(let value): response = value
@@ -105,13 +152,13 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         }
     }
 
-    /// A ``URLSessionWebSocketTransport`` whose tasks run on this transport's session.
+    /// A ``URLSessionWebSocketTransport`` whose tasks run on this transport's sessions (the
+    /// one for ``WebSocketOptions/proxy``); it keeps this transport alive.
     package func makeWebSocketTransport() -> URLSessionWebSocketTransport {
-        let session = self.session
-        let delegate = self.delegate
-        return URLSessionWebSocketTransport { request, tls in
-            let task = session.webSocketTask(with: request)
-            delegate.register(tls: tls, for: task)
+        URLSessionWebSocketTransport { request, options in
+            let session = request.url.map { self.session(for: $0, proxy: options.proxy) } ?? self.direct
+            let task = session.session.webSocketTask(with: request)
+            session.delegate.register(tls: options.tls, for: task)
             return SystemWebSocketTask(task)
         }
     }

@@ -5,6 +5,7 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
+package import RealtimeTransport
 
 /// A ``WebSocketTransport`` over `URLSessionWebSocketTask` (iOS 13 / macOS 10.15 API).
 ///
@@ -18,14 +19,16 @@ import HTTP1Codec
 ///
 /// - Important: Thread-safe. The handshake counts as done when the first ping is answered.
 package final class URLSessionWebSocketTransport: WebSocketTransport {
-    /// Makes the task for an upgrade request; `tls` is what the session's trust challenge applies.
-    package typealias TaskFactory = @Sendable (_ request: URLRequest, _ tls: TLSConfiguration) -> any URLSessionWebSocketTaskHandle
+    /// Makes the task for an upgrade request; `options` carry what the session applies (`tls`
+    /// in its trust challenge, `proxy` as its `connectionProxyDictionary`).
+    package typealias TaskFactory = @Sendable (_ request: URLRequest, _ options: WebSocketOptions) -> any URLSessionWebSocketTaskHandle
 
     private let makeTask: TaskFactory
     /// A session this transport made itself (and invalidates); `nil` for a shared one.
     private let ownedSession: URLSession?
 
-    /// A transport over its own session.
+    /// A transport over its own session; ``WebSocketOptions/tls`` and ``WebSocketOptions/proxy``
+    /// are not applied (`configuration` decides).
     package init(configuration: URLSessionConfiguration = .default) {
         let session = URLSession(configuration: configuration)
         self.ownedSession = session
@@ -46,7 +49,7 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
         guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss" else {
             throw WebSocketError(.invalidURL, "not a ws or wss URL: \(url.scheme ?? "none")")
         }
-        let task = self.makeTask(Self.upgradeRequest(url: url, options: options), options.tls)
+        let task = self.makeTask(Self.upgradeRequest(url: url, options: options), options)
         task.setMaximumMessageSize(options.maxMessageSize)
         task.resume()
         // The first pong proves the handshake completed (or its error says why it did not).
