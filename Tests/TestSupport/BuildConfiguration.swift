@@ -32,6 +32,14 @@ extension Trait where Self == ConditionTrait {
                   "REALTIME_NO_NATIVE_STACK: URLSession on Linux (libcurl) issues no server-trust challenge, so a test CA given with .security cannot be trusted there")
     }
 
+    /// Skips a test that sends traffic through a proxy over the default transport in the
+    /// `REALTIME_NO_NATIVE_STACK` build: there the proxy becomes URLSession's
+    /// `connectionProxyDictionary`, which FoundationNetworking on Linux ignores.
+    public static var needsNativeProxy: Self {
+        .disabled(if: BuildConfiguration.noNativeStack,
+                  "REALTIME_NO_NATIVE_STACK: proxies become URLSession's connectionProxyDictionary, which FoundationNetworking on Linux ignores; the mapping is covered by URLSessionProxyTests")
+    }
+
     /// Skips a test of the native stack itself (its event loop, sockets or TLS) in the
     /// `REALTIME_NO_NATIVE_STACK` build, where the default transport is URLSession.
     public static var needsNativeStack: Self {
