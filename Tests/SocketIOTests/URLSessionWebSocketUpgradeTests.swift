@@ -105,7 +105,8 @@ import Testing
         defer { engine.disconnect(reason: "test over") }
 
         engine.connect()
-        polling.answerGET(Self.openPacket(pingInterval: 300, pingTimeout: 300))
+        // 1.5 s + 1.5 s: the steps below must all happen before the ping timeout, also under load.
+        polling.answerGET(Self.openPacket(pingInterval: 1500, pingTimeout: 1500))
         #expect(await self.eventually { tasks.last?.sent == ["2probe"] })
         let task = try #require(tasks.last)
         task.push(.string("3probe"))
@@ -120,7 +121,7 @@ import Testing
 
         // No further ping: after pingInterval + pingTimeout the engine closes, and the adapter
         // ends the task with a close code.
-        #expect(await client.events.wait(timeout: 5) { $0.contains("close Ping timeout") })
+        #expect(await client.events.wait(timeout: 10) { $0.contains("close Ping timeout") })
         #expect(await self.eventually { task.cancelledWith != nil })
     }
 
