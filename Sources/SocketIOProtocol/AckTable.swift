@@ -57,6 +57,19 @@ package struct AckTable<Pending> {
         self.entries.removeValue(forKey: id)?.pending
     }
 
+    /// Removes and returns what waits for `id` when `matches` accepts it; otherwise the entry
+    /// stays (with its deadline) and the result is `nil`, as for an unknown id.
+    package mutating func resolve(id: Int, if matches: (Pending) -> Bool) -> Pending? {
+        guard let entry = self.entries[id], matches(entry.pending) else { return nil }
+        self.entries[id] = nil
+        return entry.pending
+    }
+
+    /// `true` when something waits for `id`.
+    package func contains(id: Int) -> Bool {
+        self.entries[id] != nil
+    }
+
     /// Removes and returns every entry whose deadline is at or before `now`, by increasing id.
     package mutating func expire(now: ContinuousClock.Instant) -> [Entry] {
         var expired: [Entry] = []
