@@ -89,7 +89,14 @@ extension SocketIOClient {
                 guard wait.install(continuation) else { return }
                 let sent = ack.sendWithAck(timingOut: timeout) { outcome in
                     switch outcome {
-                    case .ack(let ackItems):
+                    case .ack(.values(let values)):
+                        // From the network, settled on the thread that read it.
+                        if values == [.string(SocketAckStatus.noAck.rawValue)] {
+                            wait.finish(.failure(.ackTimedOut(event: event, timeout: timeout)))
+                        } else {
+                            wait.finish(.success(Payload(arguments: values)))
+                        }
+                    case .ack(.items(let ackItems)):
                         if let error = Error(ackItems: ackItems, event: event, timeout: timeout) {
                             wait.finish(.failure(error))
                             return
