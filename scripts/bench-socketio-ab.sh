@@ -35,4 +35,19 @@ for (transport, client, build) in sorted(rows, key=lambda k: (k[0], k[1], k[2] !
     runs = rows[(transport, client, build)]
     cells = " ".join(f"{statistics.median(r[k] for r in runs):14.2f}" for k, _ in keys)
     print(f"{transport:10} {client:12} {build:7} {cells}   {len(runs)}")
+# The async API's cost over the callback API's, paired within each round and build.
+for transport in sorted({k[0] for k in rows}):
+    for build in ("before", "after"):
+        sync, async_ = rows.get((transport, "swift", build), []), rows.get((transport, "swift-async", build), [])
+        cpu = [a["cpu_per_ack_us"] / s["cpu_per_ack_us"] for s, a in zip(sync, async_)]
+        p50 = [a["p50_us"] / s["p50_us"] for s, a in zip(sync, async_)]
+        if cpu:
+            print(f"{transport:10} async/callback {build:7} CPU/ack x{statistics.median(cpu):.2f}  p50 x{statistics.median(p50):.2f}")
+# after/before, paired within each round.
+for (transport, client) in sorted({(k[0], k[1]) for k in rows}):
+    before, after = rows.get((transport, client, "before"), []), rows.get((transport, client, "after"), [])
+    cpu = [a["cpu_per_ack_us"] / b["cpu_per_ack_us"] for b, a in zip(before, after)]
+    p50 = [a["p50_us"] / b["p50_us"] for b, a in zip(before, after)]
+    if cpu:
+        print(f"{transport:10} {client:12} after/before CPU/ack x{statistics.median(cpu):.2f}  p50 x{statistics.median(p50):.2f}")
 PY
