@@ -71,20 +71,22 @@ extension SocketIOClient {
     enum NetworkAckResolution {
         /// An awaiting operation waited: resolved, to be called now, on the caller's thread.
         case waiter((AckWaiterOutcome) -> Void)
-        /// An upstream callback waits: it runs on `handleQueue` (nothing was removed).
-        case callback
+        /// An upstream callback waited: resolved, to be called on `handleQueue`.
+        case callback(AckCallback)
         /// Nothing to do: unknown, late or duplicate id, or the socket is not connected.
         case none
     }
 
-    /// The network path's ``resolveAck(_:)``: removes the entry only when an awaiting
-    /// operation waits for it, so a callback is still resolved, in order, on `handleQueue`.
+    /// The network path's ``resolveAck(_:)`` (with `handleAck`'s check that the socket is
+    /// connected), on the thread that read the ACK.
     func resolveNetworkAck(_ id: Int) -> NetworkAckResolution {
         let (resolution, reschedule) = self.state.withLock { state -> (NetworkAckResolution, Bool) in
-            guard state.status == .connected, state.acks.contains(id: id) else { return (.none, false) }
-            let isWaiter: (PendingAck) -> Bool = { if case .waiter = $0 { true } else { false } }
-            guard case .waiter(let waiter)? = state.acks.resolve(id: id, if: isWaiter) else { return (.callback, false) }
-            return (.waiter(waiter), state.ackTimer != nil)
+            guard state.status == .connected else { return (.none, false) }
+            switch state.acks.resolve(id: id) {
+            case .waiter(let waiter)?: return (.waiter(waiter), state.ackTimer != nil)
+            case .callback(let callback)?: return (.callback(callback), state.ackTimer != nil)
+            case nil: return (.none, false)
+            }
         }
         if reschedule {
             self.rescheduleAckTimer()

@@ -21,14 +21,30 @@ extension SocketIOClient {
     func receive(networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool) -> (@Sendable () -> Void)? {
         let actions = self.state.withLock { $0.namespace.receive(packet) }
         var index = actions.startIndex
+        // An ack callback resolved here (so the table is looked up once), called on `handleQueue`.
+        var resolvedCallback: (AckCallback, [JSONValue])?
         if direct {
-            while index < actions.endIndex, self.performOnReadingThread(actions[index]) {
-                index += 1
+            reading: while index < actions.endIndex {
+                switch self.performOnReadingThread(actions[index]) {
+                case .done:
+                    index += 1
+                case .handleQueue:
+                    break reading
+                case .ackCallback(let callback, let arguments):
+                    resolvedCallback = (callback, arguments)
+                    index += 1
+                    break reading
+                }
             }
         }
         let rest = Array(actions[index...])
-        guard !rest.isEmpty || packet.type == .connectError else { return nil }
+        guard !rest.isEmpty || resolvedCallback != nil || packet.type == .connectError else { return nil }
+        let callback = UncheckedSendable(resolvedCallback)
         return { [self] in
+            if let (ackCallback, arguments) = callback.value {
+                DefaultSocketLogger.Logger.log("Handling ack: \(packet.ackID ?? -1)", type: self.logType)
+                ackCallback(arguments.map { SocketValueConversion.any(from: $0) })
+            }
             self.perform(rest, reason: "Got Disconnect", receiving: .network(packet))
             if packet.type == .connectError {
                 // Reported even when unsolicited, as upstream does.
@@ -39,26 +55,34 @@ extension SocketIOClient {
         }
     }
 
+    /// What ``performOnReadingThread(_:)`` did.
+    private enum ReadingThreadStep {
+        /// The action is done.
+        case done
+        /// Nothing was done: the action (and the rest) runs on `handleQueue`.
+        case handleQueue
+        /// The ack's callback was resolved; it is called on `handleQueue`, before the rest.
+        case ackCallback(AckCallback, [JSONValue])
+    }
+
     /// Performs `action` on the reading thread when it needs neither `handleQueue` nor `[Any]`.
-    ///
-    /// - Returns: `false` (nothing done) when it does.
-    private func performOnReadingThread(_ action: NamespaceAction) -> Bool {
+    private func performOnReadingThread(_ action: NamespaceAction) -> ReadingThreadStep {
         switch action {
         case .send(let outgoing):
             self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
-            return true
+            return .done
         case .deliverAck(let ack):
             switch self.resolveNetworkAck(ack.ackID ?? -1) {
             case .waiter(let waiter):
                 waiter(.ack(.values(ack.arguments)))
-                return true
+                return .done
             case .none:
-                return true
-            case .callback:
-                return false
+                return .done
+            case .callback(let callback):
+                return .ackCallback(callback, ack.arguments)
             }
         case .deliverEvent(let event):
-            guard let name = event.eventName else { return true }
+            guard let name = event.eventName else { return .done }
             enum Plan { case drop, handleQueue, values([([JSONValue]) -> Void]) }
             let plan = self.state.withLock { state -> Plan in
                 guard state.status == .connected else { return .drop }
@@ -72,18 +96,18 @@ extension SocketIOClient {
             }
             switch plan {
             case .drop:
-                return true
+                return .done
             case .handleQueue:
-                return false
+                return .handleQueue
             case .values(let subscribers):
                 let arguments = event.arguments
                 for subscriber in subscribers {
                     subscriber(arguments)
                 }
-                return true
+                return .done
             }
         case .connected, .connectError, .reconnecting, .disconnected:
-            return false
+            return .handleQueue
         }
     }
 
