@@ -55,7 +55,7 @@ var targets: [Target] = [
     .target(name: "SocketIO",
             dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
             swiftSettings: strict),
-    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "RealtimeSync"], swiftSettings: strict),
+    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables

@@ -44,7 +44,11 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var randomizationFactor = 0.5
         var status = SocketIOStatus.notConnected
         var version = SocketIOVersion.three
-        var waitingPackets: [SocketPacket] = []
+        /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
+        var reader = SocketPacketReader(decoder: SocketPacketDecoder(requiresStringEventName: true),
+                                        interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
+        /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
+        var handleQueueBacklog = 0
         var reconnectAttempts = -1
         var proxy: SocketProxy?
         /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
@@ -168,8 +172,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// **This should not be modified directly.**
     public var waitingPackets: [SocketPacket] {
-        get { self.state.withLock { $0.waitingPackets } }
-        set { self.state.withLock { $0.waitingPackets = newValue } }
+        get { self.upstreamWaitingPackets() }
+        set { self.replaceWaitingPackets(with: newValue) }
     }
 
     var reconnectAttempts: Int {
@@ -474,7 +478,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason that the engine closed.
     open func engineDidClose(reason: String) {
-        handleQueue.async {
+        // Partial binary packets end with the session (upstream clears `waitingPackets`).
+        self.state.withLock { $0.reader.reset() }
+        self.onHandleQueue {
             self._engineDidClose(reason: reason)
         }
     }
@@ -483,7 +489,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason the engine errored.
     open func engineDidError(reason: String) {
-        handleQueue.async {
+        self.onHandleQueue {
             self._engineDidError(reason: reason)
         }
     }
@@ -492,35 +498,35 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason the engine opened.
     open func engineDidOpen(reason: String) {
-        handleQueue.async {
+        self.onHandleQueue {
             self._engineDidOpen(reason: reason)
         }
     }
 
     /// Called when the engine receives a ping message.
     open func engineDidReceivePing() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .ping, data: [])
         }
     }
 
     /// Called when the sends a ping to the server.
     open func engineDidSendPing() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .ping, data: [])
         }
     }
 
     /// Called when the engine receives a pong message.
     open func engineDidReceivePong() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .pong, data: [])
         }
     }
 
     /// Called when the sends a pong to the server.
     open func engineDidSendPong() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .pong, data: [])
         }
     }
@@ -530,7 +536,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter headers: The http headers.
     open func engineDidWebsocketUpgrade(headers: [String: String]) {
         let box = UncheckedSendable(headers)
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .websocketUpgrade, data: [box.value])
         }
     }
@@ -539,18 +545,14 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter msg: The message that needs parsing.
     open func parseEngineMessage(_ msg: String) {
-        handleQueue.async {
-            self._parseEngineMessage(msg)
-        }
+        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(text: msg) }
     }
 
     /// Called when the engine receives binary data.
     ///
     /// - parameter data: The data the engine received.
     open func parseEngineBinaryData(_ data: Data) {
-        handleQueue.async {
-            self._parseEngineBinaryData(data)
-        }
+        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(binary: Array(data)) }
     }
 
     /// Returns a `SocketIOClient` for the given namespace. This socket shares a transport with the manager.

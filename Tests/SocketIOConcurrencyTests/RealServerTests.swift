@@ -157,4 +157,41 @@ import Testing
         }
         server.stop()
     }
+
+    /// One hop to a `for await`: an awaiting `emitWithAck` and a stream are served on the
+    /// thread that read the packet, so they go on while `handleQueue` is blocked; the
+    /// callback API's ack waits for it.
+    @Test func awaitingConsumersDoNotNeedHandleQueue() async throws {
+        let server = try await TestServer.start("conc_server.py")
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "RealServerTests.blockedHandleQueue")
+        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                                    config: [.forceWebsockets(true), .log(false), .reconnects(false), .handleQueue(queue)])
+        let socket = manager.defaultSocket
+        try await socket.connect(timeout: 5)
+        let baseline = socket.handlers.count
+        let incoming = Collector<SocketIOClient.Payload>()
+        let incomingTask = Task {
+            for try await payload in socket.on("message:new") { incoming.append(payload) }
+        }
+        try await waitUntil { socket.handlers.count == baseline + 3 }
+
+        queue.suspend()
+        let ack = try await socket.emitWithAck("message:send", "awaited", timeout: 5)
+        #expect(ack["ok"] == true)
+        // The callback API's ack waits for `handleQueue` (and what arrives after it, behind it).
+        let callbackAck = Collector<String>()
+        socket.emitWithAck("message:send", "callback").timingOut(after: 10) { _ in callbackAck.append("acked") }
+        try await waitUntil { incoming.all.count == 2 }
+        #expect(incoming.all.compactMap { $0["message"]?.stringValue } == ["awaited", "callback"])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(callbackAck.all.isEmpty)
+        queue.resume()
+        try await waitUntil { callbackAck.all == ["acked"] }
+
+        incomingTask.cancel()
+        _ = try? await incomingTask.value
+        try await socket.disconnect()
+        manager.disconnect()
+    }
 }
