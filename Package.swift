@@ -4,6 +4,7 @@ import Foundation
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
+//   RealtimeTransport                  the transport seam: protocols and value types, no dependencies
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
@@ -28,29 +29,33 @@ var targets: [Target] = [
     .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Sans-I/O codecs and state machines
-    .target(name: "HTTP1Codec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
+    // MARK: The transport seam (protocols and value types; depends on nothing)
+    .target(name: "RealtimeTransport", swiftSettings: strict),
+
+    .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport", .target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "EngineIOProtocol", swiftSettings: strict),
     .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
-    .target(name: "ProxyCodec", dependencies: ["HTTP1Codec"], swiftSettings: strict),
+    .target(name: "ProxyCodec", dependencies: ["RealtimeTransport", "HTTP1Codec"], swiftSettings: strict),
 
     // MARK: Synchronization (one lock type, visible to ThreadSanitizer)
     .target(name: "RealtimeSync", swiftSettings: strict),
 
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: ["RealtimeSync", "ProxyCodec", .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
+            dependencies: ["RealtimeTransport", "RealtimeSync", "ProxyCodec",
+                           .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"],
+            dependencies: ["RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"],
             swiftSettings: strict),
 
     // MARK: Public products
     .target(name: "SocketIO",
             dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
             swiftSettings: strict),
-    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "RealtimeSync"], swiftSettings: strict),
+    .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables

@@ -10,7 +10,7 @@
 #   FUZZ_ARGS='-max_len=512' ...        extra libFuzzer flags
 #   FUZZ_OUT=DIR ...                    write to DIR instead of .build/fuzz
 #
-# Build: swiftc directly, not SwiftPM. Each sans-I/O library (HTTP1Codec, WebSocketCodec,
+# Build: swiftc directly, not SwiftPM. Each sans-I/O library (RealtimeTransport, HTTP1Codec, WebSocketCodec,
 # EngineIOProtocol, SocketIOProtocol, SSEProtocol) is compiled once into its own module with
 # `-sanitize=fuzzer,address` (coverage instrumentation plus ASan), and each target's
 # Fuzz/<Target>/main.swift is compiled and linked against the modules it imports. The few
@@ -35,8 +35,8 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 
 # target name | modules it imports | extra source files compiled into the target module
 targets=(
-  "http-response|HTTP1Codec|"
-  "http-content|HTTP1Codec|"
+  "http-response|RealtimeTransport HTTP1Codec|"
+  "http-content|RealtimeTransport HTTP1Codec|"
   "websocket-frames|WebSocketCodec|"
   "websocket-inflate|WebSocketCodec|"
   "engineio-packet|EngineIOProtocol|"
@@ -47,7 +47,7 @@ targets=(
   "socketio-packet|EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
-  "set-cookie|HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
+  "set-cookie|RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
 )
 
 swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6

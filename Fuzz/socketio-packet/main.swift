@@ -124,5 +124,23 @@ public func fuzzSocketPacket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
             require(!reader.isAwaitingAttachments, "reader kept a partial packet after an error")
         }
     }
+
+    // socket.io-client-swift's interleaving (the SocketManager's reader): bounded, and every
+    // packet it completes is as complete as the strict reader's.
+    var lenient = SocketPacketReader(decoder: decoder, interleaving: .keepWaiting(limit: 4))
+    for (index, message) in messages.enumerated() {
+        let isText = index == 0 || message.first == UInt8(ascii: "T")
+        let result = Result { () throws(SocketProtocolError) -> SocketPacket? in
+            isText ? try lenient.receive(text: String(decoding: index == 0 ? message : message.dropFirst(), as: UTF8.self))
+                   : try lenient.receive(binary: Array(message))
+        }
+        if case .success(let packet?) = result {
+            checkComplete(packet, decoder: decoder)
+        }
+        require(lenient.waitingPackets.count <= 4, "keepWaiting reader past its limit")
+        for waiting in lenient.waitingPackets {
+            require(waiting.attachments.count < waiting.packet.attachmentCount, "a complete packet kept waiting")
+        }
+    }
     return 0
 }

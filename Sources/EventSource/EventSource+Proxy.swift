@@ -1,9 +1,9 @@
 public import Foundation
 import ProxyCodec
-package import RealtimeHTTP
+import RealtimeHTTP
 
 extension EventSource {
-    /// A proxy for the native transport's connections: HTTP `CONNECT` or SOCKS5, with optional
+    /// A proxy for the event source's connections: HTTP `CONNECT` or SOCKS5, with optional
     /// credentials, or the proxies named by the environment.
     ///
     /// ```swift
@@ -18,8 +18,12 @@ extension EventSource {
     /// authentication), `.cannotConnectToHost` when it refuses the target (the status or SOCKS5
     /// reply code is in the message), `.badServerResponse` when it breaks its protocol.
     ///
-    /// - Important: Only the native transport uses it; URLSession follows the system's proxy
-    ///   settings.
+    /// - Important: Over URLSession (the default on Apple platforms) the proxy becomes the
+    ///   session's `connectionProxyDictionary` (HTTP and HTTPS entries for `.http`, SOCKS
+    ///   entries for `.socks5`): it takes effect on Apple platforms only (FoundationNetworking
+    ///   ignores it), credentials are not sent (an HTTP proxy's 407 gets URLSession's default
+    ///   handling), and `.direct` leaves the system's proxy settings in force. Failures are
+    ///   URLSession's own `URLError`s.
     public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         let configuration: ProxyConfiguration
 
@@ -64,24 +68,15 @@ extension EventSource {
 }
 
 extension EventSource.Transport {
-    /// This transport with `proxy` applied to every request (native and custom transports;
-    /// URLSession keeps the system's settings).
+    /// This transport with `proxy` applied to every request (each transport applies it as it
+    /// can: the native client tunnels, URLSession sets `connectionProxyDictionary`).
     func proxied(_ proxy: EventSource.Proxy) -> EventSource.Transport {
         guard proxy.configuration != .direct else { return self }
-        switch self.kind {
-        case .urlSession:
-            return self
-        #if canImport(Darwin)
-        case .automatic:
-            return self
-        #endif
-        default:
-            return .custom(ProxiedHTTPTransport(base: self.makeHTTPTransport(), proxy: proxy.configuration))
-        }
+        return .custom(ProxiedHTTPTransport(base: self.makeHTTPTransport(), proxy: proxy.configuration))
     }
 }
 
-/// Sets the proxy on each request before handing it to the native client.
+/// Sets the proxy on each request before handing it to the transport.
 struct ProxiedHTTPTransport: HTTPTransport {
     let base: any HTTPTransport
     let proxy: ProxyConfiguration

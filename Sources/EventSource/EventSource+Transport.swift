@@ -35,7 +35,8 @@ extension EventSource {
             case .urlSession:
                 return SharedTransports.urlSession
             case .automatic:
-                #if canImport(Darwin)
+                // Apple platforms, and the configuration that builds them on Linux.
+                #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
                 return SharedTransports.urlSession
                 #else
                 return SharedTransports.native

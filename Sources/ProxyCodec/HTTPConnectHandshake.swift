@@ -1,4 +1,5 @@
 package import HTTP1Codec
+package import RealtimeTransport
 
 /// The client side of an HTTP CONNECT tunnel (RFC 9110 §9.3.6) as a ``ProxyHandshake``.
 ///

@@ -1,3 +1,5 @@
+package import RealtimeTransport
+
 /// The client side of a SOCKS5 `CONNECT` (RFC 1928) with optional username/password
 /// authentication (RFC 1929), as a ``ProxyHandshake``.
 ///

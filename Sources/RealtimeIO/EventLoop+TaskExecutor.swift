@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 /// The loop as an opt-in task executor.
 ///
 /// A task that runs `withTaskExecutorPreference(EventLoop.shared) { ... }` executes on the loop

@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 /// Connection racing over several addresses (RFC 8305 "Happy Eyeballs v2", simplified).
 extension NetworkConnector {
     /// RFC 8305 §5 "Connection Attempt Delay" (recommended default 250 ms).

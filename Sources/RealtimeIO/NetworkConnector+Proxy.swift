@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import ProxyCodec
 
 /// The thin I/O driver of a ``ProxyHandshake``: runs it over a connected ``TCPStream`` to the

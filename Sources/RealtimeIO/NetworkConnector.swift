@@ -34,7 +34,7 @@ package enum NetworkConnector {
     /// - Important: Never blocks a thread: resolution runs on dedicated resolver threads and
     ///   socket waits are resumed by the ``EventLoop``.
     package static func connect(to endpoint: Endpoint, timeout: Duration) async throws(NetworkError) -> any ByteStream {
-        #if canImport(Glibc)
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         let deadline = ContinuousClock.now + timeout
         do throws(NetworkError) {
             // Through a proxy, TCP goes to the proxy and the handshake opens a tunnel to the
@@ -49,7 +49,7 @@ package enum NetworkConnector {
                 tcp.core.disarmConnectDeadline()
                 return tcp
             }
-            #if canImport(CRealtimeOpenSSL)
+            #if canImport(CRealtimeOpenSSL) && !REALTIME_NO_NATIVE_STACK
             return try await TLSStream.handshake(over: tcp, host: endpoint.host, configuration: tls)
             #else
             _ = tls

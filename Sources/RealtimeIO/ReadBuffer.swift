@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 /// A fixed receive buffer, allocated once per connection (socket bytes, or TLS plaintext).
 // @unchecked Sendable: the memory is only touched by the connection's single active reader:
 // `TCPStream.read` (serialized by its `isReading` flag) or, for TLS, the handshake and then

@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 
 /// An IPv4 or IPv6 socket address (`sockaddr_in` / `sockaddr_in6`) ready for `connect(2)`.

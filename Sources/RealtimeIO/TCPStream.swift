@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import Synchronization
 

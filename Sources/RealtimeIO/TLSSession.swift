@@ -1,4 +1,4 @@
-#if canImport(CRealtimeOpenSSL)
+#if canImport(CRealtimeOpenSSL) && !REALTIME_NO_NATIVE_STACK
 import CRealtimeOpenSSL
 
 /// One OpenSSL `SSL` object with its two memory BIOs: ciphertext from the socket is written into

@@ -1,4 +1,4 @@
-#if canImport(CRealtimeOpenSSL)
+#if canImport(CRealtimeOpenSSL) && !REALTIME_NO_NATIVE_STACK
 import CRealtimeOpenSSL
 import RealtimeSync
 

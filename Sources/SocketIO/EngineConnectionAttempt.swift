@@ -65,6 +65,9 @@ struct EngineConnectionAttempt {
     var webSocket: (any WebSocketConnection)?
     /// The WebSocket's sends: one queue, one writer (see `SocketEngine.enqueueWebSocket`).
     var sendQueue = EngineWebSocketSendQueue()
+    /// The writer's task while the writer waits for the connection (the queue has one writer,
+    /// so one task at most); cancelled with the attempt unless a client close still goes out.
+    var webSocketWriterTask: Task<Void, Never>?
 
     var pollCounter = 0
     /// The polling URL up to the `t` value, for ``pollCounter``; rebuilt when the sid changes.
@@ -101,7 +104,9 @@ struct EngineConnectionAttempt {
         guard !keepingWebSocketWriter else {
             return Teardown(tasks: tasks, timer: timer, webSocket: nil)
         }
-        let teardown = Teardown(tasks: tasks, timer: timer, webSocket: self.webSocket)
+        let teardown = Teardown(tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
+                                webSocket: self.webSocket)
+        self.webSocketWriterTask = nil
         self.webSocket = nil
         self.sendQueue.fail()
         return teardown

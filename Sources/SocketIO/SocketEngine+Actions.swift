@@ -4,22 +4,6 @@ import HTTP1Codec
 import RealtimeHTTP
 import RealtimeIO
 
-/// The transports an engine drives.
-struct EngineTransports: Sendable {
-    /// `nil` when no HTTP client exists on this platform: polling is then unavailable.
-    var http: (any HTTPTransport)?
-    var webSocket: any WebSocketTransport
-    /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
-    /// so the engine adds them only to the WebSocket upgrade request.
-    var httpKeepsCookies: Bool
-
-    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
-    /// its own HTTP client, so cookies never leak between managers.
-    static func native() -> EngineTransports {
-        return EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
-    }
-}
-
 /// The engine as the I/O driver of `EngineIOProtocol.EngineClientStateMachine`: every input
 /// goes to the machine under the engine's lock, and the actions it returns are performed
 /// after the lock is released, in order.
@@ -37,7 +21,7 @@ extension SocketEngine {
     ///   code on its `handleQueue`); nothing they run blocks (name resolution runs on
     ///   RealtimeIO's resolver threads). A TLS handshake's computation does run on the loop.
     static func engineTask(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
-        #if canImport(Glibc)
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         return Task(executorPreference: EventLoop.shared, operation: operation)
         #else
         return Task(operation: operation)

@@ -133,7 +133,7 @@ extension SocketEngine {
             }
             guard !batch.closes, let webSocket, !batch.frames.isEmpty else {
                 // A close (awaits the peer), or nothing to write here: the task path.
-                SocketEngine.engineTask { await self.writeWebSocketAsync(batch, generation: generation) }
+                self.startWriterTask(batch, generation: generation)
                 return
             }
             let sent: Bool
@@ -144,7 +144,7 @@ extension SocketEngine {
                 return
             }
             guard sent else {
-                SocketEngine.engineTask { await self.writeWebSocketAsync(batch, generation: generation) }
+                self.startWriterTask(batch, generation: generation)
                 return
             }
             // Completions while this writer still holds the queue: a later batch cannot report
@@ -152,6 +152,15 @@ extension SocketEngine {
             self.sendFinished(batch.writeID, generation: generation)
             guard let next = self.nextWebSocketBatch(generation: generation) else { return }
             batch = next
+        }
+    }
+
+    /// Moves the writer to a task on the event loop, owned by the attempt (cancelled with it).
+    private func startWriterTask(_ batch: EngineWebSocketSendQueue.Batch, generation: Int) {
+        let task = SocketEngine.engineTask { await self.writeWebSocketAsync(batch, generation: generation) }
+        self.state.withLock { state in
+            // An attempt already gone: the task finds the generation changed and ends at once.
+            if state.attempt.generation == generation { state.attempt.webSocketWriterTask = task }
         }
     }
 

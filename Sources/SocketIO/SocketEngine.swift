@@ -193,7 +193,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         initial.client = client
         self.state = SocketLock(initial)
         self.url = url
-        self.transports = SocketEngine.defaultTransports()
+        self.transports = SocketEngine.Transport.automatic.makeTransports(config: config)
 
         super.init()
 
@@ -208,14 +208,22 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.timers = timers
     }
 
+    /// Creates a new engine over the given stack (see ``Transport``).
+    ///
+    /// - parameter client: The client for this engine.
+    /// - parameter url: The url for this engine.
+    /// - parameter config: An array of configuration options for this engine.
+    /// - parameter transport: The HTTP and WebSocket stack: ``Transport/automatic`` (what
+    ///   `init(client:url:config:)` uses) picks URLSession on Apple platforms and the native
+    ///   stack on Linux.
+    public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
+                            transport: Transport) {
+        self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
+    }
+
     /// Whether HTTP long-polling is available in this build.
     package static var supportsPolling: Bool {
         return EngineTransports.native().http != nil
-    }
-
-    /// The native HTTP/1.1 and WebSocket clients of `RealtimeHTTP`.
-    static func defaultTransports() -> EngineTransports? {
-        return EngineTransports.native()
     }
 
     /// Creates a new engine.

@@ -1,3 +1,4 @@
+package import EngineIOProtocol
 public import Foundation
 
 /// A wrapper around a handler.
@@ -12,6 +13,11 @@ public struct SocketEventHandler {
 
     /// The actual handler function.
     public let callback: NormalCallback
+
+    /// For a subscriber of `SocketIOConcurrency`: called with an event's arguments as the
+    /// protocol layer decoded them, instead of ``callback``, when the event comes from the
+    /// network. Such a handler needs no `[Any]` and no hop to `handleQueue`.
+    package var values: (([JSONValue]) -> Void)? = nil
 
     // MARK: Methods
 

@@ -1,4 +1,5 @@
 import Dispatch
+package import EngineIOProtocol
 import Foundation
 import SocketIOProtocol
 
@@ -16,10 +17,18 @@ extension SocketIOClient {
         case waiter((AckWaiterOutcome) -> Void)
     }
 
+    /// The items of an ack, in the form they arrived in.
+    package enum AckItems {
+        /// From the network: as the protocol layer decoded them (binary attachments in place).
+        case values([JSONValue])
+        /// From a caller of the public `handleAck(_:data:)`.
+        case items([Any])
+    }
+
     /// How an awaited ack ends.
     package enum AckWaiterOutcome {
         /// The server acknowledged with these items.
-        case ack([Any])
+        case ack(AckItems)
         /// The deadline passed first.
         case timedOut
         /// The socket disconnected first (upstream's reason string).
@@ -56,6 +65,33 @@ extension SocketIOClient {
             self.rescheduleAckTimer()
         }
         return pending
+    }
+
+    /// What the network path does with an ACK for `id`.
+    enum NetworkAckResolution {
+        /// An awaiting operation waited: resolved, to be called now, on the caller's thread.
+        case waiter((AckWaiterOutcome) -> Void)
+        /// An upstream callback waited: resolved, to be called on `handleQueue`.
+        case callback(AckCallback)
+        /// Nothing to do: unknown, late or duplicate id, or the socket is not connected.
+        case none
+    }
+
+    /// The network path's ``resolveAck(_:)`` (with `handleAck`'s check that the socket is
+    /// connected), on the thread that read the ACK.
+    func resolveNetworkAck(_ id: Int) -> NetworkAckResolution {
+        let (resolution, reschedule) = self.state.withLock { state -> (NetworkAckResolution, Bool) in
+            guard state.status == .connected else { return (.none, false) }
+            switch state.acks.resolve(id: id) {
+            case .waiter(let waiter)?: return (.waiter(waiter), state.ackTimer != nil)
+            case .callback(let callback)?: return (.callback(callback), state.ackTimer != nil)
+            case nil: return (.none, false)
+            }
+        }
+        if reschedule {
+            self.rescheduleAckTimer()
+        }
+        return resolution
     }
 
     /// Forgets the ack `id` waits for: its callback is never called, and no timer is left

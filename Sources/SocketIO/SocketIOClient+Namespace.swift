@@ -43,34 +43,60 @@ extension SocketIOClient {
         self.didDisconnect(reason: "Namespace leave")
     }
 
+    /// The packet whose reception produced the actions being performed.
+    enum ReceivedPacket {
+        /// Through the public `handlePacket(_:)`, in upstream's shape.
+        case upstream(SocketPacket)
+        /// From the network, as the protocol layer decoded it (binary attachments in place).
+        case network(SocketIOProtocol.SocketPacket)
+
+        var isConnectError: Bool {
+            switch self {
+            case .upstream(let packet): packet.type == .error
+            case .network(let packet): packet.type == .connectError
+            }
+        }
+    }
+
     /// Performs the machine's actions, in order, with no lock held.
     ///
     /// - Parameters:
     ///   - reason: the transport's close reason, for `.reconnecting` and a transport close.
-    ///   - packet: the packet being received, if any: an event or ack delivered at once is
-    ///     handed on as received (the machine only saw its header).
-    func perform(_ actions: [NamespaceAction], reason: String, receiving packet: SocketPacket?) {
+    ///   - received: the packet being received, if any: an event or ack delivered at once is
+    ///     handed on as received (for an upstream packet the machine only saw its header).
+    func perform(_ actions: some Collection<NamespaceAction>, reason: String, receiving received: ReceivedPacket?) {
         for action in actions {
             switch action {
             case .send(let outgoing):
                 // CONNECT and DISCONNECT only: never binary attachments.
                 self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
             case .connected:
-                let payload = packet?.type == .connect ? packet?.data.first as? [String: Any] : nil
+                let payload: [String: Any]? = switch received {
+                case .upstream(let packet)? where packet.type == .connect:
+                    packet.data.first as? [String: Any]
+                case .network(let packet)? where packet.type == .connect:
+                    packet.data.map { SocketValueConversion.any(from: $0) } as? [String: Any]
+                default:
+                    nil
+                }
                 self.didConnect(toNamespace: self.nsp, payload: payload)
             case .deliverEvent(let event):
-                let event = event.data == nil ? packet : SocketIOClient.publicPacket(from: event)
-                if let event {
+                if case .upstream(let packet)? = received {
+                    let event = event.data == nil ? packet : SocketIOClient.publicPacket(from: event)
                     self.handleEvent(event.event, data: event.args, isInternalMessage: false, withAck: event.id)
+                } else {
+                    self.deliverNetworkEvent(event)
                 }
             case .deliverAck(let ack):
-                let ack = ack.data == nil ? packet : SocketIOClient.publicPacket(from: ack)
-                if let ack {
+                if case .upstream(let packet)? = received {
+                    let ack = ack.data == nil ? packet : SocketIOClient.publicPacket(from: ack)
                     self.handleAck(ack.id, data: ack.data)
+                } else {
+                    self.deliverNetworkAck(ack)
                 }
             case .connectError(let message, _):
                 self.transition(to: .disconnected, if: { $0.status == .connecting })
-                if packet?.type != .error {
+                if received?.isConnectError != true {
                     // A CONNECT acknowledgement the machine refused (no sid): say why.
                     self.handleClientEvent(.error, data: [message])
                 }

@@ -349,7 +349,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         switch self.resolveAck(ack) {
         case .callback(let callback)?: callback(data)
-        case .waiter(let waiter)?: waiter(.ack(data))
+        case .waiter(let waiter)?: waiter(.ack(.items(data)))
         case nil: break
         }
     }
@@ -404,7 +404,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let actions = self.state.withLock { state -> [NamespaceAction] in
             state.namespace.receive(SocketIOClient.protocolPacket(of: packet, full: !state.namespace.isConnected))
         }
-        perform(actions, reason: "Got Disconnect", receiving: packet)
+        perform(actions, reason: "Got Disconnect", receiving: .upstream(packet))
 
         if packet.type == .error {
             // Reported even when unsolicited, as upstream does.

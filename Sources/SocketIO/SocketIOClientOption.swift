@@ -14,15 +14,26 @@ protocol ClientOption: CustomStringConvertible, Equatable {
 /// depend on Apple-only machinery are accepted everywhere and documented where they cannot act.
 public enum SocketIOClientOption: ClientOption {
     /// If given, the WebSocket transport will attempt to use compression (permessage-deflate, RFC 7692).
+    ///
+    /// - Important: The native stack negotiates permessage-deflate. `URLSessionWebSocketTask`
+    ///   (``SocketEngine/Transport/urlSession``, the default on Apple platforms) offers no
+    ///   compression setting, so there this option has no effect.
     case compress
 
     /// A dictionary of GET parameters that will be included in the connect url.
     case connectParams([String: Any])
 
     /// An array of cookies that will be sent during the initial connection.
+    ///
+    /// Sent in the `Cookie` header of every polling request and of the WebSocket upgrade, on
+    /// both stacks, together with the cookies the server set (sticky sessions).
     case cookies([HTTPCookie])
 
     /// Any extra HTTP headers that should be sent during the initial connection.
+    ///
+    /// Sent on every polling request and the WebSocket upgrade, on both stacks. URLSession
+    /// manages some headers itself (`Host`, `Connection`, `Upgrade`, `Sec-WebSocket-*`) and
+    /// may replace values given for them.
     case extraHeaders([String: String])
 
     /// If passed `true`, will cause the client to always create a new engine. Useful for debugging,
@@ -37,11 +48,17 @@ public enum SocketIOClientOption: ClientOption {
 
     /// If passed `true`, the WebSocket stream will be configured with the enableSOCKSProxy `true`.
     ///
-    /// Upstream asks URLSession for the system's SOCKS proxy. The native transport takes the
+    /// Upstream asks URLSession for the system's SOCKS proxy. Here both stacks take the
     /// environment's: `all_proxy` / `ALL_PROXY`, else `socks_proxy` / `SOCKS_PROXY`, when it
     /// names a SOCKS5 proxy (`socks5://[user:pass@]host:port` or `host:port`), with `no_proxy`
-    /// exceptions; with none set, connections go direct. An explicit ``SocketManager/proxy``
-    /// takes precedence.
+    /// exceptions; with none set, connections go direct on the native stack and URLSession keeps
+    /// the system's proxy settings (which include the system's SOCKS proxy, as upstream). An
+    /// explicit ``SocketManager/proxy`` takes precedence.
+    ///
+    /// - Important: Over URLSession a SOCKS proxy becomes the session's
+    ///   `connectionProxyDictionary` SOCKS entries (see ``SocketProxy``): they take effect on
+    ///   Apple platforms only, without credentials, and `false` cannot turn a system-wide SOCKS
+    ///   proxy off.
     case enableSOCKSProxy(Bool)
 
     /// The queue that all interaction with the client should occur on. This is the queue that event handlers are
@@ -79,23 +96,38 @@ public enum SocketIOClientOption: ClientOption {
     case secure(Bool)
 
     /// Allows you to set which certs are valid. Useful for SSL pinning.
+    ///
+    /// The native stack (OpenSSL) and URLSession on Apple platforms (the server-trust
+    /// authentication challenge, evaluated with the Security framework) both add the given
+    /// certificates to the system roots and check the host name unless `verifiesHostname` is
+    /// `false`.
+    ///
+    /// - Important: URLSession on Linux gets no server-trust challenge (libcurl verifies
+    ///   against the system store by itself), so there this option is not applied.
     case security(CertificatePinning)
 
     /// If you're using a self-signed set. Only use for development.
     ///
     /// - Important: `true` turns certificate verification off entirely for this manager's
-    ///   connections. Prefer `.security(...)` with the signing certificate.
+    ///   connections (native stack; URLSession on Apple platforms, through the server-trust
+    ///   challenge). Prefer `.security(...)` with the signing certificate. URLSession on Linux
+    ///   cannot turn verification off: there this option is not applied.
     case selfSigned(Bool)
 
     /// Sets an NSURLSessionDelegate for the underlying engine. Useful if you need to handle self-signed certs.
     ///
-    /// - Important: The engine uses its own HTTP and WebSocket clients, not `URLSession`, so the
-    ///   delegate is stored but never called. Use `.security` / `.selfSigned` for trust decisions.
+    /// - Important: Over URLSession (the default on Apple platforms) the engine's session
+    ///   keeps its own delegate (it streams the polling bodies) and asks this one about every
+    ///   authentication challenge first: `urlSession(_:task:didReceive:completionHandler:)`,
+    ///   else `urlSession(_:didReceive:completionHandler:)`; when it implements neither,
+    ///   `.security` / `.selfSigned` decide. Its other methods are not called, unlike
+    ///   upstream, where it was the session's delegate. The native stack never calls it.
     case sessionDelegate(URLSessionDelegate)
 
     /// If passed `false`, the WebSocket stream will be configured with the useCustomEngine `false`.
     ///
-    /// - Important: Accepted for compatibility; the native WebSocket client is always used.
+    /// - Important: Accepted for compatibility; the stack is chosen with
+    ///   ``SocketEngine/Transport`` (`SocketManager(socketURL:config:transport:)`) instead.
     case useCustomEngine(Bool)
 
     /// The version of socket.io being used. This should match the server version. Default is 3.

@@ -11,7 +11,6 @@ extension SocketManager {
 
     func _engineDidClose(reason: String) {
         let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
-            state.waitingPackets.removeAll()
             let userDisconnected = state.status == .disconnected
             if !userDisconnected {
                 state.status = .notConnected
@@ -42,28 +41,69 @@ extension SocketManager {
         self.perform(actions, reason: reason, engineSID: engineSID)
     }
 
-    func _parseEngineMessage(_ msg: String) {
-        guard let packet = parseSocketMessage(msg) else { return }
-        guard !packet.type.isBinary || packet.placeholders == 0 else {
-            self.state.withLock { state in
-                // Attachments follow their packet directly; a server that announces packet
-                // after packet without sending them cannot make this buffer grow past a bound.
-                if state.waitingPackets.count >= SocketManager.maximumWaitingPackets {
-                    state.waitingPackets.removeFirst()
-                }
-                state.waitingPackets.append(packet)
-            }
+    // MARK: The packet path
 
-            return
+    /// Runs `work` on `handleQueue` as network work: until it ran, packets that arrive are
+    /// processed on `handleQueue` too (behind it), so nothing done on the reading thread
+    /// overtakes an earlier engine event or an earlier packet's handlers.
+    func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
+        let queue = self.state.withLock { state -> DispatchQueue in
+            state.handleQueueBacklog += 1
+            return state.handleQueue
         }
-
-        self.nsps[packet.nsp]?.handlePacket(packet)
+        queue.async {
+            work()
+            self.state.withLock { $0.handleQueueBacklog -= 1 }
+        }
     }
 
-    func _parseEngineBinaryData(_ data: Data) {
-        guard let packet = parseBinaryData(data) else { return }
-
-        self.nsps[packet.nsp]?.handlePacket(packet)
+    /// One Engine.IO message (text, or a binary attachment) from the engine, on the thread that
+    /// read it: decoded and reassembled by the manager's `SocketPacketReader` (socket.io-client-
+    /// swift's rules: a text message while attachments are expected is decoded too, at most 16
+    /// packets wait), then run through the namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``).
+    /// Only `[Any]` handlers, ack callbacks and client events wait for `handleQueue`.
+    func receiveFromEngine(_ read: (inout SocketPacketReader) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
+        enum Plan { case nothing, direct(SocketIOClient, SocketIOProtocol.SocketPacket), queued(SocketIOClient, SocketIOProtocol.SocketPacket) }
+        let plan = self.state.withLock { state -> Plan in
+            state.reader.decoder.revision = state.version == .two ? .v4 : .v5
+            let packet: SocketIOProtocol.SocketPacket?
+            do {
+                packet = try read(&state.reader)
+            } catch let error as SocketProtocolError {
+                switch error {
+                case .unexpectedAttachment:
+                    DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
+                default:
+                    DefaultSocketLogger.Logger.error("\(error): invalid packet", type: "SocketParser")
+                }
+                return .nothing
+            } catch {
+                return .nothing
+            }
+            guard let packet, let socket = state.nsps[packet.namespace] else { return .nothing }
+            // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
+            guard state.handleQueueBacklog == 0, type(of: socket) == SocketIOClient.self else {
+                return .queued(socket, packet)
+            }
+            return .direct(socket, packet)
+        }
+        switch plan {
+        case .nothing:
+            return
+        case let .direct(socket, packet):
+            if let rest = socket.receive(networkPacket: packet, direct: true) {
+                self.onHandleQueue(rest)
+            }
+        case let .queued(socket, packet):
+            let version = self.version
+            self.onHandleQueue {
+                if type(of: socket) == SocketIOClient.self {
+                    socket.receive(networkPacket: packet, direct: false)?()
+                } else if let upstream = try? SocketPacket.upstream(packet, version: version) {
+                    socket.handlePacket(upstream)
+                }
+            }
+        }
     }
 
     // MARK: SocketParsable
@@ -82,19 +122,35 @@ extension SocketManager {
         }
     }
 
-    /// Attaches binary data to the waiting packet; returns the packet once it is complete.
+    /// Attaches binary data to the newest waiting packet (the reader's); returns the packet
+    /// once it is complete.
     public func parseBinaryData(_ data: Data) -> SocketPacket? {
-        return self.state.withLock { state -> SocketPacket? in
-            guard !state.waitingPackets.isEmpty else {
+        let (packet, version) = self.state.withLock { state -> (SocketIOProtocol.SocketPacket?, SocketIOVersion) in
+            do {
+                return (try state.reader.receive(binary: Array(data)), state.version)
+            } catch {
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
-                return nil
+                return (nil, state.version)
             }
-
-            // Should execute event?
-            guard state.waitingPackets[state.waitingPackets.count - 1].addData(data) else { return nil }
-
-            return state.waitingPackets.removeLast()
         }
+        return packet.flatMap { try? SocketPacket.upstream($0, version: version) }
+    }
+
+    /// The reader's waiting packets in upstream's shape (placeholders in place, the
+    /// attachments they have in `binary`).
+    func upstreamWaitingPackets() -> [SocketPacket] {
+        let (waiting, version) = self.state.withLock { ($0.reader.waitingPackets, $0.version) }
+        return waiting.compactMap { try? SocketPacket.upstream($0.packet, version: version, attachments: $0.attachments) }
+    }
+
+    /// Replaces the reader's waiting packets (upstream's settable `waitingPackets`).
+    func replaceWaitingPackets(with packets: [SocketPacket]) {
+        let waiting = packets.map { packet in
+            var announced = SocketIOClient.protocolPacket(of: packet, full: true)
+            announced.attachmentCount = packet.placeholders
+            return (packet: announced, attachments: packet.binary.map { Array($0) })
+        }
+        self.state.withLock { $0.reader.replaceWaitingPackets(with: waiting) }
     }
 
     // MARK: Reconnection

@@ -1,6 +1,6 @@
 extension SocketManager {
-    /// The proxy for this manager's connections (native transport): HTTP `CONNECT` or SOCKS5
-    /// (see ``SocketProxy``). `nil` (the default) connects directly, or, with
+    /// The proxy for this manager's connections: HTTP `CONNECT` or SOCKS5 (see ``SocketProxy``,
+    /// which also says what URLSession makes of it). `nil` (the default) connects directly, or, with
     /// `.enableSOCKSProxy(true)`, through the environment's SOCKS proxy (`ALL_PROXY` /
     /// `SOCKS_PROXY`, see ``SocketProxy``).
     ///

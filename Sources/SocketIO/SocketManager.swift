@@ -44,7 +44,11 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var randomizationFactor = 0.5
         var status = SocketIOStatus.notConnected
         var version = SocketIOVersion.three
-        var waitingPackets: [SocketPacket] = []
+        /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
+        var reader = SocketPacketReader(decoder: SocketPacketDecoder(requiresStringEventName: true),
+                                        interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
+        /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
+        var handleQueueBacklog = 0
         var reconnectAttempts = -1
         var proxy: SocketProxy?
         /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
@@ -78,6 +82,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// If changed after calling `init`, `forceNew` must be set to `true`, or it will only connect to the url set in the
     /// init.
     public let socketURL: URL
+
+    /// The HTTP and WebSocket stack this manager's engines use.
+    public let transport: SocketEngine.Transport
 
     /// The configuration for this client.
     ///
@@ -165,8 +172,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// **This should not be modified directly.**
     public var waitingPackets: [SocketPacket] {
-        get { self.state.withLock { $0.waitingPackets } }
-        set { self.state.withLock { $0.waitingPackets = newValue } }
+        get { self.upstreamWaitingPackets() }
+        set { self.replaceWaitingPackets(with: newValue) }
     }
 
     var reconnectAttempts: Int {
@@ -182,6 +189,28 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
+        self.transport = .automatic
+        self.timers = EventLoopTimerSource.shared
+
+        super.init()
+
+        setConfigs(config)
+    }
+
+    /// Creates a manager whose engines run on `transport` (URLSession or the native stack).
+    ///
+    /// ```swift
+    /// let manager = SocketManager(socketURL: url, config: [.log(false)], transport: .urlSession)
+    /// ```
+    ///
+    /// - parameter socketURL: The url of the socket.io server.
+    /// - parameter config: The config for this socket.
+    /// - parameter transport: The HTTP and WebSocket stack (see ``SocketEngine/Transport``);
+    ///   `init(socketURL:config:)` uses ``SocketEngine/Transport/automatic``.
+    public init(socketURL: URL, config: SocketIOClientConfiguration = [], transport: SocketEngine.Transport) {
+        self.state = SocketLock(State(config: config))
+        self.socketURL = socketURL
+        self.transport = transport
         self.timers = EventLoopTimerSource.shared
 
         super.init()
@@ -190,9 +219,11 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     }
 
     /// A manager whose timers come from `timers` (tests drive time with their own source).
-    package init(socketURL: URL, config: SocketIOClientConfiguration, timers: any SocketTimerSource) {
+    package init(socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
+                 timers: any SocketTimerSource) {
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
+        self.transport = transport
         self.timers = timers
 
         super.init()
@@ -244,7 +275,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
                 let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
-                                          transports: SocketEngine.defaultTransports(), timers: self.timers)
+                                          transports: self.transport.makeTransports(config: state.config),
+                                          timers: self.timers)
                 // A new engine nobody else holds yet: taking its lock here cannot deadlock.
                 engine.proxy = state.proxy
                 state.engine = engine
@@ -446,7 +478,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason that the engine closed.
     open func engineDidClose(reason: String) {
-        handleQueue.async {
+        // Partial binary packets end with the session (upstream clears `waitingPackets`).
+        self.state.withLock { $0.reader.reset() }
+        self.onHandleQueue {
             self._engineDidClose(reason: reason)
         }
     }
@@ -455,7 +489,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason the engine errored.
     open func engineDidError(reason: String) {
-        handleQueue.async {
+        self.onHandleQueue {
             self._engineDidError(reason: reason)
         }
     }
@@ -464,35 +498,35 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter reason: The reason the engine opened.
     open func engineDidOpen(reason: String) {
-        handleQueue.async {
+        self.onHandleQueue {
             self._engineDidOpen(reason: reason)
         }
     }
 
     /// Called when the engine receives a ping message.
     open func engineDidReceivePing() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .ping, data: [])
         }
     }
 
     /// Called when the sends a ping to the server.
     open func engineDidSendPing() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .ping, data: [])
         }
     }
 
     /// Called when the engine receives a pong message.
     open func engineDidReceivePong() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .pong, data: [])
         }
     }
 
     /// Called when the sends a pong to the server.
     open func engineDidSendPong() {
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .pong, data: [])
         }
     }
@@ -502,7 +536,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter headers: The http headers.
     open func engineDidWebsocketUpgrade(headers: [String: String]) {
         let box = UncheckedSendable(headers)
-        handleQueue.async {
+        self.onHandleQueue {
             self.emitAll(clientEvent: .websocketUpgrade, data: [box.value])
         }
     }
@@ -511,18 +545,14 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter msg: The message that needs parsing.
     open func parseEngineMessage(_ msg: String) {
-        handleQueue.async {
-            self._parseEngineMessage(msg)
-        }
+        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(text: msg) }
     }
 
     /// Called when the engine receives binary data.
     ///
     /// - parameter data: The data the engine received.
     open func parseEngineBinaryData(_ data: Data) {
-        handleQueue.async {
-            self._parseEngineBinaryData(data)
-        }
+        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(binary: Array(data)) }
     }
 
     /// Returns a `SocketIOClient` for the given namespace. This socket shares a transport with the manager.

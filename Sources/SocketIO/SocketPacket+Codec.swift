@@ -78,27 +78,39 @@ extension SocketPacket {
             }
         }
 
-        let data: [Any]
+        return SocketPacket(type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
+                            id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount)
+    }
+
+    /// A decoded protocol packet in upstream's shape (`data` as upstream's parser makes it).
+    ///
+    /// - Parameter attachments: the binary attachments it already has (a waiting packet's).
+    static func upstream(_ packet: SocketIOProtocol.SocketPacket, version: SocketIOVersion,
+                         attachments: [[UInt8]] = []) throws(SocketParsableError) -> SocketPacket {
+        SocketPacket(type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
+                     id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount,
+                     binary: attachments.map { Data($0) })
+    }
+
+    /// Upstream's `data` of a packet: an event's or ack's array, the CONNECT / CONNECT_ERROR
+    /// payload as one item (with `.two`, an ERROR's array elements), nothing for DISCONNECT.
+    static func items(of packet: SocketIOProtocol.SocketPacket, version: SocketIOVersion) throws(SocketParsableError) -> [Any] {
         switch packet.type {
         case .event, .binaryEvent:
             guard packet.eventName != nil, case let .array(elements)? = packet.data else { throw .invalidDataArray }
-            data = elements.map { SocketValueConversion.any(from: $0) }
+            return elements.map { SocketValueConversion.any(from: $0) }
         case .ack, .binaryAck:
             guard case let .array(elements)? = packet.data else { throw .invalidDataArray }
-            data = elements.map { SocketValueConversion.any(from: $0) }
+            return elements.map { SocketValueConversion.any(from: $0) }
         case .connectError where version == .two:
             if case let .array(elements)? = packet.data {
-                data = elements.map { SocketValueConversion.any(from: $0) }
-            } else {
-                data = packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
+                return elements.map { SocketValueConversion.any(from: $0) }
             }
+            return packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
         case .connect, .connectError:
-            data = packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
+            return packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
         case .disconnect:
-            data = []
+            return []
         }
-
-        return SocketPacket(type: self.publicType(packet.type), data: data, id: packet.ackID ?? -1,
-                            nsp: packet.namespace, placeholders: packet.attachmentCount)
     }
 }

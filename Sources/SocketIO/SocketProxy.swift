@@ -21,9 +21,15 @@ import RealtimeHTTP
 /// wrong credentials (HTTP 407, SOCKS5 authentication), a refused target (the HTTP status or
 /// SOCKS5 reply code), a proxy that breaks its protocol or closes.
 ///
-/// - Important: Applies to the native transport (the only one on Linux). It is a manager
-///   property rather than a new `SocketIOClientOption` case so that code switching
-///   exhaustively over upstream's option enum keeps compiling.
+/// - Important: Over URLSession (``SocketEngine/Transport/urlSession``, the default on Apple
+///   platforms) the proxy becomes the engine session's `connectionProxyDictionary` (HTTP and
+///   HTTPS entries for `.http`, SOCKS entries for `.socks5`), for polling and WebSocket alike.
+///   What URLSession cannot do: send the credentials (a 407 goes to `.sessionDelegate`'s
+///   authentication challenge instead; SOCKS5 authentication is unavailable), report the
+///   proxy's failures as the typed errors above (URLSession's `URLError` text arrives), or
+///   turn a system-wide proxy off with `.direct`; FoundationNetworking on Linux ignores the
+///   dictionary. It is a manager property rather than a new `SocketIOClientOption` case so that
+///   code switching exhaustively over upstream's option enum keeps compiling.
 public struct SocketProxy: Sendable, Hashable, CustomStringConvertible {
     let configuration: ProxyConfiguration
 

@@ -1,5 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif
 
@@ -31,14 +31,15 @@ package struct SocketTimer: Sendable {
 }
 
 /// The default source: RealtimeIO's event loop timers on Linux (one epoll thread, no extra
-/// wake-ups), a global Dispatch queue elsewhere.
+/// wake-ups), a global Dispatch queue elsewhere (Apple platforms and the
+/// `REALTIME_NO_NATIVE_STACK` configuration).
 package struct EventLoopTimerSource: SocketTimerSource {
     package static let shared = EventLoopTimerSource()
 
     package var now: ContinuousClock.Instant { .now }
 
     package func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
-        #if canImport(Glibc)
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         let loop = EventLoop.shared
         let id = loop.scheduleTimer(at: deadline, body)
         return SocketTimer(cancel: { loop.cancelTimer(id) })
@@ -48,7 +49,9 @@ package struct EventLoopTimerSource: SocketTimerSource {
         let nanoseconds = max(0, delay.components.seconds) * 1_000_000_000
             + max(0, delay.components.attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
-        return SocketTimer(cancel: { item.cancel() })
+        // `cancel()` is thread-safe; corelibs Dispatch does not mark the item `Sendable`.
+        let cancellable = UncheckedSendable(item)
+        return SocketTimer(cancel: { cancellable.value.cancel() })
         #endif
     }
 }

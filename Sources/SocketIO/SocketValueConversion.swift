@@ -1,72 +1,161 @@
-import EngineIOProtocol
+package import EngineIOProtocol
 import Foundation
 
 /// Converts the `[Any]` payloads of the public API to and from the protocol layer's
-/// ``JSONValue``.
+/// ``JSONValue``: the package's one reading of untyped values (`SocketIOConcurrency`'s
+/// `Payload(socketValue:)` goes through it too).
 ///
-/// - `Bool` is checked before numbers: on Linux an `NSNumber` holding `1` answers `is Bool`,
-///   so natives are matched by exact type and `NSNumber`s by their `objCType` (`c`/`B` are
-///   booleans, `f`/`d` doubles, anything else integers).
+/// - Foundation numbers are told apart by class first: `NSNumber(value: true)` (and every
+///   boolean `JSONSerialization` makes) is an instance of one class, on Linux and Apple, so a
+///   boolean never reads as `1` nor `1` as `true`; then by `objCType` (`f`/`d` doubles,
+///   unsigned types as integers when they fit, else doubles, `B` booleans, anything else
+///   integers: an `Int8` number is `1`, not `true`).
+/// - Swift values are matched by exact type before any bridging cast.
 /// - `Data` / `NSData` become binary attachments (`.binary`), also inside containers.
 /// - A nested custom ``SocketData`` is replaced by its `socketRepresentation()`.
-/// - Values JSON cannot hold (non-finite doubles, unknown types) become `null`.
-enum SocketValueConversion {
-    /// Deepest nesting converted; deeper values become `null` instead of recursing further.
+///
+/// Two policies for what JSON cannot hold (an unknown type, a dictionary key that is not a
+/// string, a representation that throws or is its own type, nesting too deep): emits
+/// (``jsonValue(from:depth:)``) put `null` there, as before; ``strictJSONValue(from:maximumDepth:)``
+/// throws a ``Failure``. Non-finite doubles become `null` for emits and are kept by the strict one.
+package enum SocketValueConversion {
+    /// Deepest nesting converted for emits; deeper values become `null` instead of recursing further.
     static let maximumDepth = 128
 
-    static func jsonValue(from value: Any, depth: Int = 0) -> JSONValue {
-        guard depth < self.maximumDepth else { return .null }
+    /// Why ``strictJSONValue(from:maximumDepth:)`` refused a value.
+    package enum Failure: Error {
+        /// A value of this type has no JSON form.
+        case unsupportedType(String)
+        /// A dictionary key of this type (only strings are accepted).
+        case unsupportedKeyType(String)
+        /// Nesting deeper than the limit.
+        case tooDeep(Int)
+        /// A custom value's `socketRepresentation()` threw this.
+        case representationFailed(any Error)
+    }
 
+    /// The value for an emit: what JSON cannot hold becomes `null`.
+    static func jsonValue(from value: Any, depth: Int = 0) -> JSONValue {
+        // Lenient: every failure below becomes `null` in place, so nothing is thrown.
+        (try? Self.convert(value, depth: depth, limit: Self.maximumDepth, strict: false)) ?? .null
+    }
+
+    /// The value, or the first thing in it JSON cannot hold.
+    ///
+    /// - Throws: ``Failure``.
+    package static func strictJSONValue(from value: Any, maximumDepth: Int) throws(Failure) -> JSONValue {
+        try Self.convert(value, depth: 0, limit: maximumDepth, strict: true)
+    }
+
+    /// The class of `NSNumber(value: true)`: Foundation's boolean numbers are instances of
+    /// exactly this class.
+    private static let booleanNumberClass: AnyClass = type(of: NSNumber(value: true))
+
+    private static func convert(_ value: Any, depth: Int, limit: Int, strict: Bool) throws(Failure) -> JSONValue {
+        guard depth < limit else {
+            if strict { throw .tooDeep(limit) }
+            return .null
+        }
+        let dynamicType = type(of: value)
+        if dynamicType is NSNumber.Type, let number = value as? NSNumber {
+            return Self.convert(number: number, strict: strict)
+        }
+        if dynamicType == Bool.self, let bool = value as? Bool { return .bool(bool) }
+        if dynamicType == Int.self, let int = value as? Int { return .int(int) }
+        if dynamicType == Double.self, let double = value as? Double { return Self.number(double, strict: strict) }
+        // Containers before Foundation classes: on Linux a cast of an array to `NSData` or
+        // `NSNull` would first bridge the whole (possibly deep) array.
         switch value {
-        case let bool as Bool where type(of: value) == Bool.self:
-            return .bool(bool)
         case let string as String:
             return .string(string)
-        case let int as Int where type(of: value) == Int.self:
-            return .int(int)
-        case let double as Double where type(of: value) == Double.self:
-            return double.isFinite ? .double(double) : .null
-        case let float as Float where type(of: value) == Float.self:
-            return float.isFinite ? .double(Double(float)) : .null
+        case let elements as [Any]:
+            var result: [JSONValue] = []
+            result.reserveCapacity(elements.count)
+            for element in elements {
+                result.append(try Self.convert(element, depth: depth + 1, limit: limit, strict: strict))
+            }
+            return .array(result)
+        case let members as [String: Any]:
+            var result: [(String, JSONValue)] = []
+            result.reserveCapacity(members.count)
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                result.append((key, try Self.convert(member, depth: depth + 1, limit: limit, strict: strict)))
+            }
+            return .object(JSONObject(result))
         case let data as Data:
             return .binary(Array(data))
-        case let int as any BinaryInteger:
-            return Int(exactly: int).map(JSONValue.int) ?? .double(Double(int))
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c", "B":
-                return .bool(number.boolValue)
-            case "f", "d":
-                return number.doubleValue.isFinite ? .double(number.doubleValue) : .null
-            default:
-                return .int(number.intValue)
-            }
+        case let integer as any BinaryInteger:
+            return Int(exactly: integer).map(JSONValue.int) ?? .double(Double(integer))
+        case let float as any BinaryFloatingPoint:
+            return Self.number(Double(float), strict: strict)
         case is NSNull:
             return .null
+        case let data as NSData:
+            return .binary(Array(Data(referencing: data)))
         case let string as NSString:
             return .string(string as String)
-        case let array as [Any]:
-            return .array(array.map { self.jsonValue(from: $0, depth: depth + 1) })
-        case let dictionary as [String: Any]:
-            let members = dictionary.sorted(by: { $0.key < $1.key })
-                .map { ($0.key, self.jsonValue(from: $0.value, depth: depth + 1)) }
-            return .object(JSONObject(members))
+        case let members as [AnyHashable: Any]:
+            var result: [(String, JSONValue)] = []
+            result.reserveCapacity(members.count)
+            for (key, member) in members {
+                guard let name = key.base as? String else {
+                    if strict { throw .unsupportedKeyType(String(describing: type(of: key.base))) }
+                    result.append((String(describing: key.base), try Self.convert(member, depth: depth + 1, limit: limit, strict: strict)))
+                    continue
+                }
+                result.append((name, try Self.convert(member, depth: depth + 1, limit: limit, strict: strict)))
+            }
+            return .object(JSONObject(result.sorted(by: { $0.0 < $1.0 })))
         case let array as NSArray:
-            return .array(array.map { self.jsonValue(from: $0, depth: depth + 1) })
-        case let dictionary as NSDictionary:
-            var members: [(String, JSONValue)] = []
-            for (key, element) in dictionary {
-                members.append((String(describing: key), self.jsonValue(from: element, depth: depth + 1)))
+            var result: [JSONValue] = []
+            for element in array {
+                result.append(try Self.convert(element, depth: depth + 1, limit: limit, strict: strict))
             }
-            return .object(JSONObject(members.sorted(by: { $0.0 < $1.0 })))
-        case let custom as SocketData:
-            if let representation = try? custom.socketRepresentation(),
-               type(of: representation) != type(of: custom) {
-                return self.jsonValue(from: representation, depth: depth + 1)
-            }
-            return .null
+            return .array(result)
         default:
-            return .null
+            break
+        }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return .null }
+            return try Self.convert(wrapped, depth: depth + 1, limit: limit, strict: strict)
+        }
+        if let custom = value as? any SocketData {
+            let representation: any SocketData
+            do {
+                representation = try custom.socketRepresentation()
+            } catch {
+                if strict { throw .representationFailed(error) }
+                return .null
+            }
+            // A type whose representation is itself would loop forever.
+            guard type(of: representation) != dynamicType else {
+                if strict { throw .unsupportedType(String(describing: dynamicType)) }
+                return .null
+            }
+            return try Self.convert(representation, depth: depth + 1, limit: limit, strict: strict)
+        }
+        if strict { throw .unsupportedType(String(describing: dynamicType)) }
+        return .null
+    }
+
+    private static func number(_ double: Double, strict: Bool) -> JSONValue {
+        double.isFinite || strict ? .double(double) : .null
+    }
+
+    private static func convert(number: NSNumber, strict: Bool) -> JSONValue {
+        if type(of: number) == Self.booleanNumberClass {
+            return .bool(number.boolValue)
+        }
+        switch String(cString: number.objCType) {
+        case "f", "d":
+            return Self.number(number.doubleValue, strict: strict)
+        case "Q", "L", "I":
+            return Int(exactly: number.uint64Value).map(JSONValue.int) ?? .double(number.doubleValue)
+        case "B":
+            return .bool(number.boolValue)
+        default:
+            return .int(number.intValue)
         }
     }
 

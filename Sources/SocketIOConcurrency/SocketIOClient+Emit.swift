@@ -85,11 +85,18 @@ extension SocketIOClient {
         let ack: OnAckCallback = self.emitWithAck(event, with: items)
         let wait = AckWait()
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Payload, Error>, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Payload, Error>, Never>) in
                 guard wait.install(continuation) else { return }
                 let sent = ack.sendWithAck(timingOut: timeout) { outcome in
                     switch outcome {
-                    case .ack(let ackItems):
+                    case .ack(.values(let values)):
+                        // From the network, settled on the thread that read it.
+                        if values == [.string(SocketAckStatus.noAck.rawValue)] {
+                            wait.finish(.failure(.ackTimedOut(event: event, timeout: timeout)))
+                        } else {
+                            wait.finish(.success(Payload(arguments: values)))
+                        }
+                    case .ack(.items(let ackItems)):
                         if let error = Error(ackItems: ackItems, event: event, timeout: timeout) {
                             wait.finish(.failure(error))
                             return
@@ -134,11 +141,15 @@ extension SocketIOClient {
 
 /// The wait of one async `emitWithAck`: the first outcome wins and resumes the task; a
 /// cancellation before the ack id is known is remembered, so the ack is dropped once it is.
+///
+/// The continuation is unsafe (no checking canary allocated per call): `finished`, under the
+/// lock, lets exactly one outcome take it, and `install` resumes it itself when the wait had
+/// already ended, so it is resumed exactly once.
 final class AckWait: Sendable {
     typealias Outcome = Result<SocketIOClient.Payload, SocketIOClient.Error>
 
     private struct State {
-        var continuation: CheckedContinuation<Outcome, Never>?
+        var continuation: UnsafeContinuation<Outcome, Never>?
         var finished = false
         var ackID: Int?
     }
@@ -147,7 +158,7 @@ final class AckWait: Sendable {
 
     /// Installs the task's continuation; `false` (and resumed with `.cancelled`) when the task
     /// was cancelled before.
-    func install(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+    func install(_ continuation: UnsafeContinuation<Outcome, Never>) -> Bool {
         let finished = self.state.withLock { state -> Bool in
             guard !state.finished else { return true }
             state.continuation = continuation
@@ -167,7 +178,7 @@ final class AckWait: Sendable {
 
     /// Ends the wait with `outcome` unless it already ended.
     func finish(_ outcome: Outcome) {
-        let continuation = self.state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+        let continuation = self.state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
             guard !state.finished else { return nil }
             state.finished = true
             defer { state.continuation = nil }

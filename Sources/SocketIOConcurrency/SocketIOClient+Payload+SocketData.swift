@@ -55,129 +55,48 @@ extension SocketIOClient.Payload {
     ///   ``SocketIOClient/Error/invalidSocketData(event:message:)`` when a custom value's
     ///   representation throws or nesting exceeds 512 levels.
     public init(socketData value: any SocketData) throws(SocketIOClient.Error) {
-        self = try Self.convert(value, depth: 0)
+        self = try Self.convert(value)
     }
 
     /// Converts the items of an event or an ack: one item is that item's payload; zero or
     /// several items are an ``array(_:)``.
     public init(socketItems items: [Any]) throws(SocketIOClient.Error) {
         if items.count == 1 {
-            self = try Self.convert(items[0], depth: 0)
+            self = try Self.convert(items[0])
         } else {
-            self = .array(try Self.convertElements(items, depth: 0))
+            var elements: [Self] = []
+            elements.reserveCapacity(items.count)
+            for item in items {
+                elements.append(try Self.convert(item))
+            }
+            self = .array(elements)
         }
     }
 
     /// Converts one untyped value (see ``init(socketData:)``).
     public init(socketValue value: Any) throws(SocketIOClient.Error) {
-        self = try Self.convert(value, depth: 0)
+        self = try Self.convert(value)
     }
 
-    private static func convert(_ value: Any, depth: Int) throws(SocketIOClient.Error) -> Self {
-        guard depth < Self.maximumDepth else {
-            throw .invalidSocketData(event: nil, message: "nesting deeper than \(Self.maximumDepth) levels")
-        }
-        let dynamicType = type(of: value)
-        // Foundation numbers first, by class: a boolean NSNumber must not become 1 or 0.
-        if dynamicType is NSNumber.Type, let number = value as? NSNumber {
-            return Self.convert(number: number)
-        }
-        // Exact Swift types: no bridging casts, so `true` never reads as `1` nor `1` as `true`.
-        if dynamicType == Bool.self, let value = value as? Bool { return .bool(value) }
-        if dynamicType == Int.self, let value = value as? Int { return .int(value) }
-        if dynamicType == Double.self, let value = value as? Double { return .double(value) }
-        // Containers before Foundation classes: on Linux a cast of an array to `NSData` or
-        // `NSNull` would first bridge the whole (possibly deep) array.
-        switch value {
-        case let payload as SocketIOClient.Payload:
-            return payload
-        case let string as String:
-            return .string(string)
-        case let elements as [Any]:
-            return .array(try Self.convertElements(elements, depth: depth + 1))
-        case let members as [String: Any]:
-            return .object(try Self.convertMembers(members, depth: depth + 1))
-        case let data as Data:
-            return .data(data)
-        case let integer as any BinaryInteger:
-            if let exact = Int(exactly: integer) { return .int(exact) }
-            return .double(Double(integer))
-        case let float as any BinaryFloatingPoint:
-            return .double(Double(float))
-        case is NSNull:
-            return .null
-        case let data as NSData:
-            return .data(Data(referencing: data))
-        case let members as [AnyHashable: Any]:
-            var object: [String: Self] = [:]
-            object.reserveCapacity(members.count)
-            for (key, member) in members {
-                guard let key = key.base as? String else {
-                    throw .unsupportedDictionaryKeyType(typeName: String(describing: type(of: key.base)))
-                }
-                object[key] = try Self.convert(member, depth: depth + 1)
-            }
-            return .object(object)
-        default:
-            break
-        }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return .null }
-            return try Self.convert(wrapped, depth: depth + 1)
-        }
-        if let custom = value as? any SocketData {
-            let representation: any SocketData
-            do {
-                representation = try custom.socketRepresentation()
-            } catch let error as SocketIOClient.Error {
+    /// One value through SocketIO's reading of untyped values (`SocketValueConversion`, the
+    /// one the emits use, in its strict form), then ``init(_:)`` from the `JSONValue`.
+    private static func convert(_ value: Any) throws(SocketIOClient.Error) -> Self {
+        if let payload = value as? SocketIOClient.Payload { return payload }
+        do {
+            return Self(try SocketValueConversion.strictJSONValue(from: value, maximumDepth: Self.maximumDepth))
+        } catch {
+            switch error {
+            case .unsupportedType(let typeName):
+                throw .unsupportedPayloadType(typeName: typeName)
+            case .unsupportedKeyType(let typeName):
+                throw .unsupportedDictionaryKeyType(typeName: typeName)
+            case .tooDeep(let limit):
+                throw .invalidSocketData(event: nil, message: "nesting deeper than \(limit) levels")
+            case .representationFailed(let error as SocketIOClient.Error):
                 throw error
-            } catch {
+            case .representationFailed(let error):
                 throw .invalidSocketData(event: nil, message: String(describing: error))
             }
-            // A type whose representation is itself would loop forever.
-            guard type(of: representation) != dynamicType else {
-                throw .unsupportedPayloadType(typeName: String(describing: dynamicType))
-            }
-            return try Self.convert(representation, depth: depth + 1)
-        }
-        throw .unsupportedPayloadType(typeName: String(describing: dynamicType))
-    }
-
-    private static func convertElements(_ elements: [Any], depth: Int) throws(SocketIOClient.Error) -> [Self] {
-        var result: [Self] = []
-        result.reserveCapacity(elements.count)
-        for element in elements {
-            result.append(try Self.convert(element, depth: depth))
-        }
-        return result
-    }
-
-    private static func convertMembers(_ members: [String: Any], depth: Int) throws(SocketIOClient.Error) -> [String: Self] {
-        var result: [String: Self] = [:]
-        result.reserveCapacity(members.count)
-        for (key, member) in members {
-            result[key] = try Self.convert(member, depth: depth)
-        }
-        return result
-    }
-
-    /// The class of `NSNumber(value: true)`: Foundation's boolean numbers (from
-    /// `JSONSerialization` too) are instances of exactly this class, on Linux and Apple.
-    private static let booleanNumberClass: AnyClass = type(of: NSNumber(value: true))
-
-    private static func convert(number: NSNumber) -> Self {
-        if type(of: number) == Self.booleanNumberClass {
-            return .bool(number.boolValue)
-        }
-        switch String(cString: number.objCType) {
-        case "f", "d":
-            return .double(number.doubleValue)
-        case "Q", "L", "I":
-            if let exact = Int(exactly: number.uint64Value) { return .int(exact) }
-            return .double(number.doubleValue)
-        default:
-            return .int(number.intValue)
         }
     }
 }

@@ -1,3 +1,4 @@
+import EngineIOProtocol
 public import SocketIO
 
 extension SocketIOClient {
@@ -42,13 +43,17 @@ extension SocketIOClient {
         bufferingPolicy: AsyncThrowingStream<Payload, Error>.BufferingPolicy = .bufferingNewest(100)
     ) -> AsyncThrowingStream<Payload, Error> {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
-            let eventID = self.on(event) { items, _ in
+            // Network events arrive as decoded values (on the thread that read them, when no
+            // `[Any]` handler wants the event); `handleEvent` callers' items are converted.
+            let eventID = self.on(event, values: { arguments in
+                continuation.yield(Payload(arguments: arguments))
+            }, items: { items, _ in
                 do throws(Error) {
                     continuation.yield(try Payload(socketItems: items))
                 } catch {
                     continuation.finish(throwing: error)
                 }
-            }
+            })
             let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
                 let reason = DisconnectReason(rawReason: items.first as? String)
                 continuation.finish(throwing: .disconnected(event: event, reason: reason))

@@ -23,27 +23,40 @@ package struct AckTable<Pending> {
         package var deadline: ContinuousClock.Instant?
         /// What the owner stored (typically the callback).
         package var pending: Pending
+
+        @inlinable
+        package init(id: Int, deadline: ContinuousClock.Instant?, pending: Pending) {
+            self.id = id
+            self.deadline = deadline
+            self.pending = pending
+        }
     }
 
-    private var nextID = 0
-    private var entries: [Int: Entry] = [:]
+    // `@usableFromInline` and the `@inlinable` members below: the table is used once per ack
+    // from another module; unspecialized, its dictionary work ran through generic metadata.
+    @usableFromInline var nextID = 0
+    @usableFromInline var entries: [Int: Entry] = [:]
 
     /// An empty table whose first id is 0.
     package init() {}
 
     /// How many acknowledgements are waiting.
+    @inlinable
     package var count: Int { self.entries.count }
 
     /// `true` when nothing is waiting.
+    @inlinable
     package var isEmpty: Bool { self.entries.isEmpty }
 
     /// The id the next ``register(_:deadline:)`` will return.
+    @inlinable
     package var peekNextID: Int { self.nextID }
 
     /// Allocates the next id and remembers `pending` under it.
     ///
     /// - Parameter deadline: when the acknowledgement times out; `nil` waits forever.
     /// - Returns: the ack id to put in the EVENT packet.
+    @inlinable
     package mutating func register(_ pending: Pending, deadline: ContinuousClock.Instant?) -> Int {
         let id = self.nextID
         self.nextID = self.nextID == Int.max ? 0 : self.nextID + 1
@@ -53,8 +66,24 @@ package struct AckTable<Pending> {
 
     /// Removes and returns what waits for `id`; `nil` for an unknown, resolved or expired id
     /// (a late or duplicate ACK from the server).
+    @inlinable
     package mutating func resolve(id: Int) -> Pending? {
         self.entries.removeValue(forKey: id)?.pending
+    }
+
+    /// Removes and returns what waits for `id` when `matches` accepts it; otherwise the entry
+    /// stays (with its deadline) and the result is `nil`, as for an unknown id.
+    @inlinable
+    package mutating func resolve(id: Int, if matches: (Pending) -> Bool) -> Pending? {
+        guard let entry = self.entries[id], matches(entry.pending) else { return nil }
+        self.entries[id] = nil
+        return entry.pending
+    }
+
+    /// `true` when something waits for `id`.
+    @inlinable
+    package func contains(id: Int) -> Bool {
+        self.entries[id] != nil
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, by increasing id.
@@ -71,6 +100,7 @@ package struct AckTable<Pending> {
     }
 
     /// The earliest deadline still pending, to schedule the next ``expire(now:)``.
+    @inlinable
     package var nextDeadline: ContinuousClock.Instant? {
         // A plain loop: in this generic type a key path (`compactMap(\.deadline)`) is built
         // at run time on every call, which cost more than the rest of an ack's handling.

@@ -15,8 +15,10 @@ import EngineIOProtocol
 /// let packet = try assembler.append([1, 2, 3, 4])              // ["baz", .binary([1, 2, 3, 4])]
 /// ```
 package struct BinaryPacketAssembler: Sendable {
-    private var packet: SocketPacket
-    private var attachments: [[UInt8]] = []
+    /// The packet as announced (placeholders still in place).
+    package private(set) var packet: SocketPacket
+    /// The attachments collected so far, in order.
+    package private(set) var attachments: [[UInt8]] = []
     private var isFinished = false
 
     /// Starts collecting attachments for `packet`.

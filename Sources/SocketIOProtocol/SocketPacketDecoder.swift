@@ -25,12 +25,18 @@ package struct SocketPacketDecoder: Sendable {
     /// socket.io-client-swift's parser reads it. ``SocketProtocolRevision/v5`` keeps the
     /// CONNECT_ERROR rule (an object or a string).
     package var revision: SocketProtocolRevision
+    /// `true`: an EVENT / BINARY_EVENT must start with a string (socket.io-client-swift's
+    /// rule: it has no numeric event names); `false`: a number is accepted too, as
+    /// socket.io-parser does.
+    package var requiresStringEventName: Bool
 
     /// A decoder with the given limits (defaults: 1,000 attachments, depth 128) and revision.
-    package init(maximumAttachments: Int = 1_000, maximumDepth: Int = 128, revision: SocketProtocolRevision = .v5) {
+    package init(maximumAttachments: Int = 1_000, maximumDepth: Int = 128, revision: SocketProtocolRevision = .v5,
+                 requiresStringEventName: Bool = false) {
         self.maximumAttachments = maximumAttachments
         self.maximumDepth = maximumDepth
         self.revision = revision
+        self.requiresStringEventName = requiresStringEventName
     }
 
     /// The largest acknowledgement id accepted: 2^53 - 1, the largest integer a JavaScript
@@ -119,14 +125,14 @@ package struct SocketPacketDecoder: Sendable {
                 throw .invalidJSON(error)
             }
         }
-        guard isVersionTwoError || Self.isPayloadValid(data, for: type) else {
+        guard isVersionTwoError || Self.isPayloadValid(data, for: type, stringEventName: self.requiresStringEventName) else {
             throw .invalidPayload(type)
         }
         return SocketPacket(type: type, namespace: namespace, ackID: ackID, data: data, attachmentCount: attachmentCount)
     }
 
     /// socket.io-parser's `isPayloadValid` rules.
-    private static func isPayloadValid(_ data: JSONValue?, for type: SocketPacketType) -> Bool {
+    private static func isPayloadValid(_ data: JSONValue?, for type: SocketPacketType, stringEventName: Bool) -> Bool {
         switch type {
         case .connect:
             guard let data else { return true }
@@ -142,7 +148,8 @@ package struct SocketPacketDecoder: Sendable {
         case .event, .binaryEvent:
             guard case .array(let elements)? = data, let first = elements.first else { return false }
             switch first {
-            case .string, .int, .double: return true
+            case .string: return true
+            case .int, .double: return !stringEventName
             default: return false
             }
         case .ack, .binaryAck:

@@ -1,12 +1,17 @@
-package import EngineIOProtocol
+import EngineIOProtocol
 
 /// Turns the Engine.IO messages of a session into complete Socket.IO packets.
 ///
 /// socket.io-protocol v5, "Packet encoding": a text message is one packet; a BINARY_EVENT or
 /// BINARY_ACK announcing `n` attachments is followed by exactly `n` binary messages. The reader
 /// decodes text with ``SocketPacketDecoder``, collects attachments with ``BinaryPacketAssembler``,
-/// and returns each packet once it is complete. Like socket.io-parser it rejects a text message
-/// that arrives while attachments are still expected, and a binary message nobody announced.
+/// and returns each packet once it is complete.
+///
+/// What happens to a message out of place is the reader's ``Interleaving``: like socket.io-parser
+/// (``Interleaving/reject``, the default) it rejects a text message that arrives while
+/// attachments are still expected, and a binary message nobody announced; like
+/// socket.io-client-swift (``Interleaving/keepWaiting(limit:)``) it decodes such a text
+/// message and keeps the packets that wait, the newest getting the next attachment.
 ///
 /// ```swift
 /// var reader = SocketPacketReader()
@@ -14,37 +19,71 @@ package import EngineIOProtocol
 /// try reader.receive(binary: [1, 2, 3])                                  // the packet
 /// ```
 ///
-/// After an error the reader is reset (no partial packet kept); the caller should close the session.
+/// After an error the reader in ``Interleaving/reject`` is reset (no partial packet kept); the
+/// caller should close the session.
 package struct SocketPacketReader: Sendable {
+    /// What the reader does with a text message while attachments are still expected.
+    package enum Interleaving: Sendable, Hashable {
+        /// socket.io-parser: throw ``SocketProtocolError/textWhileAwaitingAttachments`` and
+        /// drop the partial packet.
+        case reject
+        /// socket.io-client-swift (`SocketManager.waitingPackets`): decode the text message as
+        /// usual; a binary packet it announces waits too (the oldest is dropped beyond
+        /// `limit`), and each attachment goes to the newest waiting packet.
+        case keepWaiting(limit: Int)
+    }
+
     /// The decoder used for text messages (limits included).
     package var decoder: SocketPacketDecoder
-    private var assembler: BinaryPacketAssembler?
+    /// What happens to a text message while attachments are expected.
+    package let interleaving: Interleaving
+    /// The packets waiting for attachments, oldest first; the last gets the next attachment.
+    /// At most one with ``Interleaving/reject``.
+    private var waiting: [BinaryPacketAssembler] = []
 
     /// A reader with the given decoder.
-    package init(decoder: SocketPacketDecoder = SocketPacketDecoder()) {
+    package init(decoder: SocketPacketDecoder = SocketPacketDecoder(), interleaving: Interleaving = .reject) {
         self.decoder = decoder
+        self.interleaving = interleaving
     }
 
     /// `true` while a binary packet waits for attachments.
-    package var isAwaitingAttachments: Bool { self.assembler != nil }
+    package var isAwaitingAttachments: Bool { !self.waiting.isEmpty }
+
+    /// The packets waiting for attachments, oldest first, each with the attachments it has.
+    package var waitingPackets: [(packet: SocketPacket, attachments: [[UInt8]])] {
+        self.waiting.map { ($0.packet, $0.attachments) }
+    }
 
     /// Reads a text message.
     ///
     /// - Returns: the packet, or `nil` when it announced attachments still to come.
-    /// - Throws: ``SocketProtocolError`` for a malformed packet, or
-    ///   ``SocketProtocolError/textWhileAwaitingAttachments`` when attachments were still expected.
+    /// - Throws: ``SocketProtocolError`` for a malformed packet, or, with
+    ///   ``Interleaving/reject``, ``SocketProtocolError/textWhileAwaitingAttachments`` when
+    ///   attachments were still expected.
     package mutating func receive(text: String) throws(SocketProtocolError) -> SocketPacket? {
-        guard self.assembler == nil else {
-            self.assembler = nil
+        if case .reject = self.interleaving, !self.waiting.isEmpty {
+            self.waiting = []
             throw .textWhileAwaitingAttachments
         }
         let packet = try self.decoder.decode(text)
         guard packet.type.isBinary else { return packet }
+        return try self.startCollecting(packet)
+    }
+
+    /// Starts collecting the attachments of a decoded binary packet.
+    ///
+    /// - Returns: the packet when it announced none, else `nil`.
+    /// - Throws: ``SocketProtocolError/invalidPlaceholder`` (nothing is kept).
+    private mutating func startCollecting(_ packet: SocketPacket) throws(SocketProtocolError) -> SocketPacket? {
         var assembler = try BinaryPacketAssembler(packet: packet)
         if let complete = assembler.packetIfComplete() {
             return complete
         }
-        self.assembler = assembler
+        if case .keepWaiting(let limit) = self.interleaving, self.waiting.count >= max(1, limit) {
+            self.waiting.removeFirst(self.waiting.count - max(1, limit) + 1)
+        }
+        self.waiting.append(assembler)
         return nil
     }
 
@@ -53,21 +92,34 @@ package struct SocketPacketReader: Sendable {
     /// - Returns: the packet once its last attachment arrived, else `nil`.
     /// - Throws: ``SocketProtocolError/unexpectedAttachment`` when no binary packet waits.
     package mutating func receive(binary: [UInt8]) throws(SocketProtocolError) -> SocketPacket? {
-        guard var assembler = self.assembler else {
+        guard var assembler = self.waiting.popLast() else {
             throw .unexpectedAttachment
         }
         do {
             let packet = try assembler.append(binary)
-            self.assembler = packet == nil ? assembler : nil
+            if packet == nil { self.waiting.append(assembler) }
             return packet
         } catch {
-            self.assembler = nil
+            if case .reject = self.interleaving { self.waiting = [] }
             throw error
         }
     }
 
-    /// Drops a partial packet (on reconnect, as socket.io-client-swift clears `waitingPackets`).
+    /// Replaces the waiting packets (socket.io-client-swift's settable `waitingPackets`):
+    /// each packet is checked as a decoded one is, then given the attachments it already has.
+    /// A packet whose placeholders or attachments do not fit is left out.
+    package mutating func replaceWaitingPackets(with packets: [(packet: SocketPacket, attachments: [[UInt8]])]) {
+        self.waiting = []
+        for (packet, attachments) in packets where packet.type.isBinary && attachments.count < packet.attachmentCount {
+            guard var assembler = try? BinaryPacketAssembler(packet: packet) else { continue }
+            guard (try? attachments.map { attachment throws(SocketProtocolError) in try assembler.append(attachment) }) != nil
+            else { continue }
+            self.waiting.append(assembler)
+        }
+    }
+
+    /// Drops every partial packet (on reconnect, as socket.io-client-swift clears `waitingPackets`).
     package mutating func reset() {
-        self.assembler = nil
+        self.waiting = []
     }
 }

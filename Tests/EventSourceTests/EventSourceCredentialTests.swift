@@ -28,7 +28,7 @@ import TestSupport
         return [:]
     }
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession])
+    @Test(arguments: LoopbackTests.transports)
     func credentialsStayOnTheirOrigin(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }

@@ -14,7 +14,7 @@ import TestSupport
         .serverCertificateNotYetValid, .secureConnectionFailed, .clientCertificateRejected,
     ]
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession], ["localhost", "wronghost", "expired", "untrusted"])
+    @Test(arguments: LoopbackTests.transports, ["localhost", "wronghost", "expired", "untrusted"])
     func certificatesTheSystemDoesNotTrustAreRefused(transport: EventSource.Transport, leaf: String) async throws {
         let certificates = try await Self.certificates.value
         let server = try await TestServer.start("io_tcp_server.py", arguments: [

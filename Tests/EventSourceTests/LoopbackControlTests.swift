@@ -14,7 +14,7 @@ import TestSupport
 
     // MARK: - Default headers
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession])
+    @Test(arguments: LoopbackTests.transports)
     func defaultHeadersAsTheContractSuiteChecks(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
@@ -96,7 +96,7 @@ import TestSupport
 
     // MARK: - Restart
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession])
+    @Test(arguments: LoopbackTests.transports)
     func callerCanTriggerARestart(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }

@@ -18,7 +18,11 @@ import TestSupport
 
     // MARK: - Raw server: connection semantics
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession])
+    /// Both stacks; URLSession only in the REALTIME_NO_NATIVE_STACK build, which has no native one.
+    static let transports: [EventSource.Transport] =
+        BuildConfiguration.noNativeStack ? [.urlSession] : [.native, .urlSession]
+
+    @Test(arguments: LoopbackTests.transports)
     func streamOpensDeliversAndCloses(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
@@ -29,7 +33,7 @@ import TestSupport
         #expect(task.readyState == .closed)
     }
 
-    @Test(arguments: [EventSource.Transport.native, .urlSession])
+    @Test(arguments: LoopbackTests.transports)
     func errorStatusReportsCodeAndBody(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }

@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
 @testable import RealtimeIO
@@ -45,3 +47,4 @@ struct EventLoopExecutorTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
 import RealtimeSync
 @testable import RealtimeIO
@@ -40,3 +42,4 @@ struct EventLoopTimerTests {
         #expect(at - started < .seconds(5))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
 @testable import RealtimeIO
@@ -56,3 +58,4 @@ struct HappyEyeballsTests {
         #expect(error?.kind == .connectionRefused)
     }
 }
+#endif

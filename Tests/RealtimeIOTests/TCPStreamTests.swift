@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
 import Glibc
@@ -345,3 +347,4 @@ struct TCPStreamTests {
         }
     }
 }
+#endif

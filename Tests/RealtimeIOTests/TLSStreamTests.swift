@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
 @testable import RealtimeIO
@@ -250,3 +252,4 @@ struct TLSStreamTests {
         }
     }
 }
+#endif

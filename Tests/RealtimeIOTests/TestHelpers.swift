@@ -1,3 +1,5 @@
+// The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+#if !REALTIME_NO_NATIVE_STACK
 import Foundation
 import Glibc
 import TestSupport
@@ -128,3 +130,4 @@ enum IOTestHelpers {
         }
     }
 }
+#endif

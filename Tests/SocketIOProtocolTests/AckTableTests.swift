@@ -53,4 +53,16 @@ import Testing
         #expect(table.isEmpty)
         #expect(table.register(12, deadline: nil) == 2)
     }
+
+    @Test func conditionalResolveLeavesOtherEntriesWaiting() {
+        var acks = AckTable<String>()
+        let callback = acks.register("callback", deadline: nil)
+        let waiter = acks.register("waiter", deadline: nil)
+        #expect(acks.resolve(id: callback, if: { $0 == "waiter" }) == nil)
+        #expect(acks.contains(id: callback))
+        #expect(acks.resolve(id: waiter, if: { $0 == "waiter" }) == "waiter")
+        #expect(!acks.contains(id: waiter))
+        #expect(acks.resolve(id: 99, if: { _ in true }) == nil)
+        #expect(acks.resolve(id: callback) == "callback")
+    }
 }

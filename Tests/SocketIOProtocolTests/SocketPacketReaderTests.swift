@@ -38,4 +38,63 @@ import Testing
         reader.reset()
         #expect(throws: SocketProtocolError.unexpectedAttachment) { try reader.receive(binary: [1]) }
     }
+
+    // MARK: socket.io-client-swift's interleaving (`.keepWaiting`)
+
+    @Test func keepWaitingDecodesTextWhileAttachmentsAreExpected() throws {
+        var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 16))
+        #expect(try reader.receive(text: #"51-["a",{"_placeholder":true,"num":0}]"#) == nil)
+        // A plain packet in between is decoded and returned; the binary one keeps waiting.
+        #expect(try reader.receive(text: #"2["x"]"#) == SocketPacket(type: .event, data: ["x"]))
+        #expect(reader.isAwaitingAttachments)
+        #expect(try reader.receive(binary: [7]) == SocketPacket(
+            type: .binaryEvent, data: ["a", .binary([7])], attachmentCount: 1))
+        #expect(!reader.isAwaitingAttachments)
+    }
+
+    @Test func keepWaitingGivesAttachmentsToTheNewestPacket() throws {
+        var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 16))
+        _ = try reader.receive(text: #"51-["old",{"_placeholder":true,"num":0}]"#)
+        _ = try reader.receive(text: #"51-["new",{"_placeholder":true,"num":0}]"#)
+        #expect(reader.waitingPackets.map { $0.packet.eventName } == ["old", "new"])
+        #expect(try reader.receive(binary: [1])?.eventName == "new")
+        #expect(try reader.receive(binary: [2]) == SocketPacket(
+            type: .binaryEvent, data: ["old", .binary([2])], attachmentCount: 1))
+        #expect(throws: SocketProtocolError.unexpectedAttachment) { try reader.receive(binary: [3]) }
+    }
+
+    @Test func keepWaitingStaysBoundedByDroppingTheOldest() throws {
+        var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 4))
+        for index in 0..<100 {
+            #expect(try reader.receive(text: #"51-["b\#(index)",{"_placeholder":true,"num":0}]"#) == nil)
+        }
+        #expect(reader.waitingPackets.map { $0.packet.eventName } == ["b96", "b97", "b98", "b99"])
+        // A rejected announcement keeps nothing and leaves the others waiting.
+        #expect(throws: SocketProtocolError.invalidPlaceholder) {
+            try reader.receive(text: #"51-["bad",{"_placeholder":true,"num":3}]"#)
+        }
+        #expect(reader.waitingPackets.count == 4)
+    }
+
+    @Test func waitingPacketsCanBeReplacedWithTheirAttachments() throws {
+        var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 16))
+        let announced = try SocketPacketDecoder().decode(
+            #"52-["two",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#)
+        let invalid = try SocketPacketDecoder().decode(#"51-["bad",{"_placeholder":true,"num":0}]"#)
+        reader.replaceWaitingPackets(with: [(announced, [[1]]), (invalid, [[1], [2]]),
+                                            (SocketPacket(type: .event, data: ["plain"]), [])])
+        // Only the packet that still expects attachments is kept, with the one it has.
+        #expect(reader.waitingPackets.count == 1)
+        #expect(reader.waitingPackets.first?.attachments == [[1]])
+        #expect(try reader.receive(binary: [2]) == SocketPacket(
+            type: .binaryEvent, data: ["two", .binary([1]), .binary([2])], attachmentCount: 2))
+    }
+
+    @Test func aDecoderCanRequireStringEventNames() throws {
+        #expect(try SocketPacketDecoder().decode("2[1]").type == .event)
+        #expect(throws: SocketProtocolError.invalidPayload(.event)) {
+            try SocketPacketDecoder(requiresStringEventName: true).decode("2[1]")
+        }
+        #expect(try SocketPacketDecoder(requiresStringEventName: true).decode(#"2["e"]"#).eventName == "e")
+    }
 }

@@ -17,9 +17,12 @@ enum TransportMode: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// Modes whose transports exist in this build (polling needs the native HTTP client).
+    /// Modes whose transports exist in this build (polling needs the native HTTP client). In
+    /// the REALTIME_NO_NATIVE_STACK build the default transport is URLSession, whose WebSocket
+    /// cannot open on Linux: polling only there (see `BuildConfiguration.noWebSocketReason`).
     static var available: [TransportMode] {
-        SocketEngine.supportsPolling ? [.polling, .webSocket, .upgrade] : [.webSocket]
+        if BuildConfiguration.noNativeStack { return [.polling] }
+        return SocketEngine.supportsPolling ? [.polling, .webSocket, .upgrade] : [.webSocket]
     }
 }
 

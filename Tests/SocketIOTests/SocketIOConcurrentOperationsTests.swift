@@ -41,7 +41,7 @@ import TestSupport
         done.wait()
     }
 
-    @Test(arguments: [TransportMode.webSocket, .polling])
+    @Test(arguments: TransportMode.available.filter { $0 != .upgrade })
     func concurrentConnectsMakeOneEngineAndOneConnectPerNamespace(_ mode: TransportMode) async throws {
         let server = try await TestServer.start("sio_server.py")
         defer { server.stop() }
@@ -92,7 +92,7 @@ import TestSupport
         }
     }
 
-    @Test func concurrentDisconnectsAndEmitsEndDisconnectedOnce() async throws {
+    @Test(.needsDefaultWebSocket) func concurrentDisconnectsAndEmitsEndDisconnectedOnce() async throws {
         let harness = try await LoopbackHarness(.webSocket)
         defer { harness.stop() }
         let root = harness.manager.defaultSocket

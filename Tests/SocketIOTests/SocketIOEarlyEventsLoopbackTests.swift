@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 @testable import SocketIO
 
 /// Events python-socketio emits from its connect handler arrive before its CONNECT packet:
 /// the socket's `NamespaceStateMachine` keeps up to 1,000 of them and delivers them in order
 /// right after `connect`; one more leaves the namespace.
-@Suite(.serialized) struct SocketIOEarlyEventsLoopbackTests {
+@Suite(.serialized, .needsDefaultWebSocket) struct SocketIOEarlyEventsLoopbackTests {
     @Test func thousandEarlyEventsAreDeliveredInOrderAfterConnect() async throws {
         let harness = try await LoopbackHarness(.webSocket)
         defer { harness.stop() }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Socket.IO (polling, WebSocket, upgrade) through real proxies to python-socketio:
 /// tinyproxy (HTTP CONNECT, Basic auth) and pproxy (SOCKS5, username/password).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketIOProxyLoopbackTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .needsNativeProxy) struct SocketIOProxyLoopbackTests {
     static let cases: [(String, TransportMode)] = ["tinyproxy", "pproxy-socks5"].flatMap { name in
         TransportMode.available.map { (name, $0) }
     }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// HTTPS / WSS against python-socketio: verification on by default, `.security` trusts a CA,
 /// `.selfSigned(true)` is the only way to turn verification off.
-@Suite(.serialized) struct SocketIOTLSLoopbackTests {
+@Suite(.serialized, .needsDefaultWebSocket) struct SocketIOTLSLoopbackTests {
     static var modes: [TransportMode] { TransportMode.available.filter { $0 != .polling } }
 
     @Test(arguments: modes)

@@ -35,7 +35,7 @@ import TestSupport
         return Outcome(connected: false)
     }
 
-    @Test(arguments: TransportMode.available)
+    @Test(.needsNativeTLS, arguments: TransportMode.available)
     func badCertificatesAreRefusedUnlessVerificationIsTurnedOff(_ mode: TransportMode) async throws {
         let certificates = try await Self.certificates.value
         let pinned: SocketIOClientConfiguration = [.security(PEMCertificatePinning(certificates: [certificates.caCertificatePEM]))]

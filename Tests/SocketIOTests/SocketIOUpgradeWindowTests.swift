@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue "never loses a packet in an upgrade": emits from another thread while the engine
 /// moves from polling to WebSocket (probe, pause, `5`, flush) keep the session and their order.
-@Suite(.serialized) struct SocketIOUpgradeWindowTests {
+@Suite(.serialized, .needsDefaultWebSocket) struct SocketIOUpgradeWindowTests {
     @Test func emitsFromAnotherThreadDuringTheUpgradeArriveInOrder() async throws {
         guard SocketEngine.supportsPolling else { return }
         let server = try await TestServer.start("sio_server.py")

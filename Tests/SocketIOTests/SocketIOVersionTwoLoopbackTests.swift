@@ -48,7 +48,7 @@ struct VersionTwoHarness {
 @Suite(.serialized) struct SocketIOVersionTwoLoopbackTests {
     /// HTTPS / WSS to a 2.x server: refused while its CA is untrusted, connected with the CA
     /// trusted through `.security`, then an ack round trip over the encrypted session.
-    @Test(arguments: TransportMode.available)
+    @Test(.needsNativeTLS, arguments: TransportMode.available)
     func overTLSWithVerification(_ mode: TransportMode) async throws {
         let certificates = try await TestCertificates.makeOffThePool()
         let server = try await TestServer.start("sio2_server.py", python: VersionTwoHarness.python, arguments: [

@@ -37,7 +37,9 @@ import TestSupport
         // A second client, on its own queue, hears what the first one shouts.
         let listenerQueue = DispatchQueue(label: "listener")
         let listener = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
-                                     config: [.handleQueue(listenerQueue), .reconnects(false), .forceWebsockets(true)])
+                                     config: [.handleQueue(listenerQueue), .reconnects(false),
+                                              // URLSession cannot open a WebSocket on Linux.
+                                              BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true)])
         defer { listener.disconnect() }
         let heard = Recorder<Int>()
         let allHeard = DispatchSemaphore(value: 0)

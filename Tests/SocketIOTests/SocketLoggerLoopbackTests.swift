@@ -40,7 +40,7 @@ final class CapturingLogger: SocketLogger, @unchecked Sendable {
         let secret = "super-secret-token-1234"
         let cookieSecret = "cookie-secret-5678"
         let dataSecret = "payload-secret-9012"
-        let mode = TransportMode.available.contains(.upgrade) ? TransportMode.upgrade : .webSocket
+        let mode = TransportMode.available.contains(.upgrade) ? TransportMode.upgrade : TransportMode.available[0]
         let harness = try await LoopbackHarness(mode, extra: [
             .logger(logger), .log(true), .extraHeaders(["Cookie": "session=\(cookieSecret)"]),
         ])

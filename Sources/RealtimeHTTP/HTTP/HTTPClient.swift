@@ -1,6 +1,6 @@
 import Foundation
 package import HTTP1Codec
-package import RealtimeIO
+import RealtimeIO
 
 /// The native HTTP/1.1 client over ``RealtimeIO`` byte streams (RFC 9110, RFC 9112).
 ///

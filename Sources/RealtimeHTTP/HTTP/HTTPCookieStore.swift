@@ -1,5 +1,6 @@
 package import Foundation
-package import HTTP1Codec
+package import RealtimeTransport
+import HTTP1Codec
 import RealtimeSync
 
 /// The cookies of one ``HTTPClient`` (RFC 6265): filled from `Set-Cookie` response fields,

@@ -1,4 +1,4 @@
-#if canImport(Glibc)
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif
 import RealtimeSync
@@ -33,7 +33,7 @@ final class HTTPIdleWatchdog: Sendable {
         var stopped = false
         /// A timer is armed (or being armed).
         var armed = false
-        #if canImport(Glibc)
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         var timer: EventLoop.TimerID?
         #else
         var task: Task<Void, Never>?
@@ -79,7 +79,7 @@ final class HTTPIdleWatchdog: Sendable {
 
     /// Ends watching; idempotent.
     func stop() {
-        #if canImport(Glibc)
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         let timer = self.state.withLock { state -> EventLoop.TimerID? in
             state.stopped = true
             state.target = nil
@@ -116,7 +116,7 @@ final class HTTPIdleWatchdog: Sendable {
         }
     }
 
-    #if canImport(Glibc)
+    #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
     private func arm(at deadline: ContinuousClock.Instant) {
         // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer.
         let timer = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in

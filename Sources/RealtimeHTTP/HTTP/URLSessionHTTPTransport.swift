@@ -5,7 +5,14 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
+package import RealtimeTransport
 import RealtimeSync
+
+#if canImport(FoundationNetworking)
+private typealias FoundationHTTPCookie = FoundationNetworking.HTTPCookie
+#else
+private typealias FoundationHTTPCookie = Foundation.HTTPCookie
+#endif
 
 /// An ``HTTPTransport`` over Foundation's URLSession (FoundationNetworking on Linux).
 ///
@@ -18,50 +25,115 @@ import RealtimeSync
 /// for each body chunk (as on the native client: a consumer that pauses is not timed out);
 /// redirects are followed here (not by URLSession) by ``HTTPRedirectPolicy``
 /// up to ``HTTPClientRequest/maxRedirects``, one data task per hop. Cookies use the session configuration's cookie
-/// storage (ephemeral by default); TLS uses the platform's trust store, so
-/// ``HTTPClientRequest/tls`` is not applied.
+/// storage (ephemeral by default). ``HTTPClientRequest/tls`` is applied in the server-trust
+/// challenge where the platform issues one (Apple platforms; see ``URLSessionServerTrust``);
+/// on Linux libcurl verifies against the system store and `tls` is not applied.
+///
+/// ``HTTPClientRequest/proxy`` becomes the session's `connectionProxyDictionary` (see
+/// ``URLSessionProxy``): requests without a proxy use the session made from `configuration`
+/// (the system's proxy settings), each proxy server gets a session of its own, made on first
+/// use from a copy of `configuration` (so they share its cookie storage).
+///
+/// ``makeWebSocketTransport()`` opens WebSockets on the same sessions (one cookie store, one
+/// trust decision, one proxy configuration for both), as upstream socket.io-client-swift did.
 ///
 /// - Important: Thread-safe; the delegate runs on a private serial queue.
 package final class URLSessionHTTPTransport: HTTPTransport {
-    private let session: URLSession
-    private let delegate: URLSessionTransportDelegate
+    /// A session and the delegate that routes its callbacks (task identifiers are per session).
+    struct Session: Sendable {
+        let session: URLSession
+        let delegate: URLSessionTransportDelegate
+    }
+
+    /// What proxied sessions are made from, and the ones made so far.
+    private struct ProxiedSessions {
+        let configuration: URLSessionConfiguration
+        let sessionDelegate: (any URLSessionDelegate)?
+        var sessions: [ProxyServer: Session] = [:]
+    }
+
+    /// The session of requests without a proxy.
+    private let direct: Session
+    private let proxied: LockedValue<ProxiedSessions>
     /// Body bytes queued before the data task is suspended.
     package let bufferLimit: Int
 
-    package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024) {
+    /// - Parameters:
+    ///   - configuration: the session's configuration (cookies, proxies, caching).
+    ///   - bufferLimit: body bytes queued before the data task is suspended (backpressure).
+    ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
+    ///     `.sessionDelegate`); only its challenge methods are called.
+    package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
+                 sessionDelegate: (any URLSessionDelegate)? = nil) {
         self.bufferLimit = max(1, bufferLimit)
-        self.delegate = URLSessionTransportDelegate()
+        self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate)
+        // A copy: later changes to the caller's object do not reach the proxied sessions.
+        let template = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        self.proxied = LockedValue(ProxiedSessions(configuration: template, sessionDelegate: sessionDelegate))
+    }
+
+    private static func makeSession(configuration: URLSessionConfiguration,
+                                    sessionDelegate: (any URLSessionDelegate)?) -> Session {
+        let delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPTransport"
-        self.session = URLSession(configuration: configuration, delegate: self.delegate, delegateQueue: queue)
+        return Session(session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue),
+                       delegate: delegate)
+    }
+
+    /// The session for a connection to `url` through `proxy`: the direct one when `proxy`
+    /// names no server for `url`, else that server's (made now if it is the first use).
+    func session(for url: URL, proxy: ProxyConfiguration) -> Session {
+        guard let server = proxy.server(for: url) else { return self.direct }
+        return self.proxied.withLock { state in
+            if let session = state.sessions[server] { return session }
+            let configuration = (state.configuration.copy() as? URLSessionConfiguration) ?? state.configuration
+            configuration.connectionProxyDictionary = URLSessionProxy.connectionProxyDictionary(for: server)
+            let session = Self.makeSession(configuration: configuration, sessionDelegate: state.sessionDelegate)
+            state.sessions[server] = session
+            return session
+        }
     }
 
     deinit {
-        self.session.invalidateAndCancel()
+        // Not `invalidateAndCancel()`: FoundationNetworking traps ("a task that is not in the
+        // registry") when a task cancelled by the invalidation reports its failure after the
+        // session dropped it, which a per-engine session (SocketIO) hits on every teardown.
+        // Every body cancels its task when dropped, so the session still ends promptly.
+        self.direct.session.finishTasksAndInvalidate()
+        for session in self.proxied.withLock({ $0.sessions.values }) {
+            session.session.finishTasksAndInvalidate()
+        }
     }
 
     package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         var request = request
         var redirectsFollowed = 0
+        var mayRetry = true
         while true {
             _ = try HTTPOrigin(url: request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
             let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
-            let task = self.session.dataTask(with: Self.urlRequest(for: request))
+            let session = self.session(for: request.url, proxy: request.proxy)
+            let task = session.session.dataTask(with: Self.urlRequest(for: request))
             bridge.attach(task)
-            self.delegate.register(bridge, for: task)
+            session.delegate.register(bridge, tls: request.tls, for: task)
             let response: HTTPURLResponse
             switch await bridge.start() {
             case .success(let value): response = value
             case .failure(let error):
                 bridge.cancel()
+                // As the native client does for a pooled connection: a connection the server
+                // closed while idle fails before any byte of the response (libcurl reports
+                // NSURLErrorNetworkConnectionLost); send the request again, once.
+                if mayRetry, error.kind == .network(.connectionReset) {
+                    mayRetry = false
+                    continue
+                }
                 throw error
             }
-            var headers = HTTPHeaders()
-            for (name, value) in response.allHeaderFields {
-                headers.add(name: "\(name)", value: "\(value)")
-            }
+            let headers = Self.headers(of: response, url: request.url)
             if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(response.statusCode),
                let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: response.statusCode,
                                                                location: headers.first(name: "Location")) {
@@ -78,6 +150,36 @@ package final class URLSessionHTTPTransport: HTTPTransport {
                                       headers: headers, url: request.url,
                                       body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
         }
+    }
+
+    /// A ``URLSessionWebSocketTransport`` whose tasks run on this transport's sessions (the
+    /// one for ``WebSocketOptions/proxy``); it keeps this transport alive.
+    package func makeWebSocketTransport() -> URLSessionWebSocketTransport {
+        URLSessionWebSocketTransport { request, options in
+            let session = request.url.map { self.session(for: $0, proxy: options.proxy) } ?? self.direct
+            let task = session.session.webSocketTask(with: request)
+            session.delegate.register(tls: options.tls, for: task)
+            return SystemWebSocketTask(task)
+        }
+    }
+
+    /// The response's header fields. URLSession folds repeated fields into one value; a folded
+    /// `Set-Cookie` is split again into one field per cookie (`name=value` only), since a
+    /// cookie's `Expires` date holds a comma.
+    static func headers(of response: HTTPURLResponse, url: URL) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            let name = "\(name)", value = "\(value)"
+            if name.lowercased() == "set-cookie" {
+                let cookies = FoundationHTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
+                if cookies.count > 1 {
+                    for cookie in cookies { headers.add(name: name, value: "\(cookie.name)=\(cookie.value)") }
+                    continue
+                }
+            }
+            headers.add(name: name, value: value)
+        }
+        return headers
     }
 
     static func urlRequest(for request: HTTPClientRequest) -> URLRequest {
@@ -117,9 +219,29 @@ final class URLSessionBodySource: HTTPBodySource {
 /// Routes URLSession's delegate callbacks to the bridge of each task.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let bridges = LockedValue<[Int: URLSessionTaskBridge]>([:])
+    /// The TLS settings of each running task (data or WebSocket), for its trust challenge.
+    private let tlsConfigurations = LockedValue<[Int: TLSConfiguration]>([:])
+    /// The caller's delegate, asked first about authentication challenges.
+    private let sessionDelegate: (any URLSessionDelegate)?
 
-    func register(_ bridge: URLSessionTaskBridge, for task: URLSessionTask) {
+    init(sessionDelegate: (any URLSessionDelegate)? = nil) {
+        self.sessionDelegate = sessionDelegate
+    }
+
+    func register(_ bridge: URLSessionTaskBridge, tls: TLSConfiguration, for task: URLSessionTask) {
         self.bridges.withLock { $0[task.taskIdentifier] = bridge }
+        self.register(tls: tls, for: task)
+    }
+
+    func register(tls: TLSConfiguration, for task: URLSessionTask) {
+        self.tlsConfigurations.withLock { $0[task.taskIdentifier] = tls }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let tls = self.tlsConfigurations.withLock { $0[task.taskIdentifier] } ?? TLSConfiguration()
+        URLSessionServerTrust.handle(challenge, session: session, task: task, tls: tls,
+                                     delegate: self.sessionDelegate, completionHandler: completionHandler)
     }
 
     private func bridge(for task: URLSessionTask) -> URLSessionTaskBridge? {
@@ -137,6 +259,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        self.tlsConfigurations.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         bridge?.didComplete(error: error)
     }

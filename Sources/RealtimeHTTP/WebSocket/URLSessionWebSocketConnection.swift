@@ -1,13 +1,17 @@
-#if canImport(Darwin)
+#if canImport(FoundationNetworking)
 import Foundation
+import FoundationNetworking
+#else
+import Foundation
+#endif
 import HTTP1Codec
 
 /// One WebSocket opened by ``URLSessionWebSocketTransport``.
 final class URLSessionWebSocketConnection: WebSocketConnection {
-    private let task: URLSessionWebSocketTask
+    private let task: any URLSessionWebSocketTaskHandle
     let responseHeaders: HTTPHeaders
 
-    init(task: URLSessionWebSocketTask, responseHeaders: HTTPHeaders) {
+    init(task: any URLSessionWebSocketTaskHandle, responseHeaders: HTTPHeaders) {
         self.task = task
         self.responseHeaders = responseHeaders
     }
@@ -34,18 +38,18 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
     }
 
     func receive() async throws(WebSocketError) -> WebSocketMessage? {
+        let message: URLSessionWebSocketTask.Message
         do {
-            switch try await self.task.receive() {
-            case .string(let text): return .text(text)
-            case .data(let data): return .binary([UInt8](data))
-            @unknown default: throw WebSocketError(.unsupported, "unknown URLSession message kind")
-            }
-        } catch let error as WebSocketError {
-            throw error
+            message = try await self.task.receive()
         } catch {
             // A finished close handshake ends the stream of messages.
             if self.task.closeCode != .invalid { return nil }
             throw Self.mapError(error)
+        }
+        switch message {
+        case .string(let text): return .text(text)
+        case .data(let data): return .binary([UInt8](data))
+        @unknown default: throw WebSocketError(.unsupported, "unknown URLSession message kind")
         }
     }
 
@@ -62,7 +66,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         switch nsError.code {
         case NSURLErrorCancelled: return WebSocketError(.cancelled, nsError.localizedDescription)
         case NSURLErrorTimedOut: return WebSocketError(.timedOut, nsError.localizedDescription)
-        case NSURLErrorBadURL, NSURLErrorUnsupportedURL: return WebSocketError(.invalidURL, nsError.localizedDescription)
+        case NSURLErrorBadURL, NSURLErrorUnsupportedURL: return WebSocketError(.unsupported, nsError.localizedDescription)
         case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot:
             return WebSocketError(.network(.certificateUntrusted), nsError.localizedDescription)
         case NSURLErrorCannotConnectToHost: return WebSocketError(.network(.connectionRefused), nsError.localizedDescription)
@@ -71,4 +75,3 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         }
     }
 }
-#endif

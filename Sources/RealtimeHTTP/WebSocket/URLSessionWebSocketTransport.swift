@@ -1,49 +1,75 @@
-#if canImport(Darwin)
+#if canImport(FoundationNetworking)
 package import Foundation
+package import FoundationNetworking
+#else
+package import Foundation
+#endif
 import HTTP1Codec
+package import RealtimeTransport
 
-/// A ``WebSocketTransport`` over `URLSessionWebSocketTask`, for Apple platforms.
+/// A ``WebSocketTransport`` over `URLSessionWebSocketTask` (iOS 13 / macOS 10.15 API).
 ///
-/// Thin by design: URLSession performs the handshake, masking, pings and compression. It
-/// does not see ``WebSocketOptions/tls`` (the system trust store applies) nor
-/// ``WebSocketOptions/enableCompression`` (URLSession decides).
+/// Thin by design: URLSession performs the handshake, masking, pings and close handshake.
+/// ``WebSocketOptions/tls`` is applied in the session's server-trust challenge where the
+/// platform issues one (Apple platforms, see ``URLSessionServerTrust``);
+/// ``WebSocketOptions/enableCompression`` is not: URLSession does not negotiate
+/// permessage-deflate. It compiles everywhere, so the URLSession configuration type-checks on
+/// Linux, but connects only on Apple platforms: FoundationNetworking's libcurl has no WebSocket
+/// support and fails `resume()` with `NSURLErrorUnsupportedURL`.
+///
+/// - Important: Thread-safe. The handshake counts as done when the first ping is answered.
 package final class URLSessionWebSocketTransport: WebSocketTransport {
-    private let session: URLSession
+    /// Makes the task for an upgrade request; `options` carry what the session applies (`tls`
+    /// in its trust challenge, `proxy` as its `connectionProxyDictionary`).
+    package typealias TaskFactory = @Sendable (_ request: URLRequest, _ options: WebSocketOptions) -> any URLSessionWebSocketTaskHandle
 
+    private let makeTask: TaskFactory
+    /// A session this transport made itself (and invalidates); `nil` for a shared one.
+    private let ownedSession: URLSession?
+
+    /// A transport over its own session; ``WebSocketOptions/tls`` and ``WebSocketOptions/proxy``
+    /// are not applied (`configuration` decides).
     package init(configuration: URLSessionConfiguration = .default) {
-        self.session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration)
+        self.ownedSession = session
+        self.makeTask = { request, _ in SystemWebSocketTask(session.webSocketTask(with: request)) }
+    }
+
+    /// A transport over tasks `makeTask` makes (a shared session, or a test's script).
+    package init(makeTask: @escaping TaskFactory) {
+        self.ownedSession = nil
+        self.makeTask = makeTask
     }
 
     deinit {
-        self.session.finishTasksAndInvalidate()
+        self.ownedSession?.finishTasksAndInvalidate()
     }
 
     package func connect(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> any WebSocketConnection {
-        let timeout = Double(options.connectTimeout.components.seconds)
-            + Double(options.connectTimeout.components.attoseconds) / 1e18
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        for (name, value) in options.headers {
-            request.addValue(value, forHTTPHeaderField: name)
+        guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss" else {
+            throw WebSocketError(.invalidURL, "not a ws or wss URL: \(url.scheme ?? "none")")
         }
-        if !options.subprotocols.isEmpty {
-            request.setValue(options.subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
-        }
-        let task = self.session.webSocketTask(with: request)
-        task.maximumMessageSize = options.maxMessageSize
+        let task = self.makeTask(Self.upgradeRequest(url: url, options: options), options)
+        task.setMaximumMessageSize(options.maxMessageSize)
         task.resume()
         // The first pong proves the handshake completed (or its error says why it did not).
-        do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                task.sendPing { error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-                }
+        let pong: (any Error)? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
+                task.sendPing { error in continuation.resume(returning: error) }
             }
-        } catch {
+        } onCancel: {
+            task.cancel()
+        }
+        if let error = pong {
             task.cancel()
             if let response = task.response as? HTTPURLResponse, response.statusCode != 101 {
                 throw WebSocketError(.handshakeFailed(status: response.statusCode), error.localizedDescription)
             }
             throw URLSessionWebSocketConnection.mapError(error)
+        }
+        if Task.isCancelled {
+            task.cancel()
+            throw WebSocketError(.cancelled, "the task was cancelled")
         }
         var headers = HTTPHeaders()
         if let response = task.response as? HTTPURLResponse {
@@ -53,5 +79,19 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
         }
         return URLSessionWebSocketConnection(task: task, responseHeaders: headers)
     }
+
+    /// The upgrade request: the options' headers (with `Cookie`) and sub-protocols; the
+    /// connect timeout as the request's timeout.
+    static func upgradeRequest(url: URL, options: WebSocketOptions) -> URLRequest {
+        let timeout = Double(options.connectTimeout.components.seconds)
+            + Double(options.connectTimeout.components.attoseconds) / 1e18
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        for (name, value) in options.headers {
+            request.addValue(value, forHTTPHeaderField: name)
+        }
+        if !options.subprotocols.isEmpty {
+            request.setValue(options.subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
+        }
+        return request
+    }
 }
-#endif

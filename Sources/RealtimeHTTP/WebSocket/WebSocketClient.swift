@@ -1,5 +1,6 @@
 package import Foundation
-package import RealtimeIO
+package import RealtimeTransport
+import RealtimeIO
 import HTTP1Codec
 import WebSocketCodec
 

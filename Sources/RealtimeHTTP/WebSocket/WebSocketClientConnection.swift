@@ -1,4 +1,5 @@
-package import HTTP1Codec
+package import RealtimeTransport
+import HTTP1Codec
 import RealtimeIO
 package import WebSocketCodec
 import RealtimeSync

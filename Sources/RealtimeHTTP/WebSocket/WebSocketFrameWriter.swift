@@ -78,7 +78,7 @@ final class WebSocketFrameWriter: Sendable {
             return true
         }
         let rest = Array(frames[written...])
-        Task(executorPreference: EventLoop.shared) {
+        let finishWrite: @Sendable () async -> Void = {
             defer { self.lock.unlock() }
             do throws(NetworkError) {
                 try await self.stream.write(rest)
@@ -86,6 +86,12 @@ final class WebSocketFrameWriter: Sendable {
                 self.stream.close()
             }
         }
+        // On the event loop where there is one (the stream's readiness resumes it in place).
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+        Task(executorPreference: EventLoop.shared, operation: finishWrite)
+        #else
+        Task(operation: finishWrite)
+        #endif
         return true
     }
 

@@ -1,5 +1,6 @@
 package import Foundation
-package import HTTP1Codec
+package import RealtimeTransport
+import HTTP1Codec
 import WebSocketCodec
 
 /// The client's opening handshake request (RFC 6455 §4.1).

@@ -1,5 +1,4 @@
 package import Foundation
-package import ProxyCodec
 
 /// Proxy settings from environment variables, as curl reads them.
 ///

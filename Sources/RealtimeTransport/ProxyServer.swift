@@ -1,5 +1,8 @@
 /// A proxy to tunnel a connection through: its protocol, address and credentials.
 ///
+/// A value type of the transport seam (the native stack's ProxyCodec opens the tunnel, see
+/// `handshake(toHost:port:)`; URLSession gets it as `connectionProxyDictionary`).
+///
 /// Equal servers share pooled connections (``Hashable`` includes the credentials, so two
 /// users of one proxy never share a tunnel). ``description`` never shows the password.
 package struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
@@ -20,14 +23,6 @@ package struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         self.host = host
         self.port = port
         self.credentials = credentials
-    }
-
-    /// The handshake that opens a tunnel to `host:port` through this proxy.
-    package func handshake(toHost host: String, port: UInt16) -> any ProxyHandshake {
-        switch self.kind {
-        case .httpConnect: return HTTPConnectHandshake(host: host, port: port, credentials: self.credentials)
-        case .socks5: return SOCKS5Handshake(host: host, port: port, credentials: self.credentials)
-        }
     }
 
     package var description: String {

@@ -1,8 +1,8 @@
 package import Foundation
-package import ProxyCodec
 
-/// Which proxy, if any, a client's connection to a URL goes through (native stack only;
-/// URLSession uses the system's settings).
+/// Which proxy, if any, a client's connection to a URL goes through. The native stack tunnels
+/// through it; the URLSession backends make it the session's `connectionProxyDictionary`
+/// (RealtimeHTTP's `URLSessionProxy` says what that cannot carry).
 ///
 /// ```swift
 /// var request = HTTPClientRequest(url: url)

@@ -1,0 +1,35 @@
+package import Foundation
+
+/// One HTTP request.
+package struct HTTPClientRequest: Sendable {
+    package var method: String
+    package var url: URL
+    package var headers: HTTPHeaders
+    package var body: [UInt8]?
+    /// Idle timeout: no progress (connect, headers or body bytes) for this long fails the
+    /// request with `.timedOut`. It never caps how long a healthy stream may live.
+    package var idleTimeout: Duration
+    /// Redirects followed (301, 302, 303, 307, 308) before `.tooManyRedirects`; 0 = none.
+    package var maxRedirects: Int
+    /// TLS settings for `https` URLs (verification on by default).
+    package var tls: TLSConfiguration
+    /// The proxy to tunnel through; direct by default. The native client tunnels every scheme;
+    /// `URLSessionHTTPTransport` maps it to `connectionProxyDictionary` (see there).
+    package var proxy: ProxyConfiguration = .direct
+
+    package init(method: String = "GET",
+                 url: URL,
+                 headers: HTTPHeaders = [:],
+                 body: [UInt8]? = nil,
+                 idleTimeout: Duration = .seconds(60),
+                 maxRedirects: Int = 0,
+                 tls: TLSConfiguration = TLSConfiguration()) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.idleTimeout = idleTimeout
+        self.maxRedirects = maxRedirects
+        self.tls = tls
+    }
+}

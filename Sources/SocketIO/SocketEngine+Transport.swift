@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RealtimeHTTP
+import RealtimeIO
+
+extension SocketEngine {
+    /// The HTTP and WebSocket stack an engine's polling and WebSocket transports run on.
+    ///
+    /// ```swift
+    /// // URLSession on Linux too (polling only there: FoundationNetworking has no WebSocket):
+    /// let manager = SocketManager(socketURL: url, config: [.forcePolling(true)], transport: .urlSession)
+    /// ```
+    ///
+    /// Both stacks speak the same Engine.IO machine, so upgrade, heartbeat and reconnection
+    /// behave the same; they differ in what the options can reach (see each
+    /// ``SocketIOClientOption``).
+    public struct Transport: Sendable, CustomStringConvertible {
+        enum Kind: Sendable {
+            case automatic
+            case native
+            case urlSession
+            case custom(EngineTransports)
+        }
+
+        let kind: Kind
+
+        /// URLSession on Apple platforms, the native stack on Linux (the default).
+        public static var automatic: Transport { Transport(kind: .automatic) }
+        /// The project's HTTP/1.1 and RFC 6455 clients over its epoll event loop and OpenSSL
+        /// (Linux); elsewhere every connection fails with "the native transport is only
+        /// available on Linux".
+        public static var native: Transport { Transport(kind: .native) }
+        /// Foundation's URLSession: polling through data tasks, WebSocket through
+        /// `URLSessionWebSocketTask`, one ephemeral session per engine. On Linux the WebSocket
+        /// fails to open (FoundationNetworking's libcurl has no WebSocket support), so the
+        /// engine stays on polling; `.forceWebsockets(true)` cannot connect there.
+        public static var urlSession: Transport { Transport(kind: .urlSession) }
+        /// Given transports (tests).
+        static func custom(_ transports: EngineTransports) -> Transport { Transport(kind: .custom(transports)) }
+
+        public var description: String {
+            switch self.kind {
+            case .automatic: "automatic"
+            case .native: "native"
+            case .urlSession: "urlSession"
+            case .custom: "custom"
+            }
+        }
+
+        /// Whether ``automatic`` means URLSession in this build: on Apple platforms, and in the
+        /// `REALTIME_NO_NATIVE_STACK` configuration that builds them on Linux.
+        static var automaticIsURLSession: Bool {
+            #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
+            true
+            #else
+            false
+            #endif
+        }
+
+        /// The transports of one engine; `config` supplies what the URLSession stack applies
+        /// to its session (`.sessionDelegate`).
+        func makeTransports(config: SocketIOClientConfiguration) -> EngineTransports {
+            switch self.kind {
+            case .custom(let transports):
+                return transports
+            case .native:
+                return EngineTransports.native()
+            case .urlSession:
+                return EngineTransports.urlSession(config: config)
+            case .automatic:
+                return Self.automaticIsURLSession ? EngineTransports.urlSession(config: config) : EngineTransports.native()
+            }
+        }
+    }
+}
+
+/// The transports an engine drives.
+struct EngineTransports: Sendable {
+    /// `nil` when no HTTP client exists on this platform: polling is then unavailable.
+    var http: (any HTTPTransport)?
+    var webSocket: any WebSocketTransport
+    /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
+    /// so the engine adds them only to the WebSocket upgrade request.
+    var httpKeepsCookies: Bool
+
+    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
+    /// its own HTTP client, so cookies never leak between managers.
+    static func native() -> EngineTransports {
+        EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
+    }
+
+    /// URLSession, as upstream socket.io-client-swift used it: one ephemeral session per
+    /// engine for polling and WebSocket, with `.sessionDelegate` asked about authentication
+    /// challenges first. The engine keeps the cookies (`.cookies` and the server's sticky
+    /// cookies) and sends them itself on every request, as on the native stack, so URLSession's
+    /// own cookie handling is off. TLS settings (`.selfSigned`, `.security`) travel with each
+    /// request and are applied in the server-trust challenge (Apple platforms).
+    static func urlSession(config: SocketIOClientConfiguration) -> EngineTransports {
+        var sessionDelegate: (any URLSessionDelegate)?
+        for case let .sessionDelegate(delegate) in config {
+            sessionDelegate = delegate
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        let http = URLSessionHTTPTransport(configuration: configuration, sessionDelegate: sessionDelegate)
+        return EngineTransports(http: http, webSocket: http.makeWebSocketTransport(), httpKeepsCookies: false)
+    }
+}

@@ -1,0 +1,178 @@
+package import EngineIOProtocol
+package import Foundation
+import SocketIOProtocol
+
+/// The network half of the socket's packet path: a packet the manager's `SocketPacketReader`
+/// decoded (binary attachments in place, as `JSONValue`) goes through the namespace machine on
+/// the thread that read it; what needs no `[Any]` handler is done there, the rest on
+/// `handleQueue`.
+///
+/// Done on the reading thread: settling an awaiting `emitWithAck` (`SocketIOConcurrency`),
+/// yielding to a `for await` stream when no `[Any]` handler and no `onAny` handler wants the
+/// event, sending a DISCONNECT the machine asks for. Everything from the first action that needs
+/// `handleQueue` on (a handler, an ack callback, a status change, a client event) is returned as
+/// one closure the manager runs on `handleQueue`, so the actions of a packet keep their order.
+extension SocketIOClient {
+    /// Runs the namespace machine for `packet` now.
+    ///
+    /// - Parameter direct: `false` when the manager still has earlier network work queued on
+    ///   `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
+    /// - Returns: what is left to do, to be run on `handleQueue`; `nil` when nothing is.
+    func receive(networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool) -> (@Sendable () -> Void)? {
+        let actions = self.state.withLock { $0.namespace.receive(packet) }
+        var index = actions.startIndex
+        // An ack callback resolved here (so the table is looked up once), called on `handleQueue`.
+        var resolvedCallback: (AckCallback, [JSONValue])?
+        if direct {
+            reading: while index < actions.endIndex {
+                switch self.performOnReadingThread(actions[index]) {
+                case .done:
+                    index += 1
+                case .handleQueue:
+                    break reading
+                case .ackCallback(let callback, let arguments):
+                    resolvedCallback = (callback, arguments)
+                    index += 1
+                    break reading
+                }
+            }
+        }
+        let rest = Array(actions[index...])
+        guard !rest.isEmpty || resolvedCallback != nil || packet.type == .connectError else { return nil }
+        let callback = UncheckedSendable(resolvedCallback)
+        return { [self] in
+            if let (ackCallback, arguments) = callback.value {
+                DefaultSocketLogger.Logger.log("Handling ack: \(packet.ackID ?? -1)", type: self.logType)
+                ackCallback(arguments.map { SocketValueConversion.any(from: $0) })
+            }
+            self.perform(rest, reason: "Got Disconnect", receiving: .network(packet))
+            if packet.type == .connectError {
+                // Reported even when unsolicited, as upstream does.
+                let version = self.manager?.version ?? .three
+                let items = (try? SocketPacket.items(of: packet, version: version)) ?? []
+                self.handleEvent("error", data: items, isInternalMessage: true, withAck: packet.ackID ?? -1)
+            }
+        }
+    }
+
+    /// What ``performOnReadingThread(_:)`` did.
+    private enum ReadingThreadStep {
+        /// The action is done.
+        case done
+        /// Nothing was done: the action (and the rest) runs on `handleQueue`.
+        case handleQueue
+        /// The ack's callback was resolved; it is called on `handleQueue`, before the rest.
+        case ackCallback(AckCallback, [JSONValue])
+    }
+
+    /// Performs `action` on the reading thread when it needs neither `handleQueue` nor `[Any]`.
+    private func performOnReadingThread(_ action: NamespaceAction) -> ReadingThreadStep {
+        switch action {
+        case .send(let outgoing):
+            self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
+            return .done
+        case .deliverAck(let ack):
+            switch self.resolveNetworkAck(ack.ackID ?? -1) {
+            case .waiter(let waiter):
+                waiter(.ack(.values(ack.arguments)))
+                return .done
+            case .none:
+                return .done
+            case .callback(let callback):
+                return .ackCallback(callback, ack.arguments)
+            }
+        case .deliverEvent(let event):
+            guard let name = event.eventName else { return .done }
+            enum Plan { case drop, handleQueue, values([([JSONValue]) -> Void]) }
+            let plan = self.state.withLock { state -> Plan in
+                guard state.status == .connected else { return .drop }
+                guard state.anyHandler == nil else { return .handleQueue }
+                var subscribers: [([JSONValue]) -> Void] = []
+                for handler in state.handlers where handler.event == name {
+                    guard let values = handler.values else { return .handleQueue }
+                    subscribers.append(values)
+                }
+                return .values(subscribers)
+            }
+            switch plan {
+            case .drop:
+                return .done
+            case .handleQueue:
+                return .handleQueue
+            case .values(let subscribers):
+                let arguments = event.arguments
+                for subscriber in subscribers {
+                    subscriber(arguments)
+                }
+                return .done
+            }
+        case .connected, .connectError, .reconnecting, .disconnected:
+            return .handleQueue
+        }
+    }
+
+    /// Delivers a network EVENT on `handleQueue`: `onAny` and `[Any]` handlers get upstream's
+    /// `[Any]` (converted once), `SocketIOConcurrency` subscribers the decoded values.
+    ///
+    /// A subclass gets upstream's open `handleEvent(_:data:isInternalMessage:withAck:)`.
+    func deliverNetworkEvent(_ event: SocketIOProtocol.SocketPacket) {
+        guard let name = event.eventName else { return }
+        let arguments = event.arguments
+        let ack = event.ackID ?? -1
+        guard type(of: self) == SocketIOClient.self else {
+            self.handleEvent(name, data: arguments.map { SocketValueConversion.any(from: $0) },
+                             isInternalMessage: false, withAck: ack)
+            return
+        }
+        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
+            guard state.status == .connected else { return (nil, []) }
+            return (state.anyHandler, state.handlers.filter { $0.event == name })
+        }
+        guard anyHandler != nil || !handlers.isEmpty else { return }
+
+        DefaultSocketLogger.Logger.log("Handling event: \(name) with \(arguments.count) items", type: logType)
+
+        let needsItems = anyHandler != nil || handlers.contains { $0.values == nil }
+        let items: [Any] = needsItems ? arguments.map { SocketValueConversion.any(from: $0) } : []
+        anyHandler?(SocketAnyEvent(event: name, items: items))
+        for handler in handlers {
+            if let values = handler.values {
+                values(arguments)
+            } else {
+                handler.executeCallback(with: items, withAck: ack, withSocket: self)
+            }
+        }
+    }
+
+    /// Delivers a network ACK on `handleQueue` (upstream's callbacks; a waiter if one is still
+    /// there). A subclass gets upstream's open `handleAck(_:data:)`.
+    func deliverNetworkAck(_ ack: SocketIOProtocol.SocketPacket) {
+        let id = ack.ackID ?? -1
+        let arguments = ack.arguments
+        guard type(of: self) == SocketIOClient.self else {
+            self.handleAck(id, data: arguments.map { SocketValueConversion.any(from: $0) })
+            return
+        }
+        guard self.status == .connected else { return }
+
+        DefaultSocketLogger.Logger.log("Handling ack: \(id)", type: logType)
+
+        switch self.resolveAck(id) {
+        case .callback(let callback)?: callback(arguments.map { SocketValueConversion.any(from: $0) })
+        case .waiter(let waiter)?: waiter(.ack(.values(arguments)))
+        case nil: break
+        }
+    }
+
+    /// Registers a `SocketIOConcurrency` subscriber for `event`: network events reach `values`
+    /// (on the reading thread when no `[Any]` handler for the event exists), the public
+    /// `handleEvent(_:data:isInternalMessage:withAck:)` reaches `items`. It is one of
+    /// ``handlers``, removed with ``off(id:)``.
+    package func on(_ event: String, values: @escaping ([JSONValue]) -> Void,
+                    items: @escaping NormalCallback) -> UUID {
+        var handler = SocketEventHandler(event: event, id: UUID(), callback: items)
+        handler.values = values
+        self.state.withLock { $0.handlers.append(handler) }
+        return handler.id
+    }
+}

@@ -1,0 +1,35 @@
+import EngineIOProtocol
+import Foundation
+import SocketIO
+
+// MARK: - JSONValue -> Payload
+
+extension SocketIOClient.Payload {
+    /// The payload of a value the protocol layer decoded from the network (binary attachments
+    /// already in place as ``JSONValue/binary(_:)``): the one conversion a network event or
+    /// ack goes through on its way to a `for await` or an awaiting `emitWithAck`.
+    init(_ value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let bool): self = .bool(bool)
+        case .int(let int): self = .int(int)
+        case .double(let double): self = .double(double)
+        case .string(let string): self = .string(string)
+        case .binary(let bytes): self = .data(Data(bytes))
+        case .array(let elements): self = .array(elements.map { Self($0) })
+        case .object(let object):
+            var members: [String: Self] = [:]
+            members.reserveCapacity(object.count)
+            for (key, element) in object {
+                members[key] = Self(element)
+            }
+            self = .object(members)
+        }
+    }
+
+    /// The payload of an event's arguments or an ack's items, as ``init(socketItems:)`` makes
+    /// it: one value is that value's payload; zero or several are an ``array(_:)``.
+    init(arguments: [JSONValue]) {
+        self = arguments.count == 1 ? Self(arguments[0]) : .array(arguments.map { Self($0) })
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Two builds of SocketIOBenchmark side by side (before/after a change) against one
+# python-socketio server, alternating each round, so both see the same machine load.
+#   scripts/bench-socketio-ab.sh BEFORE_BINARY AFTER_BINARY [rounds] [transports]
+# Build each with `swift build -c release --product SocketIOBenchmark` and copy
+# .build/release/SocketIOBenchmark away. Prints medians per build, transport and API.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BEFORE=$1; AFTER=$2; ROUNDS=${3:-5}; TRANSPORTS=${4:-websocket}
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+LOG=$(mktemp); OUT=$(mktemp)
+.venv/bin/python -u Tests/Servers/bench_sio_server.py >"$LOG" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -f "$LOG" "$OUT"' EXIT
+for _ in $(seq 200); do grep -q PORT= "$LOG" && break; sleep 0.05; done
+PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
+for round in $(seq "$ROUNDS"); do
+  for build in before after; do
+    BIN=$BEFORE; [ "$build" = after ] && BIN=$AFTER
+    "$BIN" client "$PORT" --acks 1000 --warmup 100 --emits 2000 --transports "$TRANSPORTS" --apis callback,async \
+      | sed "s/^/$build /" >>"$OUT"
+  done
+done
+.venv/bin/python - "$OUT" <<'PY'
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    build, _, text = line.partition(" ")
+    r = json.loads(text)
+    rows.setdefault((r["transport"], r["client"], build), []).append(r)
+keys = [("p50_us", "p50 (us)"), ("cpu_per_ack_us", "CPU/ack (us)"), ("switches_per_ack", "switches/ack"),
+        ("cpu_per_emit_us", "CPU/emit (us)")]
+print(f"{'transport':10} {'api':12} {'build':7} " + " ".join(f"{label:>14}" for _, label in keys) + "   rounds")
+for (transport, client, build) in sorted(rows, key=lambda k: (k[0], k[1], k[2] != "before")):
+    runs = rows[(transport, client, build)]
+    cells = " ".join(f"{statistics.median(r[k] for r in runs):14.2f}" for k, _ in keys)
+    print(f"{transport:10} {client:12} {build:7} {cells}   {len(runs)}")
+# The async API's cost over the callback API's, paired within each round and build.
+for transport in sorted({k[0] for k in rows}):
+    for build in ("before", "after"):
+        sync, async_ = rows.get((transport, "swift", build), []), rows.get((transport, "swift-async", build), [])
+        cpu = [a["cpu_per_ack_us"] / s["cpu_per_ack_us"] for s, a in zip(sync, async_)]
+        p50 = [a["p50_us"] / s["p50_us"] for s, a in zip(sync, async_)]
+        if cpu:
+            print(f"{transport:10} async/callback {build:7} CPU/ack x{statistics.median(cpu):.2f}  p50 x{statistics.median(p50):.2f}")
+# after/before, paired within each round.
+for (transport, client) in sorted({(k[0], k[1]) for k in rows}):
+    before, after = rows.get((transport, client, "before"), []), rows.get((transport, client, "after"), [])
+    cpu = [a["cpu_per_ack_us"] / b["cpu_per_ack_us"] for b, a in zip(before, after)]
+    p50 = [a["p50_us"] / b["p50_us"] for b, a in zip(before, after)]
+    if cpu:
+        print(f"{transport:10} {client:12} after/before CPU/ack x{statistics.median(cpu):.2f}  p50 x{statistics.median(p50):.2f}")
+PY
