@@ -19,6 +19,8 @@ struct EngineConnectionAttempt {
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
     struct Teardown {
+        /// The attempt torn down (its WebSocket's close is kept under this number).
+        var generation: Int
         var tasks: [Task<Void, Never>] = []
         var timer: SocketTimer?
         var webSocket: (any WebSocketConnection)?
@@ -102,9 +104,10 @@ struct EngineConnectionAttempt {
         self.heartbeatTimer = nil
         self.webSocketTask = nil
         guard !keepingWebSocketWriter else {
-            return Teardown(tasks: tasks, timer: timer, webSocket: nil)
+            return Teardown(generation: self.generation, tasks: tasks, timer: timer, webSocket: nil)
         }
-        let teardown = Teardown(tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
+        let teardown = Teardown(generation: self.generation,
+                                tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
                                 webSocket: self.webSocket)
         self.webSocketWriterTask = nil
         self.webSocket = nil

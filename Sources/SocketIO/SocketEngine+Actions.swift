@@ -225,14 +225,36 @@ extension SocketEngine {
     }
 
     /// Cancels an attempt's tasks and closes its WebSocket.
+    ///
+    /// The close is the ended attempt's last task: recorded under its generation in
+    /// ``State/closingWebSockets`` until it ends (bounded: the handshake waits at most the
+    /// connection's close timeout for the peer), and cancelled if the engine is released
+    /// first. It holds the WebSocket, not the engine.
     func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()
         }
         teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
-            // Bounded: the close handshake waits at most `closeTimeout` for the peer.
-            Task { await webSocket.close(code: 1000, reason: "") }
+            let generation = teardown.generation
+            let task = Task { [weak self] in
+                await webSocket.close(code: 1000, reason: "")
+                self?.webSocketCloseEnded(generation: generation)
+            }
+            self.state.withLock { state in
+                if state.closedBeforeRecorded.remove(generation) == nil {
+                    state.closingWebSockets[generation] = task
+                }
+            }
+        }
+    }
+
+    /// The close of attempt `generation`'s WebSocket ended: forget its task.
+    private func webSocketCloseEnded(generation: Int) {
+        self.state.withLock { state in
+            if state.closingWebSockets.removeValue(forKey: generation) == nil {
+                state.closedBeforeRecorded.insert(generation)
+            }
         }
     }
 

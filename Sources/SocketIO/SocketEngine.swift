@@ -41,6 +41,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
         var performingActions = false
+        /// The close handshakes of ended attempts' WebSockets, by attempt generation, while
+        /// they run (bounded by the connection's close timeout); cancelled when the engine is
+        /// released, so no close outlives its engine (see `SocketEngine.release(_:)`).
+        var closingWebSockets: [Int: Task<Void, Never>] = [:]
+        /// Attempts whose close ended before its task was recorded in ``closingWebSockets``.
+        var closedBeforeRecorded: Set<Int> = []
 
         /// Queues actions behind those the machine produced before; call it in the critical
         /// section that fed the machine, so the queue's order is the machine's.
@@ -219,6 +225,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
                             transport: Transport) {
         self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
+    }
+
+    deinit {
+        // The closes still running end now (a cancelled close closes its socket at once).
+        for task in self.state.withLock({ $0.closingWebSockets.values }) {
+            task.cancel()
+        }
+    }
+
+    /// How many WebSocket close handshakes of ended attempts still run (for tests).
+    package var closingWebSocketCount: Int {
+        self.state.withLock { $0.closingWebSockets.count }
     }
 
     /// Whether HTTP long-polling is available in this build.
