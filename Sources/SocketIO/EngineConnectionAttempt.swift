@@ -80,11 +80,17 @@ struct EngineConnectionAttempt {
     /// keep us on one node.
     var stickyCookies: [(name: String, value: String)] = []
 
-    /// Starts a new attempt with a fresh machine; returns the previous attempt's resources.
-    mutating func reset(configuration: EngineClientStateMachine.Configuration) -> Teardown {
+    /// The options this attempt was started with (`nil` before the first `connect()`).
+    var options: SocketEngineOptions.Snapshot?
+
+    /// Starts a new attempt with a fresh machine and `options`; returns the previous
+    /// attempt's resources.
+    mutating func reset(options: SocketEngineOptions.Snapshot) -> Teardown {
         let teardown = self.takeResources()
         self.generation += 1
-        self.machine = EngineClientStateMachine(configuration: configuration)
+        self.options = options
+        self.pollingURLPrefix = nil
+        self.machine = EngineClientStateMachine(configuration: options.machine)
         self.notifiedClose = false
         self.completions = []
         self.sendQueue = EngineWebSocketSendQueue()
