@@ -228,8 +228,8 @@ extension SocketEngine {
     ///
     /// The close is the ended attempt's last task: recorded under its generation in
     /// ``State/closingWebSockets`` until it ends (bounded: the handshake waits at most the
-    /// connection's close timeout for the peer), and cancelled if the engine is released
-    /// first. It holds the WebSocket, not the engine.
+    /// connection's close timeout for the peer, then closes the socket). It holds the
+    /// WebSocket, not the engine.
     func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()

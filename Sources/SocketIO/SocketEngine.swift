@@ -29,8 +29,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
         var performingActions = false
         /// The close handshakes of ended attempts' WebSockets, by attempt generation, while
-        /// they run (bounded by the connection's close timeout); cancelled when the engine is
-        /// released, so no close outlives its engine (see `SocketEngine.release(_:)`).
+        /// they run (bounded by the connection's close timeout, see `SocketEngine.release(_:)`).
+        /// Not cancelled: a cancelled native close skips its timeout and can wait for the peer
+        /// forever, keeping the socket open.
         var closingWebSockets: [Int: Task<Void, Never>] = [:]
         /// Attempts whose close ended before its task was recorded in ``closingWebSockets``.
         var closedBeforeRecorded: Set<Int> = []
@@ -211,13 +212,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
                             transport: Transport) {
         self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
-    }
-
-    deinit {
-        // The closes still running end now (a cancelled close closes its socket at once).
-        for task in self.state.withLock({ $0.closingWebSockets.values }) {
-            task.cancel()
-        }
     }
 
     /// How many WebSocket close handshakes of ended attempts still run (for tests).
