@@ -36,6 +36,7 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 # target name | modules it imports | extra source files compiled into the target module
 targets=(
   "http-response|RealtimeTransport HTTP1Codec|"
+  "http-content|RealtimeTransport HTTP1Codec|"
   "websocket-frames|WebSocketCodec|"
   "websocket-inflate|WebSocketCodec|"
   "engineio-packet|EngineIOProtocol|"
@@ -102,7 +103,7 @@ build_target_locked() {
   if [ -f "$bin" ] && [ -z "$newer" ]; then return; fi
   echo "fuzz: building target $name" >&2
   local link=()
-  [[ " $modules " == *" WebSocketCodec "* ]] && link+=(-lz)
+  [[ " $modules " == *" WebSocketCodec "* || " $modules " == *" HTTP1Codec "* ]] && link+=(-lz)
   rm -f "$bin"
   # shellcheck disable=SC2086
   swiftc "${swift_flags[@]}" -module-name "Fuzz_${name//-/_}" -o "$bin" \

@@ -87,6 +87,9 @@ package final class HTTPContentDecoder: @unchecked Sendable {
     }
 
     /// Inflates `input` and returns the bytes it completes (possibly none).
+    ///
+    /// When `input` holds an error after bytes that inflate, those bytes are returned and the
+    /// error is thrown by the next call (``decode(_:)``, ``finish()`` or ``throwIfFailed()``).
     /// - Throws: `.corrupt` for bytes that are not the coding, `.limitExceeded` past the
     ///   output limit. The decoder then stays failed.
     package func decode(_ input: [UInt8]) throws(HTTPContentDecodingError) -> [UInt8] {
@@ -120,8 +123,20 @@ package final class HTTPContentDecoder: @unchecked Sendable {
                 failure = error
             }
         }
-        if let failure { throw self.fail(failure) }
+        if let failure {
+            // The bytes inflated before the error are valid body: hand them over and report
+            // the error on the next call, so the output before an error does not depend on
+            // how the body was chunked.
+            _ = self.fail(failure)
+            if output.isEmpty { throw failure }
+        }
         return output
+    }
+
+    /// Throws the error that ended decoding, if any (one that a ``decode(_:)`` call returning
+    /// the bytes before it left for later).
+    package func throwIfFailed() throws(HTTPContentDecodingError) {
+        if let failure = self.failure { throw failure }
     }
 
     /// Ends the body.

@@ -162,7 +162,11 @@ final class SocketCore: EventLoopHandler {
 
     /// Starts a timer that fails current and future waits with `.connectTimedOut` at `deadline`.
     func armConnectDeadline(_ deadline: ContinuousClock.Instant) {
-        let timer = self.loop.scheduleTimer(at: deadline) { [weak self] in self?.connectDeadlinePassed() }
+        // A strong capture, not `[weak self]`: the timer is cancelled (and its closure released)
+        // by disarmConnectDeadline() or shutdown(), so it cannot outlive the connect, and it
+        // spares every connection a weak-reference side table. Such a side table outlived its
+        // socket's pooled keep-alive connection in LeakSanitizer's view (docs/RELIABILITY.md).
+        let timer = self.loop.scheduleTimer(at: deadline) { self.connectDeadlinePassed() }
         let stale: EventLoop.TimerID? = self.state.withLock { state in
             let stale = state.connectTimer
             state.connectTimer = timer

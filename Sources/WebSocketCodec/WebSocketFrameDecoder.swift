@@ -54,11 +54,12 @@ package struct WebSocketFrameDecoder: Sendable {
     package var bufferedByteCount: Int { self.buffer.count - self.readIndex + self.pendingPayload.count }
 
     /// The frame whose payload is still arriving (after ``nextFrame()`` returned `nil`): its
-    /// opcode, RSV1 bit and the payload bytes received so far, unmasked only for server-role
-    /// decoding of unmasked frames. Lets the owner validate text before the frame completes.
-    package var partialFrame: (opcode: WebSocketOpcode, rsv1: Bool, payloadSoFar: [UInt8])? {
+    /// opcode, RSV1 bit, the payload length its header declares and the payload bytes received
+    /// so far; only for unmasked frames (client-role decoding). Lets the owner validate text
+    /// before the frame completes (``WebSocketPartialTextCheck``).
+    package var partialFrame: (opcode: WebSocketOpcode, rsv1: Bool, payloadLength: Int, payloadSoFar: [UInt8])? {
         guard let header = self.pendingHeader, header.maskingKey == nil else { return nil }
-        return (header.opcode, header.rsv1, self.pendingPayload)
+        return (header.opcode, header.rsv1, header.payloadLength, self.pendingPayload)
     }
 
     /// Adds bytes from the wire. Takes `bytes` without copying when nothing is buffered.

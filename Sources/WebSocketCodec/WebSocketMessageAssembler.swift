@@ -50,15 +50,22 @@ package struct WebSocketMessageAssembler: Sendable {
         return false
     }
 
-    /// The UTF-8 state from which the payload of a frame with `opcode` (still arriving) would
-    /// be validated, or `nil` when that payload is not plain text (binary, compressed, control).
-    /// Lets the owner reject invalid text before the frame is complete (fail fast).
-    package func textValidator(forFrameWith opcode: WebSocketOpcode, rsv1: Bool) -> UTF8Validator? {
+    /// The UTF-8 state from which the payload of a frame still arriving would be validated,
+    /// or `nil` when that payload is not plain text (binary, compressed, control) or when the
+    /// complete frame would fail a check that comes before UTF-8 validation in ``receive(_:)``:
+    /// RSV1 on a continuation or on uncompressed text, a data frame out of sequence, a
+    /// message over ``maxMessageSize``. Those errors are known from the frame header, before
+    /// any payload byte, so they win over invalid UTF-8 in the payload: the close code then
+    /// does not depend on how the bytes were chunked. Lets the owner reject invalid text
+    /// before the frame is complete (fail fast; ``WebSocketPartialTextCheck``).
+    package func textValidator(forFrameWith opcode: WebSocketOpcode, rsv1: Bool,
+                               payloadLength: Int) -> UTF8Validator? {
+        guard !rsv1 else { return nil }
         switch (self.state, opcode) {
-        case (.idle, .text) where !rsv1:
-            return UTF8Validator()
+        case (.idle, .text):
+            return payloadLength <= self.maxMessageSize ? UTF8Validator() : nil
         case (.assembling(.text, false), .continuation):
-            return self.utf8
+            return self.buffer.count + payloadLength <= self.maxMessageSize ? self.utf8 : nil
         default:
             return nil
         }

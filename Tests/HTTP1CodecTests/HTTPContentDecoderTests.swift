@@ -121,7 +121,7 @@ func compress(_ parts: [[UInt8]], windowBits: Int32, finish: Bool = true) -> (al
         }
     }
 
-    @Test func garbageIsCorrupt() {
+    @Test func garbageIsCorrupt() throws {
         for encoding in ["gzip", "deflate"] {
             let decoder = HTTPContentDecoder(contentEncoding: encoding)!
             #expect(throws: HTTPContentDecodingError.self) {
@@ -132,7 +132,34 @@ func compress(_ parts: [[UInt8]], windowBits: Int32, finish: Bool = true) -> (al
         // Bytes after a finished deflate stream.
         let decoder = HTTPContentDecoder(contentEncoding: "deflate")!
         let done = compress([Array("x".utf8)], windowBits: 15).all
-        #expect(throws: HTTPContentDecodingError.self) { _ = try decoder.decode(done + [1, 2, 3]) }
+        #expect(try decoder.decode(done + [1, 2, 3]) == Array("x".utf8))
+        #expect(throws: HTTPContentDecodingError.self) { try decoder.finish() }
+    }
+
+    /// Fuzz finding (http-content, Fuzz/Corpus/http-content/gzip-trailing-garbage): the bytes
+    /// inflated before corrupt data in the same chunk were dropped with the error, so what the
+    /// consumer got before the error depended on how the body was cut. They are now delivered
+    /// and the error comes with the next call, whole or split alike.
+    @Test(arguments: 0..<3)
+    func bytesBeforeCorruptDataAreDeliveredHoweverTheBodyIsCut(_ index: Int) {
+        let (encoding, bits) = Self.codings[index]
+        let small = Array("data: hi\n\nid: 7\ndata: there\n\n".utf8)
+        // gzip: a second member with a bad header; deflate: bytes after the end of the stream.
+        let body = compress([small], windowBits: bits).all + Array("\u{1F}garbage".utf8)
+        for cut in 0...body.count {
+            let decoder = HTTPContentDecoder(contentEncoding: encoding)!
+            var output: [UInt8] = []
+            var failure: HTTPContentDecodingError?
+            do throws(HTTPContentDecodingError) {
+                for piece in [Array(body[..<cut]), Array(body[cut...])] { output += try decoder.decode(piece) }
+                try decoder.finish()
+            } catch {
+                failure = error
+            }
+            #expect(output == small, "cut at \(cut)")
+            #expect(failure?.kind == .corrupt, "cut at \(cut)")
+            #expect(throws: HTTPContentDecodingError.self) { try decoder.throwIfFailed() }
+        }
     }
 
     @Test func anEmptyBodyIsFineAndOtherCodingsAreNotDecoded() throws {

@@ -47,7 +47,7 @@ import Testing
             for index in 0..<total {
                 group.addTask {
                     do throws(SocketIOClient.Error) {
-                        let payload = try await socket.emitWithAck("ack_me", index, timeout: 6)
+                        let payload = try await socket.emitWithAck("ack_me", index, timeout: 3)
                         return (index, payload == .int(index) ? .acked : .other("wrong ack \(payload)"))
                     } catch {
                         switch error {

@@ -5,7 +5,7 @@ import Testing
 
 /// Acks through the socket's `AckTable` (one wake-up per socket) and the namespace machine's
 /// bound on events before the CONNECT acknowledgement, through a ``TestEngine``.
-@Suite struct SocketIOClientAckTableTests {
+@Suite(.tearsDownTestEngines) struct SocketIOClientAckTableTests {
     func connectedSocket() -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
         let (manager, engine, queue) = makeManager()
         let socket = manager.defaultSocket

@@ -4,7 +4,7 @@ import Testing
 @testable import SocketIO
 
 /// The socket's `NamespaceStateMachine` as driven by the manager, through a ``TestEngine``.
-@Suite struct SocketIOClientNamespaceTests {
+@Suite(.tearsDownTestEngines) struct SocketIOClientNamespaceTests {
     @Test func socketCreatedAfterTheEngineOpenedSendsConnectAtOnce() {
         let (manager, engine, queue) = makeManager()
         manager.defaultSocket.connect()

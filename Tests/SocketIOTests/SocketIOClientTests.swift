@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import SocketIO
 
-@Suite struct SocketIOClientTests {
+@Suite(.tearsDownTestEngines) struct SocketIOClientTests {
     /// A connected default socket on a manager with a ``TestEngine``.
     func connectedSocket(_ nsp: String = "/") -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
         let (manager, engine, queue) = makeManager()
@@ -212,7 +212,7 @@ import Testing
     }
 }
 
-@Suite struct SocketIOClientEarlyEventTests {
+@Suite(.tearsDownTestEngines) struct SocketIOClientEarlyEventTests {
     @Test func eventsBeforeConnectAreDeliveredAfterTheConnectEvent() {
         let (manager, _, queue) = makeManager()
         let socket = manager.defaultSocket

@@ -80,7 +80,7 @@ import TestSupport
             }),
         ]
         faults.append(("connection refused for a while", {
-            try await rig.proxy.inject(.refuse(seconds: 3))
+            try await rig.proxy.inject(.refuse(seconds: 2))
             try await rig.proxy.inject(.reset)
         }))
 
@@ -133,7 +133,7 @@ import TestSupport
         #expect(await Self.allConnected(socket))
 
         let total = 1_000
-        let timeout = 6.0
+        let timeout = 3.0
         let results = Recorder<(Int, [Any])>()
         for index in 0..<total {
             socket.emitWithAck("ack_me", index).timingOut(after: timeout) { items in results.append((index, items)) }

@@ -52,6 +52,9 @@ import TestSupport
             #expect(closed.values.isEmpty, "round \(round): session closed: \(closed.values)")
             #expect(manager.status == .connected)
             manager.disconnect()
+            // The connect handler captures `socket`: remove the handlers so the round's
+            // manager and socket are freed (LeakSanitizer, docs/RELIABILITY.md).
+            socket.removeAllHandlers()
         }
     }
 }

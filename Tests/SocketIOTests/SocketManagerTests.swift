@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import SocketIO
 
-@Suite struct SocketManagerTests {
+@Suite(.tearsDownTestEngines) struct SocketManagerTests {
     @Test func socketsAreSharedPerNamespace() {
         let (manager, _, _) = makeManager()
         #expect(manager.socket(forNamespace: "/a") === manager.socket(forNamespace: "/a"))

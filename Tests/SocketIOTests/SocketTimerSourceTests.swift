@@ -41,7 +41,7 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
 
 /// The manager's one timer source drives its sockets' ack deadlines: tests move time instead
 /// of sleeping, and one ack timer is armed however many acks wait.
-@Suite struct SocketTimerSourceTests {
+@Suite(.tearsDownTestEngines) struct SocketTimerSourceTests {
     @Test func ackDeadlinesComeFromTheManagersTimerSource() {
         let timers = ManualTimerSource()
         let queue = DispatchQueue(label: "timer-source-test")

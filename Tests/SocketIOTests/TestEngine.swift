@@ -21,6 +21,16 @@ final class TestEngine: NSObject, SocketEngineSpec, @unchecked Sendable {
         set { lock.withLock { _client = newValue } }
     }
 
+    /// Drops the client (end of a test, ``TestEngineScope``). The client is released after the
+    /// lock: its deinit may call back into this engine.
+    func dropClient() {
+        let client = lock.withLock { () -> SocketEngineClient? in
+            defer { _client = nil }
+            return _client
+        }
+        withExtendedLifetime(client) {}
+    }
+
     var writes: [String] { lock.withLock { _writes.map { $0.0 } } }
     var binaryWrites: [[Data]] { lock.withLock { _writes.map { $0.2 } } }
     var connectCount: Int { lock.withLock { _connectCount } }
@@ -47,10 +57,14 @@ final class TestEngine: NSObject, SocketEngineSpec, @unchecked Sendable {
 
     init(client: SocketEngineClient) {
         self._client = client
+        super.init()
+        TestEngineScope.current?.register(self)
     }
 
     required init(client: SocketEngineClient, url: URL, options: [String: Any]?) {
         self._client = client
+        super.init()
+        TestEngineScope.current?.register(self)
     }
 
     func connect() {

@@ -59,5 +59,8 @@ import TestSupport
         #expect(socket.status.active)
         manager.disconnect()
         #expect(await done.wait(forCount: 3))
+        // The README's handlers capture `socket` (socket -> handlers -> socket, as upstream):
+        // an app that drops a socket removes them; so does this test, so nothing is left.
+        socket.removeAllHandlers()
     }
 }

@@ -22,7 +22,13 @@ final class HTTPDecodingBodySource: HTTPBodySource {
 
     func next() async throws(HTTPClientError) -> [UInt8]? {
         while true {
-            let chunk = try await self.base.next()
+            // An error found after bytes the last call returned ends the body before waiting
+            // for more of it.
+            let failed: HTTPContentDecodingError? = self.decoder.withLock { decoder in
+                do throws(HTTPContentDecodingError) { try decoder.throwIfFailed() } catch { return error }
+                return nil
+            }
+            let chunk = failed == nil ? try await self.base.next() : []
             let result: Result<[UInt8]?, HTTPContentDecodingError> = self.decoder.withLock { decoder in
                 do throws(HTTPContentDecodingError) {
                     guard let chunk else {

@@ -36,9 +36,8 @@ struct WebSocketConnectionStateMachine: Sendable {
     private(set) var closeStatus: (code: UInt16, reason: String)?
     /// Set once the read side is over: `nil` error for a clean close.
     private(set) var outcome: Result<Void, WebSocketError>?
-    /// Validation of a text frame whose payload is still arriving: the validator and how
-    /// many of its bytes were checked (`nil` when no text frame is partly received).
-    private var partialText: (validator: UTF8Validator, checked: Int)?
+    /// Fail-fast validation of a text frame whose payload is still arriving (Autobahn 6.4.3/6.4.4).
+    private var partialText = WebSocketPartialTextCheck()
 
     init(maxMessageSize: Int, decompressor: PerMessageDeflateDecompressor?) {
         self.decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: maxMessageSize,
@@ -73,10 +72,10 @@ struct WebSocketConnectionStateMachine: Sendable {
             let event: WebSocketMessageAssembler.Event
             do throws(WebSocketProtocolError) {
                 guard let frame = try self.decoder.nextFrame() else {
-                    try self.validatePartialText()
+                    try self.partialText.check(self.decoder, self.assembler)
                     return .readMore
                 }
-                self.partialText = nil
+                self.partialText.frameCompleted()
                 guard let assembled = try self.assembler.receive(frame) else { continue }
                 event = assembled
             } catch {
@@ -101,25 +100,6 @@ struct WebSocketConnectionStateMachine: Sendable {
                 return .echoCloseAndShutdown(payload: echo)
             }
         }
-    }
-
-    /// Fails fast on invalid UTF-8 inside a text frame that has not fully arrived (Autobahn
-    /// 6.4.3/6.4.4): only the bytes received since the last check are validated.
-    private mutating func validatePartialText() throws(WebSocketProtocolError) {
-        guard let partial = self.decoder.partialFrame else { return }
-        if self.partialText == nil {
-            guard let validator = self.assembler.textValidator(forFrameWith: partial.opcode, rsv1: partial.rsv1) else {
-                return
-            }
-            self.partialText = (validator, 0)
-        }
-        guard var state = self.partialText, partial.payloadSoFar.count > state.checked else { return }
-        let valid = partial.payloadSoFar.withUnsafeBytes { all in
-            state.validator.validate(UnsafeRawBufferPointer(rebasing: all[state.checked...]))
-        }
-        guard valid else { throw .invalidUTF8("text frame is not valid UTF-8") }
-        state.checked = partial.payloadSoFar.count
-        self.partialText = state
     }
 
     /// The socket failed or reached EOF before the close handshake finished.
