@@ -166,7 +166,8 @@ import Testing
         defer { server.stop() }
         let queue = DispatchQueue(label: "RealServerTests.blockedHandleQueue")
         let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                    config: [.forceWebsockets(true), .log(false), .reconnects(false), .handleQueue(queue)])
+                                    config: [BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true),
+                                             .log(false), .reconnects(false), .handleQueue(queue)])
         let socket = manager.defaultSocket
         try await socket.connect(timeout: 5)
         let baseline = socket.handlers.count
