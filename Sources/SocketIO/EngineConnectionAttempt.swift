@@ -19,6 +19,8 @@ struct EngineConnectionAttempt {
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
     struct Teardown {
+        /// The attempt torn down (its WebSocket's close is kept under this number).
+        var generation: Int
         var tasks: [Task<Void, Never>] = []
         var timer: SocketTimer?
         var webSocket: (any WebSocketConnection)?
@@ -78,11 +80,17 @@ struct EngineConnectionAttempt {
     /// keep us on one node.
     var stickyCookies: [(name: String, value: String)] = []
 
-    /// Starts a new attempt with a fresh machine; returns the previous attempt's resources.
-    mutating func reset(configuration: EngineClientStateMachine.Configuration) -> Teardown {
+    /// The options this attempt was started with (`nil` before the first `connect()`).
+    var options: SocketEngineOptions.Snapshot?
+
+    /// Starts a new attempt with a fresh machine and `options`; returns the previous
+    /// attempt's resources.
+    mutating func reset(options: SocketEngineOptions.Snapshot) -> Teardown {
         let teardown = self.takeResources()
         self.generation += 1
-        self.machine = EngineClientStateMachine(configuration: configuration)
+        self.options = options
+        self.pollingURLPrefix = nil
+        self.machine = EngineClientStateMachine(configuration: options.machine)
         self.notifiedClose = false
         self.completions = []
         self.sendQueue = EngineWebSocketSendQueue()
@@ -102,9 +110,10 @@ struct EngineConnectionAttempt {
         self.heartbeatTimer = nil
         self.webSocketTask = nil
         guard !keepingWebSocketWriter else {
-            return Teardown(tasks: tasks, timer: timer, webSocket: nil)
+            return Teardown(generation: self.generation, tasks: tasks, timer: timer, webSocket: nil)
         }
-        let teardown = Teardown(tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
+        let teardown = Teardown(generation: self.generation,
+                                tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
                                 webSocket: self.webSocket)
         self.webSocketWriterTask = nil
         self.webSocket = nil

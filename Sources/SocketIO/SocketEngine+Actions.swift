@@ -225,14 +225,36 @@ extension SocketEngine {
     }
 
     /// Cancels an attempt's tasks and closes its WebSocket.
+    ///
+    /// The close is the ended attempt's last task: recorded under its generation in
+    /// ``State/closingWebSockets`` until it ends (bounded: the handshake waits at most the
+    /// connection's close timeout for the peer, then closes the socket). It holds the
+    /// WebSocket, not the engine.
     func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()
         }
         teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
-            // Bounded: the close handshake waits at most `closeTimeout` for the peer.
-            Task { await webSocket.close(code: 1000, reason: "") }
+            let generation = teardown.generation
+            let task = Task { [weak self] in
+                await webSocket.close(code: 1000, reason: "")
+                self?.webSocketCloseEnded(generation: generation)
+            }
+            self.state.withLock { state in
+                if state.closedBeforeRecorded.remove(generation) == nil {
+                    state.closingWebSockets[generation] = task
+                }
+            }
+        }
+    }
+
+    /// The close of attempt `generation`'s WebSocket ended: forget its task.
+    private func webSocketCloseEnded(generation: Int) {
+        self.state.withLock { state in
+            if state.closingWebSockets.removeValue(forKey: generation) == nil {
+                state.closedBeforeRecorded.insert(generation)
+            }
         }
     }
 
@@ -261,17 +283,15 @@ extension SocketEngine {
     /// - Parameter forWebSocket: the WebSocket client has no cookie store, so it always gets
     ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
-        let (extraHeaders, cookies, sticky) = self.state.withLock {
-            ($0.extraHeaders, $0.cookies, $0.attempt.stickyCookies)
-        }
+        let (options, sticky) = self.state.withLock { ($0.requestOptions, $0.attempt.stickyCookies) }
         var headers = HTTPHeaders()
-        for (name, value) in (extraHeaders ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (name, value) in options.extraHeaders {
             headers.add(name: name, value: value)
         }
-        var pairs: [String] = (cookies ?? []).map { "\($0.name)=\($0.value)" }
+        var pairs: [String] = options.cookies.map { "\($0.name)=\($0.value)" }
         let addSticky = forWebSocket || !(self.transports?.httpKeepsCookies ?? false)
         if addSticky {
-            pairs += sticky.filter { cookie in !(cookies ?? []).contains(where: { $0.name == cookie.name }) }
+            pairs += sticky.filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
                 .map { "\($0.name)=\($0.value)" }
         }
         if !pairs.isEmpty {
@@ -280,13 +300,9 @@ extension SocketEngine {
         return headers
     }
 
-    /// TLS settings: verification on unless `.selfSigned(true)`; `.security` adds trust roots.
+    /// TLS settings: verification on unless `.selfSigned(true)`; `.security` adds trust roots
+    /// (derived once, in the attempt's ``SocketEngineOptions/Snapshot``).
     func tlsConfiguration() -> TLSConfiguration {
-        let (selfSigned, security) = self.state.withLock { ($0.selfSigned, $0.security) }
-        if selfSigned {
-            return TLSConfiguration(verification: .none)
-        }
-        return TLSConfiguration(verification: security?.verifiesHostname == false ? .noHostnameVerification : .fullVerification,
-                                additionalTrustRootsPEM: security?.trustedCertificatesPEM ?? [])
+        self.state.withLock { $0.requestOptions.tls }
     }
 }

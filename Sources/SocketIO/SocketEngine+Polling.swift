@@ -14,10 +14,11 @@ extension SocketEngine {
         let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
             state.attempt.pollCounter += 1
             let sid = sid ?? ""
+            let base = state.requestOptions.urlPolling
             if state.attempt.pollingURLPrefix?.sid != sid {
-                state.attempt.pollingURLPrefix = EngineConnectionAttempt.PollingURLPrefix(base: state.urlPolling, sid: sid)
+                state.attempt.pollingURLPrefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: sid)
             }
-            return (state.urlPolling, state.attempt.pollingURLPrefix?.text ?? "", state.attempt.pollCounter)
+            return (base, state.attempt.pollingURLPrefix?.text ?? "", state.attempt.pollCounter)
         }
         let url = URL(string: prefix + String(counter)) ?? base
 

@@ -9,10 +9,9 @@ extension SocketEngine {
         set { self.state.withLock { $0.proxy = newValue } }
     }
 
-    /// The proxy for the next connection: the explicit one, else `.enableSOCKSProxy`'s.
+    /// The proxy requests use: the explicit one, else `.enableSOCKSProxy`'s, as the current
+    /// attempt's snapshot fixed them at `connect()` (before it: as set now).
     func proxyConfiguration() -> ProxyConfiguration {
-        let (proxy, socks) = self.state.withLock { ($0.proxy, $0.enableSOCKSProxy) }
-        if let proxy { return proxy.configuration }
-        return socks ? SocketProxy.systemSOCKS().configuration : .direct
+        self.state.withLock { $0.requestOptions.proxy }
     }
 }

@@ -11,7 +11,7 @@ extension SocketEngine {
     static let webSocketClosedReason = "Socket Disconnected"
 
     func webSocketOptions() -> WebSocketOptions {
-        let compress = self.compress
+        let compress = self.state.withLock { $0.requestOptions.compress }
         var options = WebSocketOptions(headers: self.requestHeaders(forWebSocket: true),
                                        enableCompression: compress,
                                        tls: self.tlsConfiguration())
@@ -20,7 +20,7 @@ extension SocketEngine {
     }
 
     func webSocketURL(sid: String?) -> URL {
-        let base = self.state.withLock { $0.urlWebSocket }
+        let base = self.state.withLock { $0.requestOptions.urlWebSocket }
         guard let sid, !sid.isEmpty,
               var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return base }
         // Appended as text: re-setting `queryItems` would decode and re-encode the

@@ -15,32 +15,26 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     struct State {
         weak var client: SocketEngineClient?
+        /// The options as set (``SocketEngineOptions``); an attempt uses its own snapshot.
+        var options: SocketEngineOptions
         var closed = false
-        var compress = false
         var connected = false
-        var connectParams: [String: Any]?
-        var cookies: [HTTPCookie]?
-        var extraHeaders: [String: String]?
-        var forcePolling = false
-        var forceWebsockets = false
         var polling = true
         var sid = ""
-        var socketPath = "/engine.io/"
-        var urlPolling = URL(fileURLWithPath: "/")
-        var urlWebSocket = URL(fileURLWithPath: "/")
-        var version = SocketIOVersion.three
         var websocket = false
-        var enableSOCKSProxy = false
         var proxy: SocketProxy?
-        var secure = false
-        var selfSigned = false
-        var security: CertificatePinning?
-        var sessionDelegate: URLSessionDelegate?
         var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
         var performingActions = false
+        /// The close handshakes of ended attempts' WebSockets, by attempt generation, while
+        /// they run (bounded by the connection's close timeout, see `SocketEngine.release(_:)`).
+        /// Not cancelled: a cancelled native close skips its timeout and can wait for the peer
+        /// forever, keeping the socket open.
+        var closingWebSockets: [Int: Task<Void, Never>] = [:]
+        /// Attempts whose close ended before its task was recorded in ``closingWebSockets``.
+        var closedBeforeRecorded: Set<Int> = []
 
         /// Queues actions behind those the machine produced before; call it in the critical
         /// section that fed the machine, so the queue's order is the machine's.
@@ -57,10 +51,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             return true
         }
 
-        /// The Engine.IO revision `version` implies: `EIO=3` for `.two` (Socket.IO 2.x),
-        /// `EIO=4` otherwise.
-        var engineProtocolVersion: EngineProtocolVersion {
-            self.version == .two ? .v3 : .v4
+        /// What requests use: the current attempt's snapshot, or (before the first
+        /// `connect()`) the options as set now.
+        var requestOptions: SocketEngineOptions.Snapshot {
+            self.attempt.options ?? self.options.snapshot(proxy: self.proxy)
         }
     }
 
@@ -90,11 +84,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// The connect parameters sent during a connect.
     public var connectParams: [String: Any]? {
-        get { self.state.withLock { $0.connectParams } }
+        get { self.state.withLock { $0.options.connectParams } }
         set {
             self.state.withLock { state in
-                state.connectParams = newValue
-                (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: self.url, state: state)
+                state.options.setConnectParams(newValue, url: self.url)
                 state.attempt.pollingURLPrefix = nil
             }
         }
@@ -104,28 +97,28 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public var closed: Bool { self.state.withLock { $0.closed } }
 
     /// If `true` the engine will attempt to use WebSocket compression.
-    public var compress: Bool { self.state.withLock { $0.compress } }
+    public var compress: Bool { self.state.withLock { $0.options.compress } }
 
     /// `true` if this engine is connected. Connected means that the initial poll connect has succeeded.
     public var connected: Bool { self.state.withLock { $0.connected } }
 
     /// An array of HTTPCookies that are sent during the connection.
-    public var cookies: [HTTPCookie]? { self.state.withLock { $0.cookies } }
+    public var cookies: [HTTPCookie]? { self.state.withLock { $0.options.cookies } }
 
     /// A dictionary of extra http headers that will be set during connection.
     public var extraHeaders: [String: String]? {
-        get { self.state.withLock { $0.extraHeaders } }
-        set { self.state.withLock { $0.extraHeaders = newValue } }
+        get { self.state.withLock { $0.options.extraHeaders } }
+        set { self.state.withLock { $0.options.extraHeaders = newValue } }
     }
 
     /// When `true`, the engine is in the process of switching to WebSockets.
     public var fastUpgrade: Bool { self.state.withLock { $0.attempt.machine.isUpgrading } }
 
     /// When `true`, the engine will only use HTTP long-polling as a transport.
-    public var forcePolling: Bool { self.state.withLock { $0.forcePolling } }
+    public var forcePolling: Bool { self.state.withLock { $0.options.forcePolling } }
 
     /// When `true`, the engine will only use WebSockets as a transport.
-    public var forceWebsockets: Bool { self.state.withLock { $0.forceWebsockets } }
+    public var forceWebsockets: Bool { self.state.withLock { $0.options.forceWebsockets } }
 
     /// If `true`, the engine is currently in HTTP long-polling mode.
     public var polling: Bool { self.state.withLock { $0.polling } }
@@ -137,16 +130,16 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public var sid: String { self.state.withLock { $0.sid } }
 
     /// The path to engine.io.
-    public var socketPath: String { self.state.withLock { $0.socketPath } }
+    public var socketPath: String { self.state.withLock { $0.options.socketPath } }
 
     /// The url for polling.
-    public var urlPolling: URL { self.state.withLock { $0.urlPolling } }
+    public var urlPolling: URL { self.state.withLock { $0.options.urlPolling } }
 
     /// The url for WebSockets.
-    public var urlWebSocket: URL { self.state.withLock { $0.urlWebSocket } }
+    public var urlWebSocket: URL { self.state.withLock { $0.options.urlWebSocket } }
 
     /// The version of engine.io being used. Default is three.
-    public var version: SocketIOVersion { self.state.withLock { $0.version } }
+    public var version: SocketIOVersion { self.state.withLock { $0.options.version } }
 
     /// If `true`, then the engine is currently in WebSockets mode.
     @available(*, deprecated, message: "No longer needed, if we're not polling, then we must be doing websockets")
@@ -163,7 +156,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Whether `.enableSOCKSProxy(true)` was set: without an explicit ``proxy``, connections
     /// then go through the environment's SOCKS proxy (`ALL_PROXY` / `SOCKS_PROXY`, see
     /// ``SocketProxy``).
-    public var enableSOCKSProxy: Bool { self.state.withLock { $0.enableSOCKSProxy } }
+    public var enableSOCKSProxy: Bool { self.state.withLock { $0.options.enableSOCKSProxy } }
 
     /// The url of the server.
     public let url: URL
@@ -189,7 +182,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter url: The url for this engine.
     /// - parameter config: An array of configuration options for this engine.
     public init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
-        var initial = State()
+        var initial = State(options: SocketEngineOptions(url: url))
         initial.client = client
         self.state = SocketLock(initial)
         self.url = url
@@ -221,6 +214,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
     }
 
+    /// How many WebSocket close handshakes of ended attempts still run (for tests).
+    package var closingWebSocketCount: Int {
+        self.state.withLock { $0.closingWebSockets.count }
+    }
+
     /// Whether HTTP long-polling is available in this build.
     package static var supportsPolling: Bool {
         return EngineTransports.native().http != nil
@@ -237,79 +235,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     // MARK: Configuration
 
-    static func createURLs(url: URL, state: State) -> (URL, URL) {
-        var urlPolling = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
-        var urlWebSocket = urlPolling
-
-        urlPolling.path = state.socketPath
-        urlWebSocket.path = state.socketPath
-
-        let httpScheme = state.secure ? "https" : "http"
-        let wsScheme = state.secure ? "wss" : "ws"
-        urlPolling.scheme = httpScheme
-        urlWebSocket.scheme = wsScheme
-
-        // Encoded as upstream encodes them (`EngineQueryEncoding`), not with `URLQueryItem`,
-        // which leaves `+` raw for form-decoding servers to read as a space.
-        let params = EngineQueryEncoding.query(for: state.connectParams)
-        // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
-        // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
-        let eio = "&EIO=" + state.engineProtocolVersion.queryValue
-
-        urlWebSocket.percentEncodedQuery = "transport=websocket" + params + eio
-        urlPolling.percentEncodedQuery = "transport=polling&b64=1" + params + eio
-
-        return (urlPolling.url ?? url, urlWebSocket.url ?? url)
-    }
-
     /// Called when an `ConfigSettable` should set/update its configs from a given configuration.
     ///
     /// - parameter config: The `SocketIOClientConfiguration` that should be used to set/update configs.
     open func setConfigs(_ config: SocketIOClientConfiguration) {
         let url = self.url
         self.state.withLock { state in
-            if url.scheme == "https" || url.scheme == "wss" {
-                state.secure = true
-            }
-
-            for option in config {
-                switch option {
-                case let .connectParams(params):
-                    state.connectParams = params
-                case let .cookies(cookies):
-                    state.cookies = cookies
-                case let .extraHeaders(headers):
-                    state.extraHeaders = headers
-                case let .sessionDelegate(delegate):
-                    state.sessionDelegate = delegate
-                case let .forcePolling(force):
-                    state.forcePolling = force
-                case let .forceWebsockets(force):
-                    state.forceWebsockets = force
-                case let .path(path):
-                    state.socketPath = path
-
-                    if !state.socketPath.hasSuffix("/") {
-                        state.socketPath += "/"
-                    }
-                case let .secure(secure):
-                    state.secure = secure
-                case let .selfSigned(selfSigned):
-                    state.selfSigned = selfSigned
-                case let .security(pinning):
-                    state.security = pinning
-                case .compress:
-                    state.compress = true
-                case let .enableSOCKSProxy(enable):
-                    state.enableSOCKSProxy = enable
-                case let .version(num):
-                    state.version = num
-                default:
-                    continue
-                }
-            }
-
-            (state.urlPolling, state.urlWebSocket) = SocketEngine.createURLs(url: url, state: state)
+            state.options.apply(config, url: url)
             state.attempt.pollingURLPrefix = nil
         }
     }
@@ -320,20 +252,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
         let (generation, teardown) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown) in
-            // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
-            // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
-            let configuration = EngineClientStateMachine.Configuration(
-                forcePolling: state.forcePolling,
-                forceWebSockets: state.forceWebsockets,
-                protocolVersion: state.engineProtocolVersion,
-                maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
-                reportsPings: true)
-            let teardown = state.attempt.reset(configuration: configuration)
+            // The attempt's options are fixed now: a setting changed later applies at the
+            // next connect.
+            let teardown = state.attempt.reset(options: state.options.snapshot(proxy: state.proxy))
             state.closed = false
             state.connected = false
             state.sid = ""
-            state.polling = !state.forceWebsockets
-            state.websocket = state.forceWebsockets
+            state.polling = !state.options.forceWebsockets
+            state.websocket = state.options.forceWebsockets
             return (state.attempt.generation, teardown)
         }
         self.release(teardown)

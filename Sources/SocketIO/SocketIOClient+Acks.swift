@@ -107,6 +107,12 @@ extension SocketIOClient {
         self.state.withLock { $0.acks.count }
     }
 
+    /// The id the next ack registered on this socket gets (for tests that answer acks
+    /// themselves: an emit cancelled before it was sent registers none).
+    package var nextAckID: Int {
+        self.state.withLock { $0.acks.peekNextID }
+    }
+
     /// `true` while a wake-up is scheduled for an ack deadline (for tests).
     package var hasAckTimer: Bool {
         self.state.withLock { $0.ackTimer != nil }
@@ -119,10 +125,14 @@ extension SocketIOClient {
 
     /// Settles every entry whose deadline passed, then schedules the next wake-up: waiters at
     /// once, callbacks with `["NO ACK"]` on the manager's `handleQueue`.
-    private func expireAcks() {
+    ///
+    /// - Parameter generation: the ``State/ackTimerGeneration`` the firing timer was armed
+    ///   under: only the current timer clears ``State/ackTimer`` (a replaced timer that fires
+    ///   anyway still expires what is due, but leaves the current one in place).
+    private func expireAcks(generation: Int) {
         let now = self.timers.now
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            state.ackTimer = nil
+            if state.ackTimerGeneration == generation { state.ackTimer = nil }
             return state.acks.expire(now: now)
         }
         self.rescheduleAckTimer()
@@ -157,28 +167,50 @@ extension SocketIOClient {
 
     /// Keeps exactly one wake-up, at the table's earliest deadline (none when nothing waits
     /// with a deadline), from the manager's timer source.
+    ///
+    /// The timer is armed outside the lock (a timer source may take its own lock or run the
+    /// body soon on another thread), so the decision and the handle change are two critical
+    /// sections tied by ``State/ackTimerGeneration``:
+    /// 1. decide: if ``State/ackTimer`` already matches the table's next deadline, keep it;
+    ///    otherwise take the old handle out, bump the generation (this call now owns the
+    ///    timer slot) and arm outside the lock;
+    /// 2. install: only if the generation is still ours *and* the table still wants that
+    ///    deadline. If a newer call bumped the generation, it owns the slot and finishes the
+    ///    job; if the table changed meanwhile (an ack resolved or expired while
+    ///    ``State/ackTimer`` was `nil`, so that path saw no timer to reschedule), decide again.
+    ///
+    /// So whoever holds the latest generation keeps going until ``State/ackTimer`` matches
+    /// the table, and once it is installed every table change sees it and reschedules.
     private func rescheduleAckTimer() {
         let timers = self.timers
-        enum Plan { case keep, replace(stale: SocketTimer?, fresh: ContinuousClock.Instant?) }
-        let plan = self.state.withLock { state -> Plan in
-            let wanted = state.acks.nextDeadline
-            guard wanted != state.ackTimer?.deadline else { return .keep }
-            let stale = state.ackTimer?.timer
-            state.ackTimer = nil
-            state.ackTimerGeneration &+= 1
-            return .replace(stale: stale, fresh: wanted)
+        enum Plan { case keep, replace(stale: SocketTimer?, fresh: ContinuousClock.Instant?, generation: Int) }
+        while true {
+            let plan = self.state.withLock { state -> Plan in
+                let wanted = state.acks.nextDeadline
+                guard wanted != state.ackTimer?.deadline else { return .keep }
+                let stale = state.ackTimer?.timer
+                state.ackTimer = nil
+                state.ackTimerGeneration &+= 1
+                return .replace(stale: stale, fresh: wanted, generation: state.ackTimerGeneration)
+            }
+            guard case let .replace(stale, fresh, generation) = plan else { return }
+            stale?.cancel()
+            guard let fresh else { return }
+            let timer = timers.schedule(at: fresh) { [weak self] in self?.expireAcks(generation: generation) }
+            enum Install { case kept, superseded, retry }
+            let installed = self.state.withLock { state -> Install in
+                // A newer reschedule owns the slot: it arms (or clears) the timer itself.
+                guard state.ackTimerGeneration == generation else { return .superseded }
+                // The table moved while the timer was armed: decide again.
+                guard state.acks.nextDeadline == fresh else { return .retry }
+                state.ackTimer = (fresh, timer)
+                return .kept
+            }
+            switch installed {
+            case .kept: return
+            case .superseded: timer.cancel(); return
+            case .retry: timer.cancel()
+            }
         }
-        guard case let .replace(stale, fresh) = plan else { return }
-        stale?.cancel()
-        guard let fresh else { return }
-        let generation = self.state.withLock { $0.ackTimerGeneration }
-        let timer = timers.schedule(at: fresh) { [weak self] in self?.expireAcks() }
-        let kept = self.state.withLock { state -> Bool in
-            // A newer reschedule won meanwhile: this timer is not the one to keep.
-            guard state.ackTimerGeneration == generation, state.ackTimer == nil else { return false }
-            state.ackTimer = (fresh, timer)
-            return true
-        }
-        if !kept { timer.cancel() }
     }
 }

@@ -16,7 +16,7 @@ extension SocketManager {
                 state.status = .notConnected
             }
             var machine = state.reconnectMachine()
-            let actions = machine.transportClosed(reconnects: state.reconnects, userDisconnected: userDisconnected,
+            let actions = machine.transportClosed(reconnects: state.options.reconnects, userDisconnected: userDisconnected,
                                                   random: Double.random(in: 0..<1))
             state.reconnect = machine
             state.applyStatus(of: actions)
@@ -49,7 +49,7 @@ extension SocketManager {
     func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
         let queue = self.state.withLock { state -> DispatchQueue in
             state.handleQueueBacklog += 1
-            return state.handleQueue
+            return state.options.handleQueue
         }
         queue.async {
             work()
@@ -65,7 +65,7 @@ extension SocketManager {
     func receiveFromEngine(_ read: (inout SocketPacketReader) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
         enum Plan { case nothing, direct(SocketIOClient, SocketIOProtocol.SocketPacket), queued(SocketIOClient, SocketIOProtocol.SocketPacket) }
         let plan = self.state.withLock { state -> Plan in
-            state.reader.decoder.revision = state.version == .two ? .v4 : .v5
+            state.reader.decoder.revision = state.options.version == .two ? .v4 : .v5
             let packet: SocketIOProtocol.SocketPacket?
             do {
                 packet = try read(&state.reader)
@@ -111,7 +111,7 @@ extension SocketManager {
     /// Parses a socket.io packet from an engine.io message; `nil` (and an error log) when malformed.
     public func parseSocketMessage(_ message: String) -> SocketPacket? {
         do {
-            let packet = try SocketPacket.decode(message, version: self.state.withLock { $0.version })
+            let packet = try SocketPacket.decode(message, version: self.state.withLock { $0.options.version })
             DefaultSocketLogger.Logger.log("Decoded packet type \(packet.type.rawValue) for \(packet.nsp)",
                                            type: "SocketParser")
             return packet
@@ -127,10 +127,10 @@ extension SocketManager {
     public func parseBinaryData(_ data: Data) -> SocketPacket? {
         let (packet, version) = self.state.withLock { state -> (SocketIOProtocol.SocketPacket?, SocketIOVersion) in
             do {
-                return (try state.reader.receive(binary: Array(data)), state.version)
+                return (try state.reader.receive(binary: Array(data)), state.options.version)
             } catch {
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
-                return (nil, state.version)
+                return (nil, state.options.version)
             }
         }
         return packet.flatMap { try? SocketPacket.upstream($0, version: version) }
@@ -139,7 +139,7 @@ extension SocketManager {
     /// The reader's waiting packets in upstream's shape (placeholders in place, the
     /// attachments they have in `binary`).
     func upstreamWaitingPackets() -> [SocketPacket] {
-        let (waiting, version) = self.state.withLock { ($0.reader.waitingPackets, $0.version) }
+        let (waiting, version) = self.state.withLock { ($0.reader.waitingPackets, $0.options.version) }
         return waiting.compactMap { try? SocketPacket.upstream($0.packet, version: version, attachments: $0.attachments) }
     }
 
@@ -196,7 +196,7 @@ extension SocketManager {
     private func reconnectTimerFired(_ timer: Int, reason: String) {
         let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
             var machine = state.reconnectMachine()
-            let actions = machine.retryTimerFired(timer, reconnects: state.reconnects,
+            let actions = machine.retryTimerFired(timer, reconnects: state.options.reconnects,
                                                   userDisconnected: state.status == .disconnected,
                                                   random: Double.random(in: 0..<1))
             state.reconnect = machine

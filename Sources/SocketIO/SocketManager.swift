@@ -34,32 +34,26 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     struct State {
         var config: SocketIOClientConfiguration
+        /// The options as parsed from ``config`` and changed by the public setters.
+        var options = SocketManagerOptions()
         var engine: SocketEngineSpec?
-        var forceNew = false
-        var handleQueue = DispatchQueue.main
         var nsps: [String: SocketIOClient] = [:]
-        var reconnects = true
-        var reconnectWait = 10
-        var reconnectWaitMax = 30
-        var randomizationFactor = 0.5
         var status = SocketIOStatus.notConnected
-        var version = SocketIOVersion.three
         /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
         var reader = SocketPacketReader(decoder: SocketPacketDecoder(requiresStringEventName: true),
                                         interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
         /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
         var handleQueueBacklog = 0
-        var reconnectAttempts = -1
         var proxy: SocketProxy?
         /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
         var reconnect = ReconnectStateMachine()
 
         /// The reconnect machine with the schedule the (public, settable) options give now.
         mutating func reconnectMachine() -> ReconnectStateMachine {
-            self.reconnect.backoff.reconnectWait = Double(self.reconnectWait)
-            self.reconnect.backoff.reconnectWaitMax = Double(self.reconnectWaitMax)
-            self.reconnect.backoff.randomizationFactor = self.randomizationFactor
-            self.reconnect.backoff.reconnectAttempts = self.reconnectAttempts
+            self.reconnect.backoff.reconnectWait = Double(self.options.reconnectWait)
+            self.reconnect.backoff.reconnectWaitMax = Double(self.options.reconnectWaitMax)
+            self.reconnect.backoff.randomizationFactor = self.options.randomizationFactor
+            self.reconnect.backoff.reconnectAttempts = self.options.reconnectAttempts
             return self.reconnect
         }
     }
@@ -112,8 +106,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// If `true` then every time `connect` is called, a new engine will be created.
     public var forceNew: Bool {
-        get { self.state.withLock { $0.forceNew } }
-        set { self.state.withLock { $0.forceNew = newValue } }
+        get { self.state.withLock { $0.options.forceNew } }
+        set { self.state.withLock { $0.options.forceNew = newValue } }
     }
 
     /// The queue that all interaction with the client should occur on. This is the queue that event handlers are
@@ -121,8 +115,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// **This should be a serial queue! Concurrent queues are not supported and might cause crashes and races**.
     public var handleQueue: DispatchQueue {
-        get { self.state.withLock { $0.handleQueue } }
-        set { self.state.withLock { $0.handleQueue = newValue } }
+        get { self.state.withLock { $0.options.handleQueue } }
+        set { self.state.withLock { $0.options.handleQueue = newValue } }
     }
 
     /// The sockets in this manager indexed by namespace.
@@ -133,26 +127,26 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// If `true`, this client will try and reconnect on any disconnects.
     public var reconnects: Bool {
-        get { self.state.withLock { $0.reconnects } }
-        set { self.state.withLock { $0.reconnects = newValue } }
+        get { self.state.withLock { $0.options.reconnects } }
+        set { self.state.withLock { $0.options.reconnects = newValue } }
     }
 
     /// The minimum number of seconds to wait before attempting to reconnect.
     public var reconnectWait: Int {
-        get { self.state.withLock { $0.reconnectWait } }
-        set { self.state.withLock { $0.reconnectWait = newValue } }
+        get { self.state.withLock { $0.options.reconnectWait } }
+        set { self.state.withLock { $0.options.reconnectWait = newValue } }
     }
 
     /// The maximum number of seconds to wait before attempting to reconnect.
     public var reconnectWaitMax: Int {
-        get { self.state.withLock { $0.reconnectWaitMax } }
-        set { self.state.withLock { $0.reconnectWaitMax = newValue } }
+        get { self.state.withLock { $0.options.reconnectWaitMax } }
+        set { self.state.withLock { $0.options.reconnectWaitMax = newValue } }
     }
 
     /// The randomization factor for calculating reconnect jitter.
     public var randomizationFactor: Double {
-        get { self.state.withLock { $0.randomizationFactor } }
-        set { self.state.withLock { $0.randomizationFactor = newValue } }
+        get { self.state.withLock { $0.options.randomizationFactor } }
+        set { self.state.withLock { $0.options.randomizationFactor = newValue } }
     }
 
     /// The status of this manager.
@@ -162,7 +156,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// The version of socket.io in use.
     public var version: SocketIOVersion {
-        return self.state.withLock { $0.version }
+        return self.state.withLock { $0.options.version }
     }
 
     /// A list of packets that are waiting for binary data.
@@ -177,7 +171,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     }
 
     var reconnectAttempts: Int {
-        return self.state.withLock { $0.reconnectAttempts }
+        return self.state.withLock { $0.options.reconnectAttempts }
     }
 
     // MARK: Initializers
@@ -271,7 +265,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 return .alreadyActive
             }
             var replaced: SocketEngineSpec?
-            if state.engine == nil || state.forceNew {
+            if state.engine == nil || state.options.forceNew {
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
                 let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
@@ -419,36 +413,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// parameter config: The configs that should be set.
     open func setConfigs(_ config: SocketIOClientConfiguration) {
-        var loggerUpdate: SocketLogger?
-        var logUpdate: Bool?
-        let engine = self.state.withLock { state -> SocketEngineSpec? in
-            for option in config {
-                switch option {
-                case let .forceNew(new):
-                    state.forceNew = new
-                case let .handleQueue(queue):
-                    state.handleQueue = queue
-                case let .reconnects(reconnects):
-                    state.reconnects = reconnects
-                case let .reconnectAttempts(attempts):
-                    state.reconnectAttempts = attempts
-                case let .reconnectWait(wait):
-                    state.reconnectWait = abs(wait)
-                case let .reconnectWaitMax(wait):
-                    state.reconnectWaitMax = abs(wait)
-                case let .randomizationFactor(factor):
-                    state.randomizationFactor = factor
-                case let .log(log):
-                    logUpdate = log
-                case let .logger(logger):
-                    loggerUpdate = logger
-                case let .version(num):
-                    state.version = num
-                case _:
-                    continue
-                }
-            }
-
+        let (engine, update) = self.state.withLock { state -> (SocketEngineSpec?, SocketManagerOptions.LoggerUpdate) in
+            let update = state.options.apply(config)
             state.config = config
 
             if socketURL.absoluteString.hasPrefix("https://") {
@@ -456,13 +422,13 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             }
 
             state.config.insert(.path("/socket.io/"), replacing: false)
-            return state.engine
+            return (state.engine, update)
         }
 
-        if let loggerUpdate {
+        if let loggerUpdate = update.logger {
             DefaultSocketLogger.Logger = loggerUpdate
         }
-        if let logUpdate {
+        if let logUpdate = update.log {
             DefaultSocketLogger.Logger.log = logUpdate
         }
 

@@ -112,18 +112,21 @@ extension SocketIOClient {
                         wait.finish(.failure(.disconnected(event: event, reason: DisconnectReason(rawReason: reason))))
                     }
                 }
+                // Cancelled meanwhile: the socket forgets the ack (no callback, no timer)
+                // before the task resumes.
                 switch sent {
                 case .sent(let ackID):
-                    // Cancelled meanwhile: the socket forgets the ack (no callback, no timer).
-                    if !wait.setAckID(ackID) { self.cancelAck(ackID) }
+                    wait.sent(ackID: ackID, drop: self.cancelAck)
                 case .notConnected:
+                    wait.sent(ackID: nil, drop: self.cancelAck)
                     wait.finish(.failure(.notConnected(event: event)))
                 case .notSendable:
+                    wait.sent(ackID: nil, drop: self.cancelAck)
                     wait.finish(.failure(Self.representationError(event: event, items: items)))
                 }
             }
         } onCancel: {
-            if let ackID = wait.cancel() { self.cancelAck(ackID) }
+            wait.cancel(drop: self.cancelAck)
         }
         return try outcome.get()
     }
@@ -139,12 +142,16 @@ extension SocketIOClient {
     }
 }
 
-/// The wait of one async `emitWithAck`: the first outcome wins and resumes the task; a
-/// cancellation before the ack id is known is remembered, so the ack is dropped once it is.
+/// The wait of one async `emitWithAck`: the first outcome wins and resumes the task. The
+/// socket's ack entry is gone before the task resumes, however the wait ends.
 ///
 /// The continuation is unsafe (no checking canary allocated per call): `finished`, under the
 /// lock, lets exactly one outcome take it, and `install` resumes it itself when the wait had
 /// already ended, so it is resumed exactly once.
+///
+/// A cancellation while the EVENT is being sent (the ack id not known yet) ends the wait but
+/// leaves the resumption to ``sent(ackID:drop:)``, which drops the ack first: so a cancelled
+/// call never leaves an entry (and its timer) behind, not even for a moment after it returns.
 final class AckWait: Sendable {
     typealias Outcome = Result<SocketIOClient.Payload, SocketIOClient.Error>
 
@@ -152,28 +159,41 @@ final class AckWait: Sendable {
         var continuation: UnsafeContinuation<Outcome, Never>?
         var finished = false
         var ackID: Int?
+        /// Between ``install(_:)`` and ``sent(ackID:drop:)``.
+        var sending = false
+        /// Cancelled while sending: ``sent(ackID:drop:)`` drops the ack, then resumes.
+        var cancelledWhileSending = false
     }
 
     private let state = LockedValue(State())
 
-    /// Installs the task's continuation; `false` (and resumed with `.cancelled`) when the task
-    /// was cancelled before.
+    /// Installs the task's continuation before the EVENT is sent; `false` (and resumed with
+    /// `.cancelled`) when the task was cancelled before.
     func install(_ continuation: UnsafeContinuation<Outcome, Never>) -> Bool {
         let finished = self.state.withLock { state -> Bool in
             guard !state.finished else { return true }
             state.continuation = continuation
+            state.sending = true
             return false
         }
         if finished { continuation.resume(returning: .failure(.cancelled)) }
         return !finished
     }
 
-    /// Records the ack id; `false` when the wait already ended (the caller drops the ack).
-    func setAckID(_ id: Int) -> Bool {
-        self.state.withLock { state in
-            state.ackID = id
-            return !state.finished
+    /// The send returned, with the ack id it registered (`nil`: nothing registered). A
+    /// cancellation that came meanwhile is completed here: `drop` removes the ack, then the
+    /// task resumes with `.cancelled`.
+    func sent(ackID: Int?, drop: (Int) -> Void) {
+        let cancelled = self.state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
+            state.sending = false
+            state.ackID = ackID
+            guard state.cancelledWhileSending else { return nil }
+            defer { state.continuation = nil }
+            return state.continuation
         }
+        guard let cancelled else { return }
+        if let ackID { drop(ackID) }
+        cancelled.resume(returning: .failure(.cancelled))
     }
 
     /// Ends the wait with `outcome` unless it already ended.
@@ -187,10 +207,25 @@ final class AckWait: Sendable {
         continuation?.resume(returning: outcome)
     }
 
-    /// Ends the wait with `.cancelled`; returns the ack id to drop, if known.
-    func cancel() -> Int? {
-        let ackID = self.state.withLock { $0.ackID }
-        self.finish(.failure(.cancelled))
-        return ackID
+    /// Ends the wait with `.cancelled`: `drop` removes the ack (when its id is known) before
+    /// the task resumes; while the EVENT is being sent, ``sent(ackID:drop:)`` does both.
+    ///
+    /// Reading the id and ending the wait are one critical section with
+    /// ``sent(ackID:drop:)``. (Two sections left a window where neither the canceller nor
+    /// the sender dropped the ack, and the entry waited out its timeout.)
+    func cancel(drop: (Int) -> Void) {
+        let taken = self.state.withLock { state -> (UnsafeContinuation<Outcome, Never>?, Int?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            if state.sending {
+                state.cancelledWhileSending = true
+                return nil
+            }
+            defer { state.continuation = nil }
+            return (state.continuation, state.ackID)
+        }
+        guard let (continuation, ackID) = taken else { return }
+        if let ackID { drop(ackID) }
+        continuation?.resume(returning: .failure(.cancelled))
     }
 }

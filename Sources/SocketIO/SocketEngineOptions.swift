@@ -1,0 +1,144 @@
+import EngineIOProtocol
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+import RealtimeHTTP
+
+#if canImport(FoundationNetworking)
+/// Foundation's cookie (RealtimeHTTP has an `HTTPCookie` of its own).
+typealias FoundationCookie = FoundationNetworking.HTTPCookie
+#else
+/// Foundation's cookie (RealtimeHTTP has an `HTTPCookie` of its own).
+typealias FoundationCookie = Foundation.HTTPCookie
+#endif
+
+/// The engine's options, parsed from a `SocketIOClientConfiguration` in one place
+/// (``apply(_:url:)``, what upstream's `setConfigs` does) and kept apart from the engine's
+/// runtime state. The settable ones change here; a connection attempt uses the ``Snapshot``
+/// ``snapshot(proxy:)`` takes at `connect()`, so a setting changed while connected takes
+/// effect at the next connect, as upstream's do.
+struct SocketEngineOptions {
+    /// What one connection attempt uses, fixed at `connect()`: URLs, headers, TLS and proxy,
+    /// already derived (nothing is re-parsed per request).
+    struct Snapshot: Sendable {
+        var machine: EngineClientStateMachine.Configuration
+        var urlPolling: URL
+        var urlWebSocket: URL
+        /// `.extraHeaders`, sorted by name.
+        var extraHeaders: [(name: String, value: String)]
+        /// `.cookies` as `name=value` pairs (never logged).
+        var cookies: [(name: String, value: String)]
+        var tls: TLSConfiguration
+        var proxy: ProxyConfiguration
+        var compress: Bool
+    }
+
+    var connectParams: [String: Any]?
+    var cookies: [FoundationCookie]?
+    var extraHeaders: [String: String]?
+    var forcePolling = false
+    var forceWebsockets = false
+    var socketPath = "/engine.io/"
+    var secure = false
+    var selfSigned = false
+    var security: CertificatePinning?
+    var sessionDelegate: URLSessionDelegate?
+    var compress = false
+    var enableSOCKSProxy = false
+    var version = SocketIOVersion.three
+    /// Derived from the options above and the server's URL by ``apply(_:url:)`` and
+    /// ``setConnectParams(_:url:)``.
+    private(set) var urlPolling = URL(fileURLWithPath: "/")
+    private(set) var urlWebSocket = URL(fileURLWithPath: "/")
+
+    /// The defaults for `url` (`secure` from an `https`/`wss` scheme).
+    init(url: URL) {
+        self.apply([], url: url)
+    }
+
+    /// Sets what `config` names; options it does not name keep their values.
+    mutating func apply(_ config: SocketIOClientConfiguration, url: URL) {
+        if url.scheme == "https" || url.scheme == "wss" {
+            self.secure = true
+        }
+        for option in config {
+            switch option {
+            case let .connectParams(params): self.connectParams = params
+            case let .cookies(cookies): self.cookies = cookies
+            case let .extraHeaders(headers): self.extraHeaders = headers
+            case let .sessionDelegate(delegate): self.sessionDelegate = delegate
+            case let .forcePolling(force): self.forcePolling = force
+            case let .forceWebsockets(force): self.forceWebsockets = force
+            case let .path(path): self.socketPath = path.hasSuffix("/") ? path : path + "/"
+            case let .secure(secure): self.secure = secure
+            case let .selfSigned(selfSigned): self.selfSigned = selfSigned
+            case let .security(pinning): self.security = pinning
+            case .compress: self.compress = true
+            case let .enableSOCKSProxy(enable): self.enableSOCKSProxy = enable
+            case let .version(num): self.version = num
+            default: continue
+            }
+        }
+        self.deriveURLs(url: url)
+    }
+
+    /// The public `connectParams` setter.
+    mutating func setConnectParams(_ params: [String: Any]?, url: URL) {
+        self.connectParams = params
+        self.deriveURLs(url: url)
+    }
+
+    /// The Engine.IO revision `version` implies: `EIO=3` for `.two` (Socket.IO 2.x),
+    /// `EIO=4` otherwise.
+    var engineProtocolVersion: EngineProtocolVersion {
+        self.version == .two ? .v3 : .v4
+    }
+
+    /// What a connection attempt starting now uses; `proxy` is the engine's explicit proxy.
+    func snapshot(proxy: SocketProxy?) -> Snapshot {
+        // `.two`: Socket.IO 2.x servers speak Engine.IO 3 (client-driven heartbeat,
+        // length-prefixed polling payloads, type-prefixed binary WebSocket frames).
+        let machine = EngineClientStateMachine.Configuration(
+            forcePolling: self.forcePolling,
+            forceWebSockets: self.forceWebsockets,
+            protocolVersion: self.engineProtocolVersion,
+            maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
+            reportsPings: true)
+        // TLS: verification on unless `.selfSigned(true)`; `.security` adds trust roots.
+        let tls = self.selfSigned
+            ? TLSConfiguration(verification: .none)
+            : TLSConfiguration(verification: self.security?.verifiesHostname == false ? .noHostnameVerification : .fullVerification,
+                               additionalTrustRootsPEM: self.security?.trustedCertificatesPEM ?? [])
+        // The explicit proxy, else `.enableSOCKSProxy`'s (the environment's SOCKS proxy).
+        let proxyConfiguration = proxy?.configuration
+            ?? (self.enableSOCKSProxy ? SocketProxy.systemSOCKS().configuration : .direct)
+        return Snapshot(machine: machine, urlPolling: self.urlPolling, urlWebSocket: self.urlWebSocket,
+                        extraHeaders: (self.extraHeaders ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                        cookies: (self.cookies ?? []).map { ($0.name, $0.value) },
+                        tls: tls, proxy: proxyConfiguration, compress: self.compress)
+    }
+
+    private mutating func deriveURLs(url: URL) {
+        var urlPolling = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        var urlWebSocket = urlPolling
+
+        urlPolling.path = self.socketPath
+        urlWebSocket.path = self.socketPath
+        urlPolling.scheme = self.secure ? "https" : "http"
+        urlWebSocket.scheme = self.secure ? "wss" : "ws"
+
+        // Encoded as upstream encodes them (`EngineQueryEncoding`), not with `URLQueryItem`,
+        // which leaves `+` raw for form-decoding servers to read as a space.
+        let params = EngineQueryEncoding.query(for: self.connectParams)
+        // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
+        // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
+        let eio = "&EIO=" + self.engineProtocolVersion.queryValue
+
+        urlWebSocket.percentEncodedQuery = "transport=websocket" + params + eio
+        urlPolling.percentEncodedQuery = "transport=polling&b64=1" + params + eio
+
+        self.urlPolling = urlPolling.url ?? url
+        self.urlWebSocket = urlWebSocket.url ?? url
+    }
+}

@@ -1,0 +1,198 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import SocketIO
+
+/// A timer source that runs a test's step *while* a timer is being armed (between the
+/// socket's decision and its handle change), and keeps every body it was given, cancelled or
+/// not, so a test can also fire a replaced timer late.
+final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
+    // `@unchecked Sendable`: all state is behind `lock`.
+    private struct Scheduled {
+        var id: Int
+        var deadline: ContinuousClock.Instant
+        var body: @Sendable () -> Void
+        var cancelled = false
+    }
+
+    private struct State {
+        var now = ContinuousClock.now
+        var scheduled: [Scheduled] = []
+        /// Run once, inside the next `schedule` call, before it returns.
+        var whileArming: (@Sendable () -> Void)?
+    }
+
+    private let lock = NSLock()
+    private var unlocked = State()
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        self.lock.withLock { body(&self.unlocked) }
+    }
+
+    var now: ContinuousClock.Instant { self.withState { $0.now } }
+
+    /// Timers scheduled and not cancelled (fired ones included until `fire`).
+    var armedCount: Int { self.withState { $0.scheduled.count { !$0.cancelled } } }
+
+    /// Runs `step` inside the next `schedule`, as another thread would between the socket's
+    /// two critical sections.
+    func whileArming(_ step: @escaping @Sendable () -> Void) {
+        self.withState { $0.whileArming = step }
+    }
+
+    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+        let (id, step) = self.withState { state -> (Int, (@Sendable () -> Void)?) in
+            let id = state.scheduled.count
+            state.scheduled.append(Scheduled(id: id, deadline: deadline, body: body))
+            defer { state.whileArming = nil }
+            return (id, state.whileArming)
+        }
+        step?()
+        return SocketTimer(cancel: { [weak self] in
+            self?.withState { $0.scheduled[id].cancelled = true }
+        })
+    }
+
+    /// Moves time forward and runs the armed timers that are due, earliest first.
+    func advance(by duration: Duration) {
+        let due = self.withState { state -> [@Sendable () -> Void] in
+            state.now += duration
+            let now = state.now
+            var due: [(ContinuousClock.Instant, @Sendable () -> Void)] = []
+            for index in state.scheduled.indices
+            where !state.scheduled[index].cancelled && state.scheduled[index].deadline <= now {
+                due.append((state.scheduled[index].deadline, state.scheduled[index].body))
+                state.scheduled[index].cancelled = true
+            }
+            return due.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for body in due { body() }
+    }
+
+    /// Runs the body of the `index`th timer ever scheduled, even if it was cancelled (a
+    /// replaced timer whose cancellation lost the race with its firing).
+    func fireLate(_ index: Int) {
+        let body = self.withState { $0.scheduled[index].body }
+        body()
+    }
+}
+
+/// `rescheduleAckTimer` arms its timer outside the socket's lock: whatever changes the ack
+/// table meanwhile, the socket ends with exactly one timer at the table's next deadline, or
+/// none when nothing waits with a deadline.
+@Suite struct AckTimerRaceTests {
+    private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
+        let queue = DispatchQueue(label: "ack-timer-race-test")
+        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
+                                    config: [.handleQueue(queue), .reconnects(false), .log(false)], timers: timers)
+        manager.engine = TestEngine(client: manager)
+        let socket = manager.defaultSocket
+        socket.connect()
+        drain(queue)
+        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
+        drain(queue)
+        return (socket, queue, manager)
+    }
+
+    /// Before the fix: the cancelling path found no timer yet (so did not reschedule), and
+    /// the arming path installed its timer anyway: a timer stayed armed for an empty table.
+    @Test func anAckCancelledWhileItsTimerIsArmedLeavesNoTimer() {
+        let timers = InterleavingTimerSource()
+        let (socket, _, manager) = self.connectedSocket(timers)
+        #expect(socket.status == .connected)
+        timers.whileArming { socket.cancelAck(0) }
+        socket.emitWithAck("a").timingOut(after: 2) { _ in }
+        #expect(socket.pendingAckCount == 0)
+        #expect(!socket.hasAckTimer)
+        #expect(timers.armedCount == 0)
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func anAckAnsweredWhileItsTimerIsArmedLeavesNoTimer() {
+        let timers = InterleavingTimerSource()
+        let (socket, queue, manager) = self.connectedSocket(timers)
+        let answers = Recorder<String>()
+        timers.whileArming { socket.handleAck(0, data: ["ok"]) }
+        socket.emitWithAck("a").timingOut(after: 2) { answers.append($0.first as? String ?? "") }
+        drain(queue)
+        #expect(answers.values == ["ok"])
+        #expect(!socket.hasAckTimer)
+        #expect(timers.armedCount == 0)
+        withExtendedLifetime(manager) {}
+    }
+
+    /// A second ack with an earlier deadline registered while the first one's timer is armed:
+    /// one timer, at the earlier deadline, then the later one.
+    @Test func anEarlierDeadlineRegisteredWhileArmingWins() {
+        let timers = InterleavingTimerSource()
+        let (socket, queue, manager) = self.connectedSocket(timers)
+        let answers = Recorder<String>()
+        timers.whileArming {
+            socket.emitWithAck("b").timingOut(after: 1) { answers.append("b:\($0.first as? String ?? "")") }
+        }
+        socket.emitWithAck("a").timingOut(after: 3) { answers.append("a:\($0.first as? String ?? "")") }
+        #expect(timers.armedCount == 1 && socket.hasAckTimer)
+        timers.advance(by: .seconds(1))
+        drain(queue)
+        #expect(answers.values == ["b:NO ACK"])
+        #expect(timers.armedCount == 1 && socket.hasAckTimer)
+        timers.advance(by: .seconds(2))
+        drain(queue)
+        #expect(answers.values == ["b:NO ACK", "a:NO ACK"])
+        #expect(timers.armedCount == 0 && !socket.hasAckTimer)
+        withExtendedLifetime(manager) {}
+    }
+
+    /// A replaced timer that fires anyway (its cancel lost the race) must not drop the
+    /// current timer: the later ack still times out.
+    @Test func aReplacedTimerFiringLateKeepsTheCurrentOne() {
+        let timers = InterleavingTimerSource()
+        let (socket, queue, manager) = self.connectedSocket(timers)
+        let answers = Recorder<String>()
+        socket.emitWithAck("a").timingOut(after: 5) { answers.append("a:\($0.first as? String ?? "")") }
+        // An earlier deadline replaces timer 0 with timer 1.
+        socket.emitWithAck("b").timingOut(after: 1) { answers.append("b:\($0.first as? String ?? "")") }
+        #expect(timers.armedCount == 1)
+        timers.fireLate(0)
+        #expect(socket.hasAckTimer && timers.armedCount == 1)
+        timers.advance(by: .seconds(1))
+        drain(queue)
+        #expect(answers.values == ["b:NO ACK"])
+        timers.advance(by: .seconds(4))
+        drain(queue)
+        #expect(answers.values == ["b:NO ACK", "a:NO ACK"])
+        #expect(!socket.hasAckTimer && timers.armedCount == 0)
+        withExtendedLifetime(manager) {}
+    }
+
+    /// Many threads register and drop acks with the default timer source (the event loop's
+    /// timers natively, Dispatch timers in the Apple configuration): nothing is left armed.
+    @Test func manyThreadsRegisteringAndDroppingAcksLeaveNoTimer() {
+        let queue = DispatchQueue(label: "ack-timer-stress")
+        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
+                                    config: [.handleQueue(queue), .reconnects(false), .log(false)])
+        manager.engine = TestEngine(client: manager)
+        let socket = manager.defaultSocket
+        socket.connect()
+        drain(queue)
+        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
+        drain(queue)
+        #expect(socket.status == .connected)
+        let ids = Recorder<Int>()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<300 {
+                let id = socket.registerAck(timeout: 0.001 * Double(1 + (thread + index) % 50)) { _ in }
+                if index % 3 == 0 {
+                    ids.append(id)
+                } else {
+                    socket.cancelAck(id)
+                }
+            }
+        }
+        for id in ids.values { socket.cancelAck(id) }
+        #expect(socket.pendingAckCount == 0)
+        #expect(!socket.hasAckTimer)
+        drain(queue)
+        withExtendedLifetime(manager) {}
+    }
+}
