@@ -96,6 +96,11 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         }
     }
 
+    /// The sessions made so far, the direct one first (for tests).
+    var sessions: [Session] {
+        [self.direct] + self.proxied.withLock { Array($0.sessions.values) }
+    }
+
     deinit {
         // Not `invalidateAndCancel()`: FoundationNetworking traps ("a task that is not in the
         // registry") when a task cancelled by the invalidation reports its failure after the
@@ -198,8 +203,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     }
 }
 
-/// The consumer's handle on a task's body: dropping it unread cancels the task (the session
-/// delegate keeps the bridge itself alive until the task completes).
+/// The consumer's handle on a task's body: dropping it unread cancels the task.
 final class URLSessionBodySource: HTTPBodySource {
     private let bridge: URLSessionTaskBridge
 
@@ -217,8 +221,18 @@ final class URLSessionBodySource: HTTPBodySource {
 }
 
 /// Routes URLSession's delegate callbacks to the bridge of each task.
+///
+/// The bridges are held weakly: the session holds its delegate until it is invalidated and
+/// every task completed, and each task holds its session, so a strong table would tie the
+/// bridges, their watchdogs and whatever waits on them into that cycle for as long as
+/// FoundationNetworking keeps a task; the exchange (``URLSessionHTTPTransport/execute(_:)``,
+/// then the response body) owns its bridge, and a bridge dropped unfinished cancels its task.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let bridges = LockedValue<[Int: URLSessionTaskBridge]>([:])
+    private struct WeakBridge {
+        weak var bridge: URLSessionTaskBridge?
+    }
+
+    private let bridges = LockedValue<[Int: WeakBridge]>([:])
     /// The TLS settings of each running task (data or WebSocket), for its trust challenge.
     private let tlsConfigurations = LockedValue<[Int: TLSConfiguration]>([:])
     /// The caller's delegate, asked first about authentication challenges.
@@ -229,7 +243,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func register(_ bridge: URLSessionTaskBridge, tls: TLSConfiguration, for task: URLSessionTask) {
-        self.bridges.withLock { $0[task.taskIdentifier] = bridge }
+        self.bridges.withLock { $0[task.taskIdentifier] = WeakBridge(bridge: bridge) }
         self.register(tls: tls, for: task)
     }
 
@@ -244,8 +258,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
                                      delegate: self.sessionDelegate, completionHandler: completionHandler)
     }
 
+    /// The bridges of the data tasks that have not completed (for tests).
+    var liveBridges: [URLSessionTaskBridge] { self.bridges.withLock { $0.values.compactMap(\.bridge) } }
+
     private func bridge(for task: URLSessionTask) -> URLSessionTaskBridge? {
-        self.bridges.withLock { $0[task.taskIdentifier] }
+        self.bridges.withLock { $0[task.taskIdentifier]?.bridge }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -260,7 +277,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         self.tlsConfigurations.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
-        let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier)?.bridge }
         bridge?.didComplete(error: error)
     }
 

@@ -19,6 +19,16 @@ import RealtimeSync
 /// chunk the consumer waits for, and cancels the task when one lasts the request's
 /// `idleTimeout`. (URLSession's own `timeoutInterval` keeps running while a task is suspended,
 /// so it would fail a consumer that merely paused; it is set far beyond.)
+///
+/// Task control: every `resume()`, `suspend()` and `cancel()` on the data task is made under
+/// one lock, one call at a time, and a suspension is applied as the state wants it at that
+/// moment. swift-corelibs-foundation (6.3.1) applies `suspend()` in a block it queues from
+/// inside its own `workQueue.sync`; a `cancel()` or `resume()` from another thread that enters
+/// the queue while that `sync` runs is executed before the block, which then finds the task
+/// neither suspended nor failed and traps (`_NativeProtocol.stopLoading`, NativeProtocol.swift
+/// line 69: `guard let error = self.task?.error else { fatalError() }`). Serialized, the block
+/// is always queued before the next call. The same lock orders the consumer's resume after
+/// the delegate's suspend (applied the other way round, a task stayed suspended for good).
 final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     typealias HeadResult = Result<HTTPURLResponse, HTTPClientError>
 
@@ -34,14 +44,37 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         var cancelledByConsumer = false
     }
 
+    /// The data task and what was asked of it; its lock is held across each call on the task
+    /// (taken before `state`'s, never inside it).
+    private struct Control {
+        var task: URLSessionDataTask?
+        var started = false
+        var cancelled = false
+        /// `suspend()` was the last suspension call made on the task.
+        var suspended = false
+    }
+
     let bufferLimit: Int
     private let watchdog: HTTPIdleWatchdog
     private let state = LockedValue(State())
-    private let task = LockedValue<URLSessionDataTask?>(nil)
+    private let control = LockedValue(Control())
 
     /// The most bytes queued for a consumer that does not read when the platform ignores the
     /// suspension: 16 times `bufferLimit`, at least 4 MiB.
     var hardBufferLimit: Int { max(self.bufferLimit * 16, 4 << 20) }
+
+    /// The bridge suspended its task for backpressure (for tests).
+    var isSuspended: Bool { self.state.withLock { $0.isSuspended } }
+
+    /// The task, its state and the bridge's, for a test's failure message.
+    var debugState: String {
+        let task = self.dataTask
+        return self.state.withLock { state in
+            "task \(task.map { "\($0.taskIdentifier) state \($0.state.rawValue)" } ?? "none"), suspended \(state.isSuspended), "
+                + "cancelled \(state.cancelledByConsumer), completion \(String(describing: state.completion)), "
+                + "head \(state.head != nil), queued \(state.bufferedBytes)"
+        }
+    }
 
     /// Body bytes queued unread (for tests).
     var queuedByteCount: Int { self.state.withLock { $0.bufferedBytes } }
@@ -53,17 +86,50 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
 
     deinit {
         self.watchdog.stop()
+        // Nobody can read this exchange any more: end a task that is still running (the
+        // session delegate holds bridges weakly, so this is also what ends a task whose
+        // consumer went away without cancelling).
+        if self.state.withLock({ $0.completion == nil }) { self.cancelTask() }
     }
 
     func idleTimeoutExpired() {
-        self.dataTask?.cancel()
+        self.cancelTask()
     }
 
     func attach(_ task: URLSessionDataTask) {
-        self.task.withLock { $0 = task }
+        self.control.withLock { $0.task = task }
     }
 
-    private var dataTask: URLSessionDataTask? { self.task.withLock { $0 } }
+    private var dataTask: URLSessionDataTask? { self.control.withLock { $0.task } }
+
+    // MARK: Task control (serialized; see the type's documentation)
+
+    private func startTask() {
+        self.control.withLock { control in
+            guard !control.started, !control.cancelled, let task = control.task else { return }
+            control.started = true
+            task.resume()
+        }
+    }
+
+    private func cancelTask() {
+        self.control.withLock { control in
+            guard !control.cancelled, let task = control.task else { return }
+            control.cancelled = true
+            task.cancel()
+        }
+    }
+
+    /// Suspends or resumes the task as the state wants it now (called after each change).
+    private func applySuspension() {
+        self.control.withLock { control in
+            guard control.started, !control.cancelled, let task = control.task else { return }
+            let wanted = self.state.withLock { $0.isSuspended && $0.completion == nil }
+            guard wanted != control.suspended else { return }
+            control.suspended = wanted
+            if wanted { task.suspend() } else { task.resume() }
+        }
+    }
 
     // MARK: Consumer side
 
@@ -80,11 +146,11 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
                     continuation.resume(returning: ready)
                 } else {
                     self.watchdog.beginWait(on: self)
-                    self.dataTask?.resume()
+                    self.startTask()
                 }
             }
         } onCancel: {
-            self.dataTask?.cancel()
+            self.cancelTask()
         }
     }
 
@@ -125,7 +191,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
                     }
                 }
                 if case .deliver(let result, let resume) = action {
-                    if resume { self.dataTask?.resume() }
+                    if resume { self.applySuspension() }
                     continuation.resume(returning: result)
                 }
             }
@@ -141,7 +207,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             state.cancelledByConsumer = true
             return true
         }
-        if running { self.dataTask?.cancel() }
+        if running { self.cancelTask() }
     }
 
     // MARK: Delegate side
@@ -195,8 +261,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         case .deliver(let waiter):
             self.watchdog.endWait()
             waiter.resume(returning: .success(chunk))
-        case .suspend: self.dataTask?.suspend()
-        case .overflow: self.dataTask?.cancel()
+        case .suspend: self.applySuspension()
+        case .overflow: self.cancelTask()
         }
     }
 
