@@ -80,7 +80,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
 /// `rescheduleAckTimer` arms its timer outside the socket's lock: whatever changes the ack
 /// table meanwhile, the socket ends with exactly one timer at the table's next deadline, or
 /// none when nothing waits with a deadline.
-@Suite struct AckTimerRaceTests {
+@Suite(.tearsDownTestEngines) struct AckTimerRaceTests {
     private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
         let queue = DispatchQueue(label: "ack-timer-race-test")
         let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,

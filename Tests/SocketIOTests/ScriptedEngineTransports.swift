@@ -11,7 +11,9 @@ import RealtimeSync
 final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchecked Sendable {
     // `@unchecked Sendable`: all state is behind `state`, one LockedValue.
     private struct State {
-        var getWaiters: [CheckedContinuation<[UInt8], Never>] = []
+        /// Waiting `GET`s by id; a cancelled one is removed and resumed with `nil`.
+        var getWaiters: [(id: Int, continuation: CheckedContinuation<[UInt8]?, Never>)] = []
+        var nextWaiterID = 0
         var getBodies: [[UInt8]] = []
         var connection: ScriptedWebSocketConnection?
     }
@@ -26,12 +28,12 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
 
     /// Answers the oldest waiting `GET` (or the next one to come) with `body`.
     func answerGET(_ body: String) {
-        let waiter = self.state.withLock { state -> CheckedContinuation<[UInt8], Never>? in
+        let waiter = self.state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
             guard !state.getWaiters.isEmpty else {
                 state.getBodies.append(Array(body.utf8))
                 return nil
             }
-            return state.getWaiters.removeFirst()
+            return state.getWaiters.removeFirst().continuation
         }
         waiter?.resume(returning: Array(body.utf8))
     }
@@ -43,14 +45,37 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
         if request.method == "POST" {
             body = Array("ok".utf8)
         } else {
-            body = await withCheckedContinuation { continuation in
-                let ready = self.state.withLock { state -> [UInt8]? in
-                    guard state.getBodies.isEmpty else { return state.getBodies.removeFirst() }
-                    state.getWaiters.append(continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
+            // A `GET` the engine cancels (disconnect, new attempt) ends, as on a real transport:
+            // a waiter left behind kept the engine's polling task, hence the engine, alive
+            // (LeakSanitizer: URLSessionWebSocketUpgradeTests.aRefusedUpgradeKeepsPolling).
+            let id = self.state.withLock { state in
+                defer { state.nextWaiterID += 1 }
+                return state.nextWaiterID
             }
+            let answer = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
+                    enum Next { case ready([UInt8]), cancelled, wait }
+                    let next = self.state.withLock { state -> Next in
+                        if !state.getBodies.isEmpty { return .ready(state.getBodies.removeFirst()) }
+                        if Task.isCancelled { return .cancelled }
+                        state.getWaiters.append((id: id, continuation: continuation))
+                        return .wait
+                    }
+                    switch next {
+                    case .ready(let bytes): continuation.resume(returning: bytes)
+                    case .cancelled: continuation.resume(returning: nil)
+                    case .wait: break
+                    }
+                }
+            } onCancel: {
+                let waiter = self.state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
+                    guard let index = state.getWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.getWaiters.remove(at: index).continuation
+                }
+                waiter?.resume(returning: nil)
+            }
+            guard let answer else { throw HTTPClientError(.cancelled, "the task was cancelled") }
+            body = answer
         }
         return HTTPClientResponse(status: 200, reason: "OK", headers: [:], url: request.url,
                                   body: HTTPResponseBody(source: ScriptedEngineBody(body)))

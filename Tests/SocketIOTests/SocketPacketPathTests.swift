@@ -5,7 +5,7 @@ import Testing
 
 /// The network packet path: decoding, the namespace machine, awaiting acks and value
 /// subscribers on the thread that read the message; `[Any]` handlers on `handleQueue`, in order.
-@Suite struct SocketPacketPathTests {
+@Suite(.tearsDownTestEngines) struct SocketPacketPathTests {
     func connectedSocket() -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
         let (manager, engine, queue) = makeManager()
         let socket = manager.defaultSocket
