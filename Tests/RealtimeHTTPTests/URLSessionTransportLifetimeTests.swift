@@ -52,6 +52,27 @@ import TestSupport
         }
     }
 
+    final class Target: HTTPIdleTimeoutTarget {
+        func idleTimeoutExpired() {}
+    }
+
+    /// The cycle behind the recorded leak: the bridge's `didComplete` stops its watchdog, and a
+    /// `next()` that started waiting just before the completion was recorded began a wait on the
+    /// stopped watchdog, which then held the bridge (its owner) for good, and through the
+    /// bridge's task the whole session. A stopped watchdog must keep no target.
+    @Test func aWaitOnAStoppedWatchdogKeepsNoTarget() {
+        let watchdog = HTTPIdleWatchdog(timeout: .seconds(30))
+        weak var released: Target?
+        do {
+            let target = Target()
+            released = target
+            watchdog.stop()
+            watchdog.beginWait(on: target)
+        }
+        #expect(released == nil, "the stopped watchdog kept its target")
+        withExtendedLifetime(watchdog) {}
+    }
+
     static func run(_ scenario: Scenario, on transport: URLSessionHTTPTransport,
                     delegate: URLSessionTransportDelegate, server: TestServer) async throws {
         switch scenario {

@@ -57,10 +57,14 @@ final class HTTPIdleWatchdog: Sendable {
 
     var didTimeOut: Bool { self.state.withLock { $0.timedOut } }
 
-    /// Starts a wait on `target`; the target is stopped if the wait lasts `timeout`.
+    /// Starts a wait on `target`; the target is stopped if the wait lasts `timeout`. A stopped
+    /// watchdog records nothing: a wait that starts after ``stop()`` (a read racing the end of
+    /// the exchange) must not keep its target, which usually owns this watchdog: that
+    /// target <-> watchdog cycle kept a whole URLSession transport alive (docs/RELIABILITY.md).
     func beginWait(on target: any HTTPIdleTimeoutTarget) {
         let now = ContinuousClock.now
         let arm = self.state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             state.waitingSince = now
             state.target = target
             guard !state.armed, !state.stopped else { return false }
