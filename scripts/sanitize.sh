@@ -61,7 +61,16 @@ for suite in "${suites[@]}"; do
   summary=$(grep -E 'Test run with [0-9]+ tests' "$log" | tail -1 | sed 's/^.*Test run/Test run/')
   echo "sanitize: $suite rc=$rc reports=$reports $(( $(date +%s) - t0 )) s ${summary}"
   # A filter that matches nothing passes silently: count it as a failure.
-  if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ] || ! grep -qE 'Test run with [1-9]' "$log"; then failed+=("$suite"); fi
+  if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ] || ! grep -qE 'Test run with [1-9]' "$log"; then
+    failed+=("$suite")
+    # CI keeps only this script's output, not the logs: print the first reports (each from
+    # its banner, 60 lines) and the failed tests, so a rare report can be read where it ran.
+    grep -nE "$banner" "$log" | head -3 | cut -d: -f1 | while read -r line; do
+      echo "sanitize: ---- $suite, report at $log:$line ----"
+      sed -n "${line},$((line + 60))p" "$log"
+    done
+    grep -E '✘ Test .*(failed|recorded an issue)' "$log" | head -10 | sed "s/^/sanitize: $suite: /"
+  fi
 done
 
 echo "sanitize: $kind total $(( $(date +%s) - start )) s"

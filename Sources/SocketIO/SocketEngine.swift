@@ -30,8 +30,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var performingActions = false
         /// The close handshakes of ended attempts' WebSockets, by attempt generation, while
         /// they run (bounded by the connection's close timeout, see `SocketEngine.release(_:)`).
-        /// Not cancelled: a cancelled native close skips its timeout and can wait for the peer
-        /// forever, keeping the socket open.
+        /// Cancelled when the engine is deinitialized: a cancelled close stops waiting for the
+        /// peer and closes its socket at once.
         var closingWebSockets: [Int: Task<Void, Never>] = [:]
         /// Attempts whose close ended before its task was recorded in ``closingWebSockets``.
         var closedBeforeRecorded: Set<Int> = []
@@ -212,6 +212,15 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
                             transport: Transport) {
         self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
+    }
+
+    deinit {
+        // The close handshakes still running end now: their sockets close without waiting
+        // for the peer's answer (nobody is left to observe it).
+        let closing = self.state.withLock { Array($0.closingWebSockets.values) }
+        for task in closing {
+            task.cancel()
+        }
     }
 
     /// How many WebSocket close handshakes of ended attempts still run (for tests).

@@ -83,6 +83,26 @@ import WebSocketCodec
         #expect(try await server.nextFrame() == nil)
     }
 
+    /// A close whose task is cancelled stops waiting for the server at once and still closes
+    /// the socket, while another task is reading (as a receive loop is): a cancelled timeout
+    /// must not leave the close waiting for the peer forever.
+    @Test(.timeLimit(.minutes(1))) func cancelledCloseStillClosesTheSocket() async throws {
+        var options = WebSocketOptions()
+        options.closeTimeout = .seconds(3_600)   // only cancellation can end the wait
+        let (opened, scripted) = try await Self.connected(options: options)
+        let connection = opened
+        var server = scripted
+        let reading = Task { try await connection.receive() }
+        try await Task.sleep(for: .milliseconds(50))   // let the reader start waiting
+        let closing = Task { await connection.close(code: 1001, reason: "") }
+        #expect(try await server.nextFrame()?.opcode == .close)   // the close went out; no answer
+        closing.cancel()
+        await closing.value
+        #expect(try await server.nextFrame() == nil)   // the client closed the socket
+        _ = try? await reading.value                    // and the reader ended with it
+        #expect(await webSocketErrorKind { try await connection.send(.text("late")) } != nil)
+    }
+
     @Test func protocolErrorsCloseWithTheRightCode() async throws {
         let cases: [(frame: [UInt8], code: UInt16, kind: WebSocketError.Kind)] = [
             ([0x83, 0x00], 1002, .protocolError),

@@ -119,4 +119,25 @@ import Testing
         #expect(!transport.connection.closeCancelled)
         withExtendedLifetime(client) {}
     }
+
+    /// An engine that goes away cancels the close handshakes it still runs: the connection
+    /// closes without waiting for the peer (the native connection closes its socket at once
+    /// when its close is cancelled, `WebSocketConnectionTests.cancelledCloseStillClosesTheSocket`).
+    @Test func aDeinitializedEngineCancelsTheClosesItStillRuns() async {
+        let transport = OneConnectionTransport()
+        let client = SilentClient()
+        var engine: SocketEngine? = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!, config: [.forceWebsockets(true)],
+            transports: EngineTransports(http: nil, webSocket: transport, httpKeepsCookies: false))
+        engine?.connect()
+        #expect(await self.eventually { engine?.state.withLock { $0.attempt.webSocket != nil } ?? false })
+        engine?.connect()
+        #expect(await self.eventually { transport.connection.closeCalls == 1 })
+        #expect(engine?.closingWebSocketCount == 1)
+        weak let dropped = engine
+        engine = nil
+        #expect(await self.eventually { dropped == nil })
+        #expect(await self.eventually { transport.connection.closeCancelled })
+        withExtendedLifetime(client) {}
+    }
 }

@@ -217,11 +217,12 @@ package final class WebSocketClientConnection: WebSocketConnection {
         let timeout = self.closeTimeout
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                // Bound the wait for the server's close frame.
-                do {
-                    try await Task.sleep(for: timeout)
-                    stream.close()
-                } catch {}
+                // Bound the wait for the server's close frame. Cancelled (the group's cancelAll
+                // once the read side finished, or the closing task cancelled), it closes at
+                // once: a reader elsewhere may be waiting for the peer, and only closing the
+                // stream ends that wait.
+                try? await Task.sleep(for: timeout)
+                stream.close()
             }
             await self.waitForReadSideToFinish()
             group.cancelAll()
