@@ -36,8 +36,8 @@ package import EngineIOProtocol
 /// ``connectTimedOut()``, ``reportConnected(sid:)``, ``reportDisconnected()``,
 /// ``connectRefused()``, ``setStatus(_:)``) change the status, and where the protocol state
 /// would otherwise contradict it, that too: a socket reported connected is connected (so it
-/// goes back to connecting and rejoins after a reconnect), a socket reported disconnected has
-/// left (so a later connect sends CONNECT again).
+/// goes back to connecting and rejoins after a reconnect), a connected socket reported
+/// disconnected has left (so a later connect sends CONNECT again).
 ///
 /// ```swift
 /// var namespace = NamespaceStateMachine(namespace: "/")

@@ -91,7 +91,7 @@ package struct ReconnectStateMachine: Sendable, Hashable {
         self.retryTimerFired(timer, reconnects: reconnects, userDisconnected: self.status == .disconnected, random: random)
     }
 
-    // MARK: Inputs with the user's disconnect given
+    // MARK: Inputs from the engine and the retry timers (the user's disconnect given)
 
     /// The engine closed; the status becomes `notConnected` unless the user disconnected.
     ///
@@ -132,7 +132,8 @@ package struct ReconnectStateMachine: Sendable, Hashable {
         return [.rejoin]
     }
 
-    /// The user disconnected the manager: no further try.
+    /// No further try; the status is not changed (``disconnectRequested()`` is the manager's
+    /// `disconnect()`).
     package mutating func stop() {
         self.isReconnecting = false
         self.timer += 1
