@@ -271,8 +271,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
                 let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
-                                          transports: self.transport.makeTransports(config: state.config),
-                                          timers: self.timers)
+                                          stack: self.transport, timers: self.timers)
                 // A new engine nobody else holds yet: taking its lock here cannot deadlock.
                 engine.proxy = state.proxy
                 state.engine = engine
