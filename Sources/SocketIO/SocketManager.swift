@@ -62,7 +62,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
     /// heartbeat of the engines it creates.
-    let timers: any SocketTimerSource
+    package let timers: any SocketTimerSource
 
     // MARK: Properties
 
