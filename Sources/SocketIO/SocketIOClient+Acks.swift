@@ -81,7 +81,7 @@ extension SocketIOClient {
     /// connected), on the thread that read the ACK.
     func resolveNetworkAck(_ id: Int) -> NetworkAckResolution {
         let (resolution, reschedule) = self.state.withLock { state -> (NetworkAckResolution, Bool) in
-            guard state.status == .connected else { return (.none, false) }
+            guard state.namespace.status == .connected else { return (.none, false) }
             switch state.acks.resolve(id: id) {
             case .waiter(let waiter)?: return (.waiter(waiter), state.ackTimer != nil)
             case .callback(let callback)?: return (.callback(callback), state.ackTimer != nil)

@@ -95,7 +95,7 @@ extension SocketIOClient {
                     self.deliverNetworkAck(ack)
                 }
             case .connectError(let message, _):
-                self.transition(to: .disconnected, if: { $0.status == .connecting })
+                self.changeStatus { $0.namespace.connectRefused() }
                 if received?.isConnectError != true {
                     // A CONNECT acknowledgement the machine refused (no sid): say why.
                     self.handleClientEvent(.error, data: [message])

@@ -85,7 +85,7 @@ extension SocketIOClient {
             guard let name = event.eventName else { return .done }
             enum Plan { case drop, handleQueue, values([([JSONValue]) -> Void]) }
             let plan = self.state.withLock { state -> Plan in
-                guard state.status == .connected else { return .drop }
+                guard state.namespace.status == .connected else { return .drop }
                 guard state.anyHandler == nil else { return .handleQueue }
                 var subscribers: [([JSONValue]) -> Void] = []
                 for handler in state.handlers where handler.event == name {
@@ -125,7 +125,7 @@ extension SocketIOClient {
             return
         }
         let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
-            guard state.status == .connected else { return (nil, []) }
+            guard state.namespace.status == .connected else { return (nil, []) }
             return (state.anyHandler, state.handlers.filter { $0.event == name })
         }
         guard anyHandler != nil || !handlers.isEmpty else { return }

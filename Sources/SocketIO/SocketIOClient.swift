@@ -30,11 +30,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         weak var manager: SocketManagerSpec?
         var anyHandler: ((SocketAnyEvent) -> ())?
         var handlers: [SocketEventHandler] = []
-        var status = SocketIOStatus.notConnected
         /// Upstream's public `sid`: set on `connect`, `""` after a disconnect.
         var sid: String?
         /// The namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
-        /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect).
+        /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect)
+        /// and the status the socket reports (`namespace.status`, the one place it is kept).
         var namespace: NamespaceStateMachine
         /// The acks our emits wait for, with their deadlines.
         var acks = AckTable<PendingAck>()
@@ -85,8 +85,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     /// The status of this client.
+    ///
+    /// Read from the socket's namespace machine, which every status change goes through.
     public var status: SocketIOStatus {
-        return self.state.withLock { $0.status }
+        return SocketIOStatus(self.state.withLock { $0.namespace.status })
     }
 
     /// The id of this socket.io connect. This is different from the sid of the engine.io connection.
@@ -115,25 +117,29 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// Sets the status and reports `statusChange` with `[status, status.rawValue]`, as upstream's `didSet`.
     func setStatus(_ status: SocketIOStatus) {
-        self.transition(to: status)
+        self.changeStatus { state in
+            state.namespace.setStatus(status.connectionStatus)
+            return true
+        }
     }
 
-    /// Changes the status in one critical section, when `condition` holds for the state (after
-    /// `update` ran on it), and reports `statusChange`.
+    /// Feeds one of the namespace machine's status inputs in one critical section and, when it
+    /// set the status, reports `statusChange` with the machine's new status.
+    ///
+    /// - Parameter input: runs the machine's input (and any other change that belongs with it,
+    ///   such as upstream's `sid`) under the lock; returns whether the status was set.
     ///
     /// The event is queued in the same critical section, and the queue is delivered by one
     /// thread at a time (whichever changed the status while no other was delivering), so
-    /// handlers see `statusChange` in the order the status changed, whichever threads changed it.
+    /// handlers see `statusChange` in the order the machine's status changed, whichever
+    /// threads changed it.
     ///
     /// - Returns: `true` when the status was set.
     @discardableResult
-    func transition(to status: SocketIOStatus, if condition: (State) -> Bool = { _ in true },
-                    _ update: (inout State) -> Void = { _ in }) -> Bool {
+    func changeStatus(_ input: (inout State) -> Bool) -> Bool {
         let (changed, deliver) = self.state.withLock { state -> (Bool, Bool) in
-            guard condition(state) else { return (false, false) }
-            update(&state)
-            state.status = status
-            state.statusEvents.append(status)
+            guard input(&state) else { return (false, false) }
+            state.statusEvents.append(SocketIOStatus(state.namespace.status))
             guard !state.deliveringStatus else { return (true, false) }
             state.deliveringStatus = true
             return (true, true)
@@ -172,7 +178,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///                           has failed. Pass 0 to never timeout.
     /// - parameter handler: The handler to call when the client fails to connect.
     open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> ())?) {
-        guard let manager = self.manager, self.transition(to: .connecting, if: { $0.status != .connected }) else {
+        guard let manager = self.manager, self.changeStatus({ $0.namespace.startConnecting() }) else {
             DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
             return
         }
@@ -184,7 +190,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let handlerBox = UncheckedSendable(handler)
         manager.handleQueue.asyncAfter(deadline: DispatchTime.now() + timeoutAfter) { [weak self] in
             guard let this = self,
-                  this.transition(to: .disconnected, if: { $0.status == .connecting || $0.status == .notConnected })
+                  this.changeStatus({ $0.namespace.connectTimedOut() })
             else { return }
 
             this.leaveNamespace()
@@ -204,18 +210,34 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter payload: The CONNECT payload from the server (`{"sid": ...}` in Socket.IO v5).
     open func didConnect(toNamespace namespace: String, payload: [String: Any]?) {
         let sid = payload?["sid"] as? String
-        guard self.transition(to: .connected, if: { $0.status != .connected }, { $0.sid = sid }) else { return }
+        var buffered: [NamespaceAction] = []
+        let connected = self.changeStatus { state in
+            guard let deliveries = state.namespace.reportConnected(sid: sid) else { return false }
+            state.sid = sid
+            buffered = deliveries
+            return true
+        }
+        guard connected else { return }
 
         DefaultSocketLogger.Logger.log("Socket connected", type: logType)
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
+
+        // Called before the CONNECT acknowledgement (a simulated connect): what arrived while
+        // connecting is not kept waiting for an acknowledgement any more.
+        perform(buffered, reason: "", receiving: nil)
     }
 
     /// Called when the client has disconnected from socket.io.
     ///
     /// - parameter reason: The reason for the disconnection.
     open func didDisconnect(reason: String) {
-        guard self.transition(to: .disconnected, if: { $0.status != .disconnected }, { $0.sid = "" }) else { return }
+        let disconnected = self.changeStatus { state in
+            guard state.namespace.reportDisconnected() else { return false }
+            state.sid = ""
+            return true
+        }
+        guard disconnected else { return }
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
@@ -370,7 +392,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
     open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
         let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
-            guard state.status == .connected || isInternalMessage else { return (nil, []) }
+            guard state.namespace.status == .connected || isInternalMessage else { return (nil, []) }
             return (state.anyHandler, state.handlers.filter { $0.event == event })
         }
         guard anyHandler != nil || !handlers.isEmpty else { return }

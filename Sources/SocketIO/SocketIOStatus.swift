@@ -1,3 +1,5 @@
+import SocketIOProtocol
+
 /// The state of a socket or manager, as in socket.io-client-swift.
 public enum SocketIOStatus: Int, CustomStringConvertible, Sendable {
     /// The client/manager has never been connected, or the client has been reset.
@@ -18,6 +20,28 @@ public enum SocketIOStatus: Int, CustomStringConvertible, Sendable {
         case .connecting: return "connecting"
         case .disconnected: return "disconnected"
         case .notConnected: return "notConnected"
+        }
+    }
+}
+
+extension SocketIOStatus {
+    /// The public value of a machine's status (`NamespaceStateMachine`, `ReconnectStateMachine`).
+    init(_ status: ConnectionStatus) {
+        switch status {
+        case .notConnected: self = .notConnected
+        case .disconnected: self = .disconnected
+        case .connecting: self = .connecting
+        case .connected: self = .connected
+        }
+    }
+
+    /// The machine's value of this status.
+    var connectionStatus: ConnectionStatus {
+        switch self {
+        case .notConnected: .notConnected
+        case .disconnected: .disconnected
+        case .connecting: .connecting
+        case .connected: .connected
         }
     }
 }

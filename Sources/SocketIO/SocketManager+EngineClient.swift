@@ -11,15 +11,9 @@ extension SocketManager {
 
     func _engineDidClose(reason: String) {
         let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
-            let userDisconnected = state.status == .disconnected
-            if !userDisconnected {
-                state.status = .notConnected
-            }
             var machine = state.reconnectMachine()
-            let actions = machine.transportClosed(reconnects: state.options.reconnects, userDisconnected: userDisconnected,
-                                                  random: Double.random(in: 0..<1))
+            let actions = machine.transportClosed(reconnects: state.options.reconnects, random: Double.random(in: 0..<1))
             state.reconnect = machine
-            state.applyStatus(of: actions)
             return actions
         }
         self.perform(actions, reason: reason)
@@ -35,7 +29,6 @@ extension SocketManager {
         DefaultSocketLogger.Logger.log("Engine opened \(reason)", type: SocketManager.logType)
 
         let (engineSID, actions) = self.state.withLock { state -> (String?, [ReconnectStateMachine.Action]) in
-            state.status = .connected
             return (state.engine?.sid, state.reconnect.transportOpened())
         }
         self.perform(actions, reason: reason, engineSID: engineSID)
@@ -197,10 +190,8 @@ extension SocketManager {
         let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
             var machine = state.reconnectMachine()
             let actions = machine.retryTimerFired(timer, reconnects: state.options.reconnects,
-                                                  userDisconnected: state.status == .disconnected,
                                                   random: Double.random(in: 0..<1))
             state.reconnect = machine
-            state.applyStatus(of: actions)
             return actions
         }
         self.perform(actions, reason: reason)
@@ -213,16 +204,6 @@ extension SocketManager {
                                        randomizationFactor: randomizationFactor)
         let seconds = backoff.interval(attempts: attempts, random: Double.random(in: 0..<1))
         return seconds.isFinite ? max(0, seconds) : Double(waitMax)
-    }
-}
-
-extension SocketManager.State {
-    /// The status a reconnect action implies, set in the critical section that produced it:
-    /// giving up leaves the manager `disconnected` (a later `connect` starts a fresh count).
-    mutating func applyStatus(of actions: [ReconnectStateMachine.Action]) {
-        if actions.contains(.giveUp) {
-            self.status = .disconnected
-        }
     }
 }
 

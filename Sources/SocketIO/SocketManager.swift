@@ -38,14 +38,14 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var options = SocketManagerOptions()
         var engine: SocketEngineSpec?
         var nsps: [String: SocketIOClient] = [:]
-        var status = SocketIOStatus.notConnected
         /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
         var reader = SocketPacketReader(decoder: SocketPacketDecoder(requiresStringEventName: true),
                                         interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
         /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
         var handleQueueBacklog = 0
         var proxy: SocketProxy?
-        /// Reconnection: whether the manager is reconnecting, the tries made, stale timers.
+        /// Reconnection (whether the manager is reconnecting, the tries made, stale timers) and
+        /// the manager's status (`reconnect.status`, the one place it is kept).
         var reconnect = ReconnectStateMachine()
 
         /// The reconnect machine with the schedule the (public, settable) options give now.
@@ -62,7 +62,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
     /// heartbeat of the engines it creates.
-    let timers: any SocketTimerSource
+    package let timers: any SocketTimerSource
 
     // MARK: Properties
 
@@ -150,8 +150,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     }
 
     /// The status of this manager.
+    ///
+    /// Read from the manager's reconnect machine, which every status change goes through.
     public var status: SocketIOStatus {
-        return self.state.withLock { $0.status }
+        return SocketIOStatus(self.state.withLock { $0.reconnect.status })
     }
 
     /// The version of socket.io in use.
@@ -261,7 +263,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
             // attempt starts a new connection, since an attempt that hangs would otherwise
             // hold every later attempt back; only a first connect under way returns.
-            if state.status == .connected || (state.status == .connecting && state.reconnect.currentAttempt == 0) {
+            guard state.reconnect.connectRequested() else {
                 return .alreadyActive
             }
             var replaced: SocketEngineSpec?
@@ -269,13 +271,11 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
                 let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
-                                          transports: self.transport.makeTransports(config: state.config),
-                                          timers: self.timers)
+                                          stack: self.transport, timers: self.timers)
                 // A new engine nobody else holds yet: taking its lock here cannot deadlock.
                 engine.proxy = state.proxy
                 state.engine = engine
             }
-            state.status = .connecting
             return .connect(state.engine, replaced: replaced)
         }
         guard case let .connect(engine, replaced) = plan else {
@@ -317,8 +317,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         DefaultSocketLogger.Logger.log("Manager closing", type: SocketManager.logType)
 
         let engine = self.state.withLock { state -> SocketEngineSpec? in
-            state.status = .disconnected
-            state.reconnect.stop()
+            state.reconnect.disconnectRequested()
             return state.engine
         }
 

@@ -69,15 +69,21 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
     /// Finishes the operation with `outcome` after `seconds`; if that finished it, `cleanup`
     /// runs before the task resumes.
     ///
-    /// The timer runs on a global queue, not on the manager's `handleQueue`: it must fire even
-    /// when that queue is busy or (for the main queue) not serviced, or the manager is gone.
-    /// It holds the operation weakly: the awaiting task keeps a pending operation alive, and a
-    /// finished one (with its socket and manager) is released at once, not when the timer fires.
+    /// The timer comes from the manager's one timer source (the event loop's timers; the
+    /// default source when the manager is gone), not from the manager's `handleQueue`: it must
+    /// fire even when that queue is busy or (for the main queue) not serviced. It holds the
+    /// operation weakly (the awaiting task keeps a pending operation alive) and is cancelled
+    /// when the operation finishes otherwise, so nothing outlives the operation.
     func finish(after seconds: TimeInterval, with outcome: Outcome,
                 cleanup: (@Sendable (SocketIOClient) -> Void)? = nil) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+        let timers: any SocketTimerSource = (self.socket.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+        // Clamped: a huge or non-finite timeout means "far away", not a trap in the conversion.
+        let clamped = seconds.isNaN ? 0 : min(max(0, seconds), 100 * 365 * 86_400)
+        let deadline = timers.now + .seconds(clamped)
+        let timer = timers.schedule(at: deadline) { [weak self] in
             self?.finish(outcome, cleanup: cleanup)
         }
+        self.onFinish { _ in timer.cancel() }
     }
 
     /// Suspends until the operation finishes; cancelling the task finishes it with `.cancelled`.

@@ -25,6 +25,29 @@ package import EngineIOProtocol
 /// namespace.receive(connectAck)             // [.connected(sid:), .deliverEvent(...)...]
 /// ```
 ///
+/// The machine also owns the socket's reported ``status`` (socket.io-client-swift's four
+/// values). It is a separate fact from the namespace's protocol state: upstream sets it in its
+/// `open` entry points (`connect(withPayload:timeoutAfter:withHandler:)`, `didConnect`,
+/// `didDisconnect`, `setReconnecting`, the connect timeout), which a subclass may override and
+/// an app or test may call directly. So the protocol inputs never change it: the server's
+/// CONNECT acknowledgement makes the namespace connected (``isConnected``) and asks for
+/// ``NamespaceAction/connected(sid:)``; the socket reports `connected` when its `didConnect`
+/// feeds ``reportConnected(sid:)``. The status inputs (``startConnecting()``,
+/// ``connectTimedOut()``, ``reportConnected(sid:)``, ``reportDisconnected()``,
+/// ``connectRefused()``, ``setStatus(_:)``) change the status, and where the protocol state
+/// would otherwise contradict it, that too: a socket reported connected is connected (so it
+/// goes back to connecting and rejoins after a reconnect), a connected socket reported
+/// disconnected has left (so a later connect sends CONNECT again).
+///
+/// ```swift
+/// var namespace = NamespaceStateMachine(namespace: "/")
+/// namespace.startConnecting()               // true: status .connecting
+/// namespace.connect(auth: nil)              // [] until the transport is open
+/// namespace.transportOpened()               // [.send(0)]
+/// namespace.receive(connectAck)             // [.connected(sid:)]; status still .connecting
+/// namespace.reportConnected(sid: "s1")      // [] (nothing was buffered): status .connected
+/// ```
+///
 /// - Important: A value type with no locking; the owner keeps it under its one lock and
 ///   performs the returned actions in order after releasing it.
 package struct NamespaceStateMachine: Sendable {
@@ -46,6 +69,8 @@ package struct NamespaceStateMachine: Sendable {
     package var maximumBufferedPackets: Int
 
     private var state: State = .disconnected
+    /// The status the socket reports; see the type's documentation.
+    package private(set) var status: ConnectionStatus = .notConnected
     private var transportIsOpen = false
     private var engineSID: String?
     /// v4, main namespace: the server's implicit `40` arrived before the user asked to connect.
@@ -118,6 +143,95 @@ package struct NamespaceStateMachine: Sendable {
             actions.append(.disconnected(.clientDisconnect))
             return actions
         }
+    }
+
+    // MARK: Inputs from the socket's status entry points
+
+    /// `connect(withPayload:timeoutAfter:withHandler:)`: the status becomes `connecting` (and is
+    /// reported again while connecting, as upstream's `didSet` does), unless connected.
+    ///
+    /// The protocol state is not changed: the join follows with ``connect(auth:)``.
+    ///
+    /// - Returns: `true` when the status was set; `false` when connected.
+    package mutating func startConnecting() -> Bool {
+        guard self.status != .connected else { return false }
+        self.status = .connecting
+        return true
+    }
+
+    /// The connect timeout of `connect(withPayload:timeoutAfter:withHandler:)` expired: a socket
+    /// still connecting (or not connected) becomes `disconnected`.
+    ///
+    /// The protocol state is not changed: leaving follows, and ``disconnect()`` sends DISCONNECT
+    /// when CONNECT went out.
+    ///
+    /// - Returns: `true` when the status was set.
+    package mutating func connectTimedOut() -> Bool {
+        guard self.status == .connecting || self.status == .notConnected else { return false }
+        self.status = .disconnected
+        return true
+    }
+
+    /// `didConnect(toNamespace:payload:)`: the status becomes `connected`, unless it is.
+    ///
+    /// Normally the CONNECT acknowledgement was received first (its ``NamespaceAction/connected(sid:)``
+    /// is what calls `didConnect`). Called directly (a test simulating a connect), it connects
+    /// the namespace too: a waiting CONNECT is not awaited any more, and a socket that was not
+    /// joining counts as joined, so a reconnect takes it back to connecting and rejoins it.
+    ///
+    /// - Parameter sid: the socket id the report carries; the namespace keeps an acknowledged
+    ///   id, else uses this one (or the Engine.IO session's, or `""`).
+    /// - Returns: `nil` when already connected; otherwise the events and acks buffered while
+    ///   connecting (only when called before the acknowledgement), to deliver after `connect`.
+    package mutating func reportConnected(sid: String?) -> [NamespaceAction]? {
+        guard self.status != .connected else { return nil }
+        self.status = .connected
+        switch self.state {
+        case .connected:
+            return []
+        case .connecting(let auth, _, let buffered):
+            self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: auth)
+            return buffered.map(Self.delivery(of:))
+        case .disconnected:
+            self.implicitConnectReceived = false
+            self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: nil)
+            return []
+        }
+    }
+
+    /// `didDisconnect(reason:)`: the status becomes `disconnected`, unless it is.
+    ///
+    /// Every disconnect the machine itself reports (``NamespaceAction/disconnected(_:)``) has
+    /// left the namespace already. Called directly on a connected namespace (a test simulating
+    /// a disconnect), it leaves it without telling the server, as upstream's `didDisconnect`
+    /// sends nothing, so a later ``connect(auth:)`` sends CONNECT again. A CONNECT still
+    /// waiting for its acknowledgement keeps waiting: the acknowledgement connects the socket,
+    /// as upstream's does.
+    ///
+    /// - Returns: `true` when the status was set.
+    package mutating func reportDisconnected() -> Bool {
+        guard self.status != .disconnected else { return false }
+        self.status = .disconnected
+        if case .connected = self.state {
+            self.state = .disconnected
+        }
+        return true
+    }
+
+    /// The server refused the connection (``NamespaceAction/connectError(message:data:)``): a
+    /// socket reported connecting becomes `disconnected`, so `connect` can be called again.
+    ///
+    /// - Returns: `true` when the status was set.
+    package mutating func connectRefused() -> Bool {
+        guard self.status == .connecting else { return false }
+        self.status = .disconnected
+        return true
+    }
+
+    /// Sets the status as reported, unconditionally (upstream's `status = x`; `setReconnecting`
+    /// sets `connecting`). The protocol state is not changed.
+    package mutating func setStatus(_ status: ConnectionStatus) {
+        self.status = status
     }
 
     // MARK: Inputs from the Engine.IO session

@@ -15,6 +15,12 @@
 ///
 /// Each try's timer carries a number: a timer of an earlier try (or an earlier round of
 /// reconnecting) is recognised as stale and ignored.
+///
+/// The machine also owns the manager's ``status`` (upstream's `SocketManager.status`):
+/// ``connectRequested()`` (`connect()`) sets `connecting`, ``transportOpened()`` `connected`,
+/// an engine close `notConnected` unless the user disconnected (``disconnectRequested()``,
+/// `disconnect()`, sets `disconnected`), and giving up `disconnected`. The manager's inputs
+/// without a `userDisconnected:` argument read that fact from the status.
 package struct ReconnectStateMachine: Sendable, Hashable {
     /// What the manager must do, in order.
     package enum Action: Sendable, Hashable {
@@ -38,6 +44,8 @@ package struct ReconnectStateMachine: Sendable, Hashable {
     package private(set) var isReconnecting = false
     /// The number of the latest try's timer.
     private var timer = 0
+    /// The manager's status; see the type's documentation.
+    package private(set) var status: ConnectionStatus = .notConnected
 
     package init(backoff: ReconnectBackoff = ReconnectBackoff()) {
         self.backoff = backoff
@@ -46,13 +54,55 @@ package struct ReconnectStateMachine: Sendable, Hashable {
     /// Tries made since the last open.
     package var currentAttempt: Int { self.backoff.currentAttempt }
 
-    /// The engine closed.
+    // MARK: Inputs from the manager's entry points
+
+    /// `connect()`: the status becomes `connecting`, unless connected or a first connect is
+    /// under way.
+    ///
+    /// While a reconnect try is under way (`connecting` with tries made) it is allowed, as
+    /// upstream (socket.io-client-swift PR #1375), so a try that hangs does not hold every later
+    /// one back.
+    ///
+    /// - Returns: `true` when the manager connects (a new engine when it has none, or `forceNew`).
+    package mutating func connectRequested() -> Bool {
+        if self.status == .connected || (self.status == .connecting && self.currentAttempt == 0) {
+            return false
+        }
+        self.status = .connecting
+        return true
+    }
+
+    /// `disconnect()`: the status becomes `disconnected` and no further try is made; the
+    /// engine's close that follows reports ``Action/disconnect``.
+    package mutating func disconnectRequested() {
+        self.status = .disconnected
+        self.stop()
+    }
+
+    /// The engine closed: ``transportClosed(reconnects:userDisconnected:random:)`` with the
+    /// user's disconnect read from the status.
+    package mutating func transportClosed(reconnects: Bool, random: Double) -> [Action] {
+        self.transportClosed(reconnects: reconnects, userDisconnected: self.status == .disconnected, random: random)
+    }
+
+    /// A try's timer fired: ``retryTimerFired(_:reconnects:userDisconnected:random:)`` with the
+    /// user's disconnect read from the status.
+    package mutating func retryTimerFired(_ timer: Int, reconnects: Bool, random: Double) -> [Action] {
+        self.retryTimerFired(timer, reconnects: reconnects, userDisconnected: self.status == .disconnected, random: random)
+    }
+
+    // MARK: Inputs from the engine and the retry timers (the user's disconnect given)
+
+    /// The engine closed; the status becomes `notConnected` unless the user disconnected.
     ///
     /// - Parameters:
     ///   - reconnects: the manager's `reconnects` setting.
     ///   - userDisconnected: the manager was disconnected by the user (status `.disconnected`).
     ///   - random: uniform in `0..<1`, the jitter of the first try's delay.
     package mutating func transportClosed(reconnects: Bool, userDisconnected: Bool, random: Double) -> [Action] {
+        if !userDisconnected {
+            self.status = .notConnected
+        }
         if userDisconnected || !reconnects {
             return [.disconnect]
         }
@@ -73,15 +123,17 @@ package struct ReconnectStateMachine: Sendable, Hashable {
         return self.nextAttempt(random: random)
     }
 
-    /// The engine opened (the first connect or a successful try).
+    /// The engine opened (the first connect or a successful try): the status becomes `connected`.
     package mutating func transportOpened() -> [Action] {
+        self.status = .connected
         self.isReconnecting = false
         self.backoff.reset()
         self.timer += 1
         return [.rejoin]
     }
 
-    /// The user disconnected the manager: no further try.
+    /// No further try; the status is not changed (``disconnectRequested()`` is the manager's
+    /// `disconnect()`).
     package mutating func stop() {
         self.isReconnecting = false
         self.timer += 1
@@ -90,7 +142,8 @@ package struct ReconnectStateMachine: Sendable, Hashable {
     private mutating func nextAttempt(random: Double) -> [Action] {
         switch self.backoff.nextAttempt(random: random) {
         case .giveUp:
-            // A later `connect` starts a fresh count.
+            // Disconnected: a later `connect` starts a fresh count.
+            self.status = .disconnected
             self.isReconnecting = false
             self.backoff.reset()
             self.timer += 1

@@ -1,4 +1,6 @@
 import Foundation
+import RealtimeSync
+import SocketIO
 import SocketIOConcurrency
 import Testing
 
@@ -30,6 +32,27 @@ import Testing
         }
         #expect(socket.handlers.count == baseline)
         #expect(socket.snapshot.disconnectCalls == 1)
+    }
+
+    /// The timeout is a timer of the manager's one source, cancelled when the operation ends
+    /// otherwise: nothing of a finished connect or disconnect stays scheduled.
+    @Test func timeoutsComeFromTheManagersTimerSourceAndEndWithTheOperation() async throws {
+        let timers = CountingTimerSource()
+        let (_, socket) = makeRecordingSocket(connect: .connectSoon, timers: timers)
+        try await socket.connect(timeout: 30)
+        #expect(timers.scheduled == 1)
+        #expect(timers.pending == 0)
+        try await socket.disconnect(timeout: 30)
+        #expect(timers.scheduled == 2)
+        #expect(timers.pending == 0)
+
+        // And the timeout itself fires from that source.
+        let (_, silent) = makeRecordingSocket(connect: .silent, timers: timers)
+        await #expect(throws: SocketIOClient.Error.connectTimedOut(timeout: 0.05)) {
+            try await silent.connect(timeout: 0.05)
+        }
+        #expect(timers.scheduled == 3)
+        #expect(timers.fired == 1)
     }
 
     @Test func connectErrorCarriesTheServersMessage() async throws {
@@ -120,5 +143,46 @@ import Testing
         attempt.cancel()
         await #expect(throws: SocketIOClient.Error.cancelled) { try await attempt.value }
         #expect(socket.handlers.count == baseline)
+    }
+}
+
+/// The default timer source, counting what is scheduled, still pending, and fired.
+final class CountingTimerSource: SocketTimerSource, @unchecked Sendable {
+    // `@unchecked Sendable`: the counters are behind `lock`.
+    private let lock = NSLock()
+    private var counts = (scheduled: 0, pending: 0, fired: 0)
+
+    var scheduled: Int { self.lock.withLock { self.counts.scheduled } }
+    var pending: Int { self.lock.withLock { self.counts.pending } }
+    var fired: Int { self.lock.withLock { self.counts.fired } }
+
+    var now: ContinuousClock.Instant { .now }
+
+    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+        // The first of firing and cancelling settles the timer.
+        let settled = LockedValue(false)
+        let settle = { @Sendable () -> Bool in
+            settled.withLock { settled -> Bool in
+                defer { settled = true }
+                return !settled
+            }
+        }
+        self.lock.withLock {
+            self.counts.scheduled += 1
+            self.counts.pending += 1
+        }
+        let timer = EventLoopTimerSource.shared.schedule(at: deadline) {
+            guard settle() else { return }
+            self.lock.withLock {
+                self.counts.pending -= 1
+                self.counts.fired += 1
+            }
+            body()
+        }
+        return SocketTimer(cancel: {
+            timer.cancel()
+            guard settle() else { return }
+            self.lock.withLock { self.counts.pending -= 1 }
+        })
     }
 }

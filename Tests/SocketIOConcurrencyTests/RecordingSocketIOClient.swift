@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SocketIOConcurrency
+@testable import SocketIO
 import RealtimeSync
 
 /// A `SocketIOClient` whose outgoing calls are recorded and answered by the test, driven
@@ -129,10 +130,13 @@ struct UncheckedRecorded: @unchecked Sendable {
 /// A manager that is never connected, with its own serial handle queue, and a recording socket.
 func makeRecordingSocket(connect: RecordingSocketIOClient.ConnectBehaviour = .silent,
                          disconnect: RecordingSocketIOClient.DisconnectBehaviour = .confirm,
-                         completesWrites: Bool = true) -> (SocketManager, RecordingSocketIOClient) {
+                         completesWrites: Bool = true,
+                         timers: (any SocketTimerSource)? = nil) -> (SocketManager, RecordingSocketIOClient) {
     let queue = DispatchQueue(label: "SocketIOConcurrencyTests.handleQueue")
-    let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:9")!,
-                                config: [.handleQueue(queue), .log(false), .reconnects(false)])
+    let url = URL(string: "http://127.0.0.1:9")!
+    let config: SocketIOClientConfiguration = [.handleQueue(queue), .log(false), .reconnects(false)]
+    let manager = timers.map { SocketManager(socketURL: url, config: config, timers: $0) }
+        ?? SocketManager(socketURL: url, config: config)
     let socket = RecordingSocketIOClient(manager: manager, queue: queue, connect: connect,
                                          disconnect: disconnect, completesWrites: completesWrites)
     return (manager, socket)

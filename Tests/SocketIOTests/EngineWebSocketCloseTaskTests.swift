@@ -110,7 +110,7 @@ import Testing
                                   config: [.forceWebsockets(true)],
                                   transports: EngineTransports(http: nil, webSocket: transport, httpKeepsCookies: false))
         engine.connect()
-        #expect(await self.eventually { engine.state.withLock { $0.attempt.webSocket != nil } })
+        #expect(await self.eventually { engine.state.withLock { $0.attempt.webSocket.connection != nil } })
         engine.connect()
         #expect(await self.eventually { transport.connection.closeCalls == 1 })
         #expect(engine.closingWebSocketCount == 1)
@@ -130,7 +130,7 @@ import Testing
             client: client, url: URL(string: "http://example.invalid/")!, config: [.forceWebsockets(true)],
             transports: EngineTransports(http: nil, webSocket: transport, httpKeepsCookies: false))
         engine?.connect()
-        #expect(await self.eventually { engine?.state.withLock { $0.attempt.webSocket != nil } ?? false })
+        #expect(await self.eventually { engine?.state.withLock { $0.attempt.webSocket.connection != nil } ?? false })
         engine?.connect()
         #expect(await self.eventually { transport.connection.closeCalls == 1 })
         #expect(engine?.closingWebSocketCount == 1)

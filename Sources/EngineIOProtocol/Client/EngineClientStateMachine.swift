@@ -133,6 +133,9 @@ package struct EngineClientStateMachine: Sendable {
     /// `true` between the `open` packet and the end of the session.
     package var isOpen: Bool { self.phase == .open }
 
+    /// `true` once ``start()`` (or ``close()``) was called.
+    package var hasStarted: Bool { self.phase != .idle }
+
     /// The reason the session ended, once closed.
     package var closeReason: EngineCloseReason? {
         if case .closed(let reason) = self.phase { return reason }

@@ -3,10 +3,13 @@ import Foundation
 import RealtimeHTTP
 
 /// The engine's current connection attempt (one `connect()` until its close): the protocol's
-/// ``EngineClientStateMachine``, the WebSocket send queue, and the I/O handles that carry out
-/// their actions (the polling requests, the WebSocket and its receive task, the heartbeat timer).
+/// ``EngineClientStateMachine`` and, apart, each driver's handles that carry out its actions:
+/// ``PollingHandles`` (the GET and POST in flight) for the polling driver
+/// (`SocketEngine+Polling.swift`), ``WebSocketHandles`` (the connection, its receive task,
+/// send queue and writer) for the WebSocket driver (`SocketEngine+WebSocket.swift`), and the
+/// heartbeat timer.
 ///
-/// Lives inside ``SocketEngine``'s lock; ``reset(configuration:)`` starts the next attempt.
+/// Lives inside ``SocketEngine``'s lock; ``reset(options:)`` starts the next attempt.
 /// `generation` numbers the attempts, so a task of an older attempt recognises itself as
 /// stale and stops without side effects.
 struct EngineConnectionAttempt {
@@ -48,6 +51,57 @@ struct EngineConnectionAttempt {
         }
     }
 
+    /// What the polling driver holds for an attempt: its requests in flight (one GET, one
+    /// POST at most, as the machine asks) and the URL it builds them from.
+    struct PollingHandles {
+        var getTask: Task<Void, Never>?
+        var postTask: Task<Void, Never>?
+        /// The counter of the cache-defeating `t` parameter.
+        var counter = 0
+        /// The polling URL up to the `t` value, for ``counter``; rebuilt when the sid changes.
+        var urlPrefix: PollingURLPrefix?
+
+        /// Takes the requests in flight, to be cancelled.
+        mutating func takeTasks() -> [Task<Void, Never>] {
+            defer {
+                self.getTask = nil
+                self.postTask = nil
+            }
+            return [self.getTask, self.postTask].compactMap { $0 }
+        }
+    }
+
+    /// What the WebSocket driver holds for an attempt: the connection, the task that opens it
+    /// and then receives, and its sends (one queue, one writer).
+    struct WebSocketHandles {
+        /// Opens the WebSocket, then receives on it.
+        var task: Task<Void, Never>?
+        var connection: (any WebSocketConnection)?
+        /// The sends: one queue, one writer (see `SocketEngine.enqueueWebSocket`).
+        var sendQueue = EngineWebSocketSendQueue()
+        /// The writer's task while the writer waits for the connection (the queue has one
+        /// writer, so one task at most); cancelled with the attempt unless a client close
+        /// still goes out.
+        var writerTask: Task<Void, Never>?
+
+        /// Takes the tasks, and the connection to be closed.
+        ///
+        /// - Parameter keepingWriter: leave the connection, its writer and its send queue
+        ///   alone, so a queued close packet and the queued close still go out (a client
+        ///   close); the writer closes the connection after them.
+        mutating func take(keepingWriter: Bool) -> (tasks: [Task<Void, Never>], connection: (any WebSocketConnection)?) {
+            let receiver = self.task
+            self.task = nil
+            guard !keepingWriter else { return ([receiver].compactMap { $0 }, nil) }
+            defer {
+                self.writerTask = nil
+                self.connection = nil
+                self.sendQueue.fail()
+            }
+            return ([receiver, self.writerTask].compactMap { $0 }, self.connection)
+        }
+    }
+
     private(set) var generation = 0
     var machine = EngineClientStateMachine()
     /// `true` once the client was told the engine closed (or before the first connect).
@@ -58,22 +112,12 @@ struct EngineConnectionAttempt {
     /// Completions of writes handed to the machine, oldest first.
     var completions: [PendingCompletion] = []
 
-    var getTask: Task<Void, Never>?
-    var postTask: Task<Void, Never>?
+    /// The polling driver's handles (`SocketEngine+Polling.swift`).
+    var polling = PollingHandles()
+    /// The WebSocket driver's handles (`SocketEngine+WebSocket.swift`).
+    var webSocket = WebSocketHandles()
     /// The one heartbeat timer the machine keeps armed.
     var heartbeatTimer: SocketTimer?
-    /// Opens the WebSocket, then receives on it.
-    var webSocketTask: Task<Void, Never>?
-    var webSocket: (any WebSocketConnection)?
-    /// The WebSocket's sends: one queue, one writer (see `SocketEngine.enqueueWebSocket`).
-    var sendQueue = EngineWebSocketSendQueue()
-    /// The writer's task while the writer waits for the connection (the queue has one writer,
-    /// so one task at most); cancelled with the attempt unless a client close still goes out.
-    var webSocketWriterTask: Task<Void, Never>?
-
-    var pollCounter = 0
-    /// The polling URL up to the `t` value, for ``pollCounter``; rebuilt when the sid changes.
-    var pollingURLPrefix: PollingURLPrefix?
 
     /// Cookies the server set during this engine's life (`name` → `value`), sent back on the
     /// WebSocket upgrade (the HTTP client keeps its own) so sticky-session load balancers
@@ -89,11 +133,11 @@ struct EngineConnectionAttempt {
         let teardown = self.takeResources()
         self.generation += 1
         self.options = options
-        self.pollingURLPrefix = nil
+        self.polling = PollingHandles()
         self.machine = EngineClientStateMachine(configuration: options.machine)
         self.notifiedClose = false
         self.completions = []
-        self.sendQueue = EngineWebSocketSendQueue()
+        self.webSocket = WebSocketHandles()
         return teardown
     }
 
@@ -103,22 +147,12 @@ struct EngineConnectionAttempt {
     ///   queued close packet and the queued close still go out (a client close); the writer
     ///   closes the WebSocket after them.
     mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
-        let tasks = [self.getTask, self.postTask, self.webSocketTask].compactMap { $0 }
         let timer = self.heartbeatTimer
-        self.getTask = nil
-        self.postTask = nil
         self.heartbeatTimer = nil
-        self.webSocketTask = nil
-        guard !keepingWebSocketWriter else {
-            return Teardown(generation: self.generation, tasks: tasks, timer: timer, webSocket: nil)
-        }
-        let teardown = Teardown(generation: self.generation,
-                                tasks: tasks + [self.webSocketWriterTask].compactMap { $0 }, timer: timer,
-                                webSocket: self.webSocket)
-        self.webSocketWriterTask = nil
-        self.webSocket = nil
-        self.sendQueue.fail()
-        return teardown
+        var tasks = self.polling.takeTasks()
+        let (webSocketTasks, connection) = self.webSocket.take(keepingWriter: keepingWebSocketWriter)
+        tasks += webSocketTasks
+        return Teardown(generation: self.generation, tasks: tasks, timer: timer, webSocket: connection)
     }
 
     /// Queues the completion of write `writeID`.

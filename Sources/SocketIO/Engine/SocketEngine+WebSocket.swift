@@ -48,7 +48,7 @@ extension SocketEngine {
             }
             let adopted = self.state.withLock { state -> Bool in
                 guard state.attempt.generation == generation, !Task.isCancelled else { return false }
-                state.attempt.webSocket = webSocket
+                state.attempt.webSocket.connection = webSocket
                 return true
             }
             guard adopted else {
@@ -60,7 +60,7 @@ extension SocketEngine {
         }
         self.state.withLock { state in
             if state.attempt.generation == generation {
-                state.attempt.webSocketTask = task
+                state.attempt.webSocket.task = task
             } else {
                 task.cancel()
             }
@@ -117,7 +117,7 @@ extension SocketEngine {
     func enqueueWebSocket(_ entry: EngineWebSocketSendQueue.Entry, generation: Int) {
         let batch = self.state.withLock { state -> EngineWebSocketSendQueue.Batch? in
             guard state.attempt.generation == generation else { return nil }
-            return state.attempt.sendQueue.enqueue(entry)
+            return state.attempt.webSocket.sendQueue.enqueue(entry)
         }
         guard let batch else { return }
         self.writeWebSocket(batch, generation: generation)
@@ -129,7 +129,7 @@ extension SocketEngine {
         var batch = first
         while true {
             let webSocket = self.state.withLock { state in
-                state.attempt.generation == generation ? state.attempt.webSocket : nil
+                state.attempt.generation == generation ? state.attempt.webSocket.connection : nil
             }
             guard !batch.closes, let webSocket, !batch.frames.isEmpty else {
                 // A close (awaits the peer), or nothing to write here: the task path.
@@ -160,7 +160,7 @@ extension SocketEngine {
         let task = SocketEngine.engineTask { await self.writeWebSocketAsync(batch, generation: generation) }
         self.state.withLock { state in
             // An attempt already gone: the task finds the generation changed and ends at once.
-            if state.attempt.generation == generation { state.attempt.webSocketWriterTask = task }
+            if state.attempt.generation == generation { state.attempt.webSocket.writerTask = task }
         }
     }
 
@@ -170,7 +170,7 @@ extension SocketEngine {
         var batch = first
         while true {
             let webSocket = self.state.withLock { state in
-                state.attempt.generation == generation ? state.attempt.webSocket : nil
+                state.attempt.generation == generation ? state.attempt.webSocket.connection : nil
             }
             if let webSocket, !batch.frames.isEmpty {
                 do {
@@ -185,11 +185,11 @@ extension SocketEngine {
                 let closing = self.state.withLock { state -> (any WebSocketConnection)? in
                     guard state.attempt.generation == generation else { return nil }
                     defer {
-                        state.attempt.webSocket = nil
-                        state.attempt.webSocketTask?.cancel()
-                        state.attempt.webSocketTask = nil
+                        state.attempt.webSocket.connection = nil
+                        state.attempt.webSocket.task?.cancel()
+                        state.attempt.webSocket.task = nil
                     }
-                    return state.attempt.webSocket
+                    return state.attempt.webSocket.connection
                 }
                 _ = self.nextWebSocketBatch(generation: generation)
                 await closing?.close(code: 1000, reason: "")
@@ -204,14 +204,14 @@ extension SocketEngine {
     private func nextWebSocketBatch(generation: Int) -> EngineWebSocketSendQueue.Batch? {
         self.state.withLock { state in
             guard state.attempt.generation == generation else { return nil }
-            return state.attempt.sendQueue.written()
+            return state.attempt.webSocket.sendQueue.written()
         }
     }
 
     /// A write failed: nothing more goes out on this WebSocket; the machine hears of it.
     private func webSocketWriteFailed(generation: Int) {
         self.state.withLock { state in
-            if state.attempt.generation == generation { state.attempt.sendQueue.fail() }
+            if state.attempt.generation == generation { state.attempt.webSocket.sendQueue.fail() }
         }
         self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
     }

@@ -17,11 +17,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         weak var client: SocketEngineClient?
         /// The options as set (``SocketEngineOptions``); an attempt uses its own snapshot.
         var options: SocketEngineOptions
+        /// Upstream's `closed` / `invalidated`: the engine's own lifecycle, not the session's
+        /// (set by `disconnect(reason:)` and a failed start before the machine runs, cleared by
+        /// `connect()`), so it stays stored.
         var closed = false
-        var connected = false
-        var polling = true
-        var sid = ""
-        var websocket = false
         var proxy: SocketProxy?
         var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
@@ -49,6 +48,25 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             guard !self.performingActions else { return false }
             self.performingActions = true
             return true
+        }
+
+        // Derived from the attempt's protocol machine, not stored beside it.
+
+        /// Upstream's `connected`: the session is open (handshake done, not closing).
+        var connected: Bool { self.attempt.machine.isOpen }
+
+        /// Upstream's `polling`: the session runs over HTTP long-polling. Before the machine
+        /// starts, what the attempt will use (upstream's initial `true` before any connect).
+        var polling: Bool {
+            let machine = self.attempt.machine
+            guard machine.hasStarted else { return !machine.configuration.forceWebSockets }
+            return machine.currentTransport == .polling
+        }
+
+        /// Upstream's `sid`: the session id from the handshake until the session ends, `""`
+        /// otherwise.
+        var sid: String {
+            self.attempt.machine.closeReason == nil ? self.attempt.machine.sid ?? "" : ""
         }
 
         /// What requests use: the current attempt's snapshot, or (before the first
@@ -88,7 +106,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         set {
             self.state.withLock { state in
                 state.options.setConnectParams(newValue, url: self.url)
-                state.attempt.pollingURLPrefix = nil
+                state.attempt.polling.urlPrefix = nil
             }
         }
     }
@@ -143,14 +161,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// If `true`, then the engine is currently in WebSockets mode.
     @available(*, deprecated, message: "No longer needed, if we're not polling, then we must be doing websockets")
-    public var websocket: Bool { self.state.withLock { $0.websocket } }
+    public var websocket: Bool { self.state.withLock { !$0.polling } }
 
     /// `true` once the engine was closed (upstream: the URLSession was invalidated).
     public var invalidated: Bool { self.state.withLock { $0.closed } }
 
     /// `true` while the WebSocket transport is open and in use.
     public var wsConnected: Bool {
-        self.state.withLock { $0.connected && !$0.polling && $0.attempt.webSocket != nil }
+        self.state.withLock { $0.connected && !$0.polling && $0.attempt.webSocket.connection != nil }
     }
 
     /// Whether `.enableSOCKSProxy(true)` was set: without an explicit ``proxy``, connections
@@ -186,19 +204,33 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         initial.client = client
         self.state = SocketLock(initial)
         self.url = url
-        self.transports = SocketEngine.Transport.automatic.makeTransports(config: config)
 
         super.init()
 
         setConfigs(config)
+        self.transports = SocketEngine.Transport.automatic.makeTransports(options: self.state.withLock { $0.options })
     }
 
-    /// Creates an engine over the given transports (tests and benchmarks inject their own).
-    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
+    /// Creates an engine over `stack`, with the heartbeat timer from `timers` (the manager's).
+    ///
+    /// The stack's clients are made from the options as `setConfigs(_:)` parsed them (the
+    /// URLSession stack's session delegate), not from `config` again. A convenience
+    /// initializer, so `init(client:url:config:)` stays the one designated initializer that
+    /// upstream's subclasses override.
+    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, stack: Transport,
                      timers: any SocketTimerSource = EventLoopTimerSource.shared) {
         self.init(client: client, url: url, config: config)
-        self.transports = transports
+        if case .automatic = stack.kind {} else {
+            self.transports = stack.makeTransports(options: self.state.withLock { $0.options })
+        }
         self.timers = timers
+    }
+
+    /// Creates an engine over the given transports (tests and benchmarks inject their own;
+    /// `nil`: no transport, every connect fails).
+    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
+                     timers: any SocketTimerSource = EventLoopTimerSource.shared) {
+        self.init(client: client, url: url, config: config, stack: transports.map { .custom($0) } ?? .none, timers: timers)
     }
 
     /// Creates a new engine over the given stack (see ``Transport``).
@@ -211,7 +243,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     ///   stack on Linux.
     public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
                             transport: Transport) {
-        self.init(client: client, url: url, config: config, transports: transport.makeTransports(config: config))
+        self.init(client: client, url: url, config: config, stack: transport)
     }
 
     deinit {
@@ -251,7 +283,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         let url = self.url
         self.state.withLock { state in
             state.options.apply(config, url: url)
-            state.attempt.pollingURLPrefix = nil
+            state.attempt.polling.urlPrefix = nil
         }
     }
 
@@ -265,10 +297,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             // next connect.
             let teardown = state.attempt.reset(options: state.options.snapshot(proxy: state.proxy))
             state.closed = false
-            state.connected = false
-            state.sid = ""
-            state.polling = !state.options.forceWebsockets
-            state.websocket = state.options.forceWebsockets
             return (state.attempt.generation, teardown)
         }
         self.release(teardown)
@@ -316,7 +344,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         let (performer, client) = self.state.withLock { state in
             state.attempt.notifiedClose = true
             state.closed = true
-            state.connected = false
             return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
         }
 

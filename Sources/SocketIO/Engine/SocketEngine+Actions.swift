@@ -102,11 +102,7 @@ extension SocketEngine {
         case .cancelPollingRequests:
             let tasks = self.state.withLock { state -> [Task<Void, Never>] in
                 guard state.attempt.generation == generation else { return [] }
-                defer {
-                    state.attempt.getTask = nil
-                    state.attempt.postTask = nil
-                }
-                return [state.attempt.getTask, state.attempt.postTask].compactMap { $0 }
+                return state.attempt.polling.takeTasks()
             }
             tasks.forEach { $0.cancel() }
         case let .scheduleHeartbeatTimeout(deadline):
@@ -153,11 +149,7 @@ extension SocketEngine {
     private func didOpen(_ handshake: EngineHandshake, generation: Int) {
         let client = self.state.withLock { state -> SocketEngineClient? in
             guard state.attempt.generation == generation else { return nil }
-            state.sid = handshake.sid
-            state.connected = true
             state.closed = false
-            state.polling = state.attempt.machine.currentTransport == .polling
-            state.websocket = !state.polling
             return state.client
         }
         guard let client else { return }
@@ -168,9 +160,7 @@ extension SocketEngine {
     private func didUpgrade(generation: Int) {
         let result = self.state.withLock { state -> (SocketEngineClient?, HTTPHeaders)? in
             guard state.attempt.generation == generation else { return nil }
-            state.polling = false
-            state.websocket = true
-            return (state.client, state.attempt.webSocket?.responseHeaders ?? HTTPHeaders())
+            return (state.client, state.attempt.webSocket.connection?.responseHeaders ?? HTTPHeaders())
         }
         guard let (client, responseHeaders) = result else { return }
         DefaultSocketLogger.Logger.log("Upgraded to WebSocket", type: SocketEngine.logTypeIO)
@@ -191,8 +181,6 @@ extension SocketEngine {
             let alreadyNotified = state.attempt.notifiedClose
             state.attempt.notifiedClose = true
             state.closed = true
-            state.connected = false
-            state.sid = ""
             return (teardown, state.client, alreadyNotified)
         }
         guard let (teardown, client, alreadyNotified) = result else { return }

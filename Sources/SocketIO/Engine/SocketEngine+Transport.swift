@@ -22,6 +22,8 @@ extension SocketEngine {
             case native
             case urlSession
             case custom(EngineTransports)
+            /// No transport (tests): every connect fails.
+            case none
         }
 
         let kind: Kind
@@ -39,6 +41,8 @@ extension SocketEngine {
         public static var urlSession: Transport { Transport(kind: .urlSession) }
         /// Given transports (tests).
         static func custom(_ transports: EngineTransports) -> Transport { Transport(kind: .custom(transports)) }
+        /// No transport at all (tests of what happens without one).
+        static var none: Transport { Transport(kind: .none) }
 
         public var description: String {
             switch self.kind {
@@ -46,6 +50,7 @@ extension SocketEngine {
             case .native: "native"
             case .urlSession: "urlSession"
             case .custom: "custom"
+            case .none: "none"
             }
         }
 
@@ -59,18 +64,21 @@ extension SocketEngine {
             #endif
         }
 
-        /// The transports of one engine; `config` supplies what the URLSession stack applies
-        /// to its session (`.sessionDelegate`).
-        func makeTransports(config: SocketIOClientConfiguration) -> EngineTransports {
+        /// The transports of one engine; the URLSession stack applies what `options` says
+        /// about its session (`.sessionDelegate`). `nil` for ``none``.
+        func makeTransports(options: SocketEngineOptions) -> EngineTransports? {
             switch self.kind {
             case .custom(let transports):
                 return transports
+            case .none:
+                return nil
             case .native:
                 return EngineTransports.native()
             case .urlSession:
-                return EngineTransports.urlSession(config: config)
+                return EngineTransports.urlSession(sessionDelegate: options.sessionDelegate)
             case .automatic:
-                return Self.automaticIsURLSession ? EngineTransports.urlSession(config: config) : EngineTransports.native()
+                return Self.automaticIsURLSession
+                    ? EngineTransports.urlSession(sessionDelegate: options.sessionDelegate) : EngineTransports.native()
             }
         }
     }
@@ -97,11 +105,7 @@ struct EngineTransports: Sendable {
     /// cookies) and sends them itself on every request, as on the native stack, so URLSession's
     /// own cookie handling is off. TLS settings (`.selfSigned`, `.security`) travel with each
     /// request and are applied in the server-trust challenge (Apple platforms).
-    static func urlSession(config: SocketIOClientConfiguration) -> EngineTransports {
-        var sessionDelegate: (any URLSessionDelegate)?
-        for case let .sessionDelegate(delegate) in config {
-            sessionDelegate = delegate
-        }
+    static func urlSession(sessionDelegate: (any URLSessionDelegate)?) -> EngineTransports {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never

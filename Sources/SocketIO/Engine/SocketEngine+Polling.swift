@@ -12,13 +12,13 @@ extension SocketEngine {
     /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
     func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: Duration) -> HTTPClientRequest {
         let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
-            state.attempt.pollCounter += 1
+            state.attempt.polling.counter += 1
             let sid = sid ?? ""
             let base = state.requestOptions.urlPolling
-            if state.attempt.pollingURLPrefix?.sid != sid {
-                state.attempt.pollingURLPrefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: sid)
+            if state.attempt.polling.urlPrefix?.sid != sid {
+                state.attempt.polling.urlPrefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: sid)
             }
-            return (base, state.attempt.pollingURLPrefix?.text ?? "", state.attempt.pollCounter)
+            return (base, state.attempt.polling.urlPrefix?.text ?? "", state.attempt.polling.counter)
         }
         let url = URL(string: prefix + String(counter)) ?? base
 
@@ -79,7 +79,7 @@ extension SocketEngine {
         }
         self.state.withLock { state in
             if state.attempt.generation == generation {
-                state.attempt.getTask = task
+                state.attempt.polling.getTask = task
             } else {
                 task.cancel()
             }
@@ -107,7 +107,7 @@ extension SocketEngine {
         }
         self.state.withLock { state in
             if state.attempt.generation == generation {
-                state.attempt.postTask = task
+                state.attempt.polling.postTask = task
             } else {
                 task.cancel()
             }
