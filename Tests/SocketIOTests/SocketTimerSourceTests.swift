@@ -74,4 +74,33 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
         #expect(answers.values == ["a:NO ACK", "b:ok"])
         #expect(timers.scheduledCount == 0 && !socket.hasAckTimer)
     }
+
+    /// `connect(withPayload:timeoutAfter:withHandler:)`'s deadline is a timer of the same
+    /// source: the handler runs (on `handleQueue`) when that source's time passes it, not before.
+    @Test func theConnectTimeoutComesFromTheManagersTimerSource() {
+        let timers = ManualTimerSource()
+        let queue = DispatchQueue(label: "timer-source-connect-test")
+        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
+                                    config: [.handleQueue(queue), .reconnects(false)], timers: timers)
+        let engine = TestEngine(client: manager)
+        engine.opensOnConnect = false
+        manager.engine = engine
+        let socket = manager.defaultSocket
+        let timedOut = Recorder<String>()
+        socket.connect(withPayload: nil, timeoutAfter: 10) {
+            timedOut.append(DispatchQueue.getSpecific(key: Self.queueKey) == "connect" ? "on handleQueue" : "elsewhere")
+        }
+        queue.setSpecific(key: Self.queueKey, value: "connect")
+        #expect(timers.scheduledCount == 1)
+        timers.advance(by: .seconds(9))
+        drain(queue)
+        #expect(timedOut.values.isEmpty)
+        #expect(socket.status == .connecting)
+        timers.advance(by: .seconds(1))
+        drain(queue)
+        #expect(timedOut.values == ["on handleQueue"])
+        #expect(socket.status == .disconnected)
+    }
+
+    static let queueKey = DispatchSpecificKey<String>()
 }

@@ -187,15 +187,22 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         guard timeoutAfter > 0 else { return }
 
+        // The deadline is a timer of the manager's one source (its sockets' ack deadlines,
+        // reconnect tries, heartbeats); the timeout runs on `handleQueue`, as upstream's.
         let handlerBox = UncheckedSendable(handler)
-        manager.handleQueue.asyncAfter(deadline: DispatchTime.now() + timeoutAfter) { [weak self] in
-            guard let this = self,
-                  this.changeStatus({ $0.namespace.connectTimedOut() })
-            else { return }
+        let queue = manager.handleQueue
+        let timers: any SocketTimerSource = (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+        let clamped = timeoutAfter.isFinite ? min(timeoutAfter, 100 * 365 * 86_400) : 100 * 365 * 86_400
+        _ = timers.schedule(at: timers.now + .seconds(clamped)) { [weak self] in
+            queue.async { [weak self] in
+                guard let this = self,
+                      this.changeStatus({ $0.namespace.connectTimedOut() })
+                else { return }
 
-            this.leaveNamespace()
+                this.leaveNamespace()
 
-            handlerBox.value?()
+                handlerBox.value?()
+            }
         }
     }
 
