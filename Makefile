@@ -16,7 +16,7 @@ test: bootstrap
 # OpenSSL; URLSession is the default transport) in its own build folder, then the tests that
 # can run against URLSession here. WebSocket tests skip themselves there and print why.
 APPLE_CONFIG = --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK
-APPLE_CONFIG_TESTS = EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|URLSessionHTTPTransportTests|URLSessionPEMTests|URLSessionProxyTests|URLSessionTransportLifetimeTests|URLSessionTaskBridgeControlTests
+APPLE_CONFIG_TESTS = EngineIOProtocolTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests

@@ -13,10 +13,13 @@ Routes:
   /redirect?status=302&to=URL        redirect to URL (absolute or relative)
   /redirect-chain?n=K                K same-origin redirects, then /echo
   /slow            never answers
+  /basic-auth/...  any method: 401 with `WWW-Authenticate: Basic realm="swift-realtime"` unless
+                   the request carries Basic credentials app:pw; then JSON {user, path}
   /forever?delay=MS  streams 64 KiB chunks endlessly (MS ms apart); /stats reports bytes
                    accepted so far and whether the last write is waiting for the peer
 """
 import argparse
+import base64
 import asyncio
 import json
 import ssl
@@ -43,6 +46,14 @@ async def echo(request):
         "body": body.decode("latin-1"),
         "peer_port": peer_port(request),
     })
+
+
+async def basic_auth(request):
+    expected = "Basic " + base64.b64encode(b"app:pw").decode("ascii")
+    if request.headers.get("Authorization") != expected:
+        return web.Response(status=401, text="who are you",
+                            headers={"WWW-Authenticate": 'Basic realm="swift-realtime"'})
+    return web.json_response({"user": "app", "path": request.path})
 
 
 async def conn(request):
@@ -145,6 +156,7 @@ def main():
     app = web.Application()
     app.router.add_route("*", "/echo", echo)
     app.router.add_get("/conn", conn)
+    app.router.add_route("*", "/basic-auth/{tail:.*}", basic_auth)
     app.router.add_get("/length", length)
     app.router.add_get("/chunked", chunked)
     app.router.add_get("/set-cookie", set_cookie)

@@ -139,6 +139,37 @@ import Testing
         #expect(!client.events.values.contains("upgraded"))
         #expect(engine.polling)
     }
+
+    /// `.compress` over URLSession: the engine asks for compression, but `URLSessionWebSocketTask`
+    /// has no setting for it, so the upgrade request offers no extension and the upgrade
+    /// proceeds uncompressed (as `.compress`'s doc says).
+    @Test func compressIsNotOfferedThroughTheAdapter() async throws {
+        let polling = ScriptedEngineTransports()
+        let tasks = ScriptedWebSocketTasks(handshakeStatus: 101)
+        let asked = Recorder<Bool>()
+        let webSocket = URLSessionWebSocketTransport { request, options in
+            asked.append(options.enableCompression)
+            return tasks.make(request)
+        }
+        let client = Client()
+        let engine = SocketEngine(client: client, url: URL(string: "http://example.invalid/")!, config: [.compress],
+                                  transports: EngineTransports(http: polling, webSocket: webSocket, httpKeepsCookies: false))
+        client.engine = engine
+        defer { engine.disconnect(reason: "test over") }
+
+        engine.connect()
+        polling.answerGET(Self.openPacket())
+        #expect(await self.eventually { tasks.last?.sent == ["2probe"] })
+        let task = try #require(tasks.last)
+        #expect(asked.values == [true])
+        let request = try #require(task.request)
+        #expect(request.value(forHTTPHeaderField: "Sec-WebSocket-Extensions") == nil)
+        task.push(.string("3probe"))
+        #expect(await self.eventually { engine.state.withLock { $0.attempt.machine.isPausedForUpgrade } })
+        polling.answerGET("6")
+        #expect(await self.eventually { engine.wsConnected })
+        #expect(task.sent == ["2probe", "5"])
+    }
 }
 
 /// Makes the scripted tasks, in order.

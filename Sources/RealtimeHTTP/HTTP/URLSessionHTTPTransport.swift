@@ -62,7 +62,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     ///   - configuration: the session's configuration (cookies, proxies, caching).
     ///   - bufferLimit: body bytes queued before the data task is suspended (backpressure).
     ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
-    ///     `.sessionDelegate`); only its challenge methods are called.
+    ///     `.sessionDelegate`); only its challenge methods are called. (On Linux they come after
+    ///     the challenged response's body; see ``URLSessionTransportDelegate/settling(_:bridge:_:)``.)
     package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
                  sessionDelegate: (any URLSessionDelegate)? = nil) {
         self.bufferLimit = max(1, bufferLimit)
@@ -254,8 +255,33 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         let tls = self.tlsConfigurations.withLock { $0[task.taskIdentifier] } ?? TLSConfiguration()
+        let completion = Self.settling(challenge, bridge: self.bridge(for: task), completionHandler)
         URLSessionServerTrust.handle(challenge, session: session, task: task, tls: tls,
-                                     delegate: self.sessionDelegate, completionHandler: completionHandler)
+                                     delegate: self.sessionDelegate, completionHandler: completion)
+    }
+
+    /// What a challenge's answer does on swift-corelibs-foundation, which asks about a 401 / 407
+    /// only after that response's whole body arrived: a credential retries the request (the
+    /// bridge then delivers the retried response); any other answer but a cancellation makes
+    /// the challenged response final, as Apple's URLSession does with default handling and no
+    /// credential. (FoundationNetworking would stall the task on `.performDefaultHandling`, and
+    /// traps on `.useCredential` without a credential.) Elsewhere the answer passes unchanged.
+    static func settling(_ challenge: URLAuthenticationChallenge, bridge: URLSessionTaskBridge?,
+                         _ completionHandler: @escaping URLSessionServerTrust.Completion) -> URLSessionServerTrust.Completion {
+        #if canImport(FoundationNetworking)
+        // (It issues no server-trust challenge: every challenge here is a 401 / 407.)
+        return { disposition, credential in
+            switch disposition {
+            case .useCredential where credential != nil, .cancelAuthenticationChallenge, .rejectProtectionSpace:
+                completionHandler(disposition, credential)
+            default:
+                bridge?.challengedResponseIsFinal()
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+        }
+        #else
+        return completionHandler
+        #endif
     }
 
     /// The bridges of the data tasks that have not completed (for tests).

@@ -29,6 +29,15 @@ import RealtimeSync
 /// line 69: `guard let error = self.task?.error else { fatalError() }`). Serialized, the block
 /// is always queued before the next call. The same lock orders the consumer's resume after
 /// the delegate's suspend (applied the other way round, a task stayed suspended for good).
+///
+/// Authentication challenges: Apple's URLSession settles a 401 / 407 challenge before it
+/// reports a response, but swift-corelibs-foundation reports the 401 response and its body
+/// first, asks the session delegate at the end of that body, and after a credential reports the
+/// retried response and its body on the same task. There a challenged response is held
+/// (``Self/holdsChallengedResponses``) until the task completes or a later response replaces
+/// it, so the consumer sees one response and one body, as on Apple platforms; a response that
+/// replaces one already delivered fails the body with `.invalidResponse` instead of appending
+/// a second body to the first.
 final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     typealias HeadResult = Result<HTTPURLResponse, HTTPClientError>
 
@@ -42,6 +51,30 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         var bodyWaiter: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
         var isSuspended = false
         var cancelledByConsumer = false
+        /// A challenged response (and the body bytes after it) not delivered yet: a retried
+        /// response may replace it (see ``URLSessionTaskBridge/holdsChallengedResponses``).
+        var heldResponse: HTTPURLResponse?
+        var heldBody: [[UInt8]] = []
+        var heldBytes = 0
+    }
+
+    /// Whether a challenged response waits for the task's end or its replacement: on
+    /// swift-corelibs-foundation, which reports it before asking the delegate.
+    static var holdsChallengedResponses: Bool {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// A 401 or 407 that names a scheme: URLSession asks the session delegate about it.
+    static func isChallenge(_ response: HTTPURLResponse) -> Bool {
+        switch response.statusCode {
+        case 401: response.value(forHTTPHeaderField: "WWW-Authenticate") != nil
+        case 407: response.value(forHTTPHeaderField: "Proxy-Authenticate") != nil
+        default: false
+        }
     }
 
     /// The data task and what was asked of it; its lock is held across each call on the task
@@ -219,22 +252,105 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         } else {
             result = .failure(HTTPClientError(.invalidResponse, "not an HTTP response"))
         }
-        let waiter = self.state.withLock { state -> CheckedContinuation<HeadResult, Never>? in
+        enum Action {
+            case deliver(CheckedContinuation<HeadResult, Never>?), hold, ignore
+            case replaced(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?)
+        }
+        let action = self.state.withLock { state -> Action in
+            // A held response is replaced: its body is dropped with it.
+            state.heldResponse = nil
+            state.heldBody = []
+            state.heldBytes = 0
+            if state.head != nil {
+                // The consumer has a response already: a second body must not follow its body.
+                guard state.completion == nil else { return .ignore }
+                state.chunks.removeAll()
+                state.chunkIndex = 0
+                state.bufferedBytes = 0
+                state.completion = .some(HTTPClientError(.invalidResponse,
+                    "the server's response was replaced by another after an authentication challenge"))
+                defer { state.bodyWaiter = nil }
+                return .replaced(state.bodyWaiter)
+            }
+            if Self.holdsChallengedResponses, case .success(let http) = result, Self.isChallenge(http) {
+                state.heldResponse = http
+                return .hold
+            }
             state.head = result
             defer { state.headWaiter = nil }
-            return state.headWaiter
+            return .deliver(state.headWaiter)
         }
-        self.watchdog.endWait()
-        waiter?.resume(returning: result)
+        switch action {
+        case .deliver(let waiter):
+            self.watchdog.endWait()
+            waiter?.resume(returning: result)
+        case .ignore:
+            break
+        case .hold:
+            // Still waiting for the response to deliver; the held one counts as progress.
+            self.watchdog.beginWait(on: self)
+        case .replaced(let bodyWaiter):
+            self.watchdog.endWait()
+            if let bodyWaiter {
+                bodyWaiter.resume(returning: .failure(HTTPClientError(.invalidResponse,
+                    "the server's response was replaced by another after an authentication challenge")))
+            }
+            self.cancelTask()
+        }
+    }
+
+    /// The challenged response was answered without a credential: on swift-corelibs-foundation
+    /// its body has arrived in full (it asks at the end of it), so deliver it and end the body
+    /// here; the task's cancellation that follows does not fail it.
+    func challengedResponseIsFinal() {
+        let (headWaiter, bodyWaiter) = self.state.withLock { state in
+            guard state.completion == nil else {
+                return (nil as (CheckedContinuation<HeadResult, Never>, HeadResult)?,
+                        nil as CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?)
+            }
+            let released = Self.releaseHeldResponse(&state)
+            guard state.head != nil else { return (nil, nil) }
+            state.completion = .some(nil)
+            defer { state.bodyWaiter = nil }
+            return (released, state.bodyWaiter)
+        }
+        if headWaiter != nil || bodyWaiter != nil { self.watchdog.endWait() }
+        if let (waiter, head) = headWaiter { waiter.resume(returning: head) }
+        bodyWaiter?.resume(returning: .success(nil))
+    }
+
+    /// Delivers a held response with its body so far (it is final: the task ended, or its body
+    /// outgrew the buffer). Call with the state locked; returns the head waiter to resume.
+    private static func releaseHeldResponse(_ state: inout State) -> (CheckedContinuation<HeadResult, Never>, HeadResult)? {
+        guard let held = state.heldResponse, state.head == nil else { return nil }
+        state.heldResponse = nil
+        state.head = .success(held)
+        state.chunks = state.heldBody
+        state.chunkIndex = 0
+        state.bufferedBytes = state.heldBytes
+        state.heldBody = []
+        state.heldBytes = 0
+        defer { state.headWaiter = nil }
+        return state.headWaiter.map { ($0, .success(held)) }
     }
 
     func didReceive(data: Data) {
         let chunk = [UInt8](data)
         guard !chunk.isEmpty else { return }
-        enum Action { case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend, overflow }
+        enum Action {
+            case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend, overflow
+            case held, released(CheckedContinuation<HeadResult, Never>, HeadResult)
+        }
         let action = self.state.withLock { state -> Action in
             // Nobody will read it: the consumer cancelled, or the task already ended.
             guard !state.cancelledByConsumer, state.completion == nil else { return .none }
+            if state.heldResponse != nil {
+                state.heldBody.append(chunk)
+                state.heldBytes += chunk.count
+                // A challenge body larger than the buffer is no challenge page: deliver it.
+                guard state.heldBytes > self.bufferLimit else { return .held }
+                return Self.releaseHeldResponse(&state).map { .released($0, $1) } ?? .none
+            }
             if let waiter = state.bodyWaiter {
                 state.bodyWaiter = nil
                 return .deliver(waiter)
@@ -263,6 +379,10 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             waiter.resume(returning: .success(chunk))
         case .suspend: self.applySuspension()
         case .overflow: self.cancelTask()
+        case .held: self.watchdog.beginWait(on: self)
+        case .released(let waiter, let head):
+            self.watchdog.endWait()
+            waiter.resume(returning: head)
         }
     }
 
@@ -278,6 +398,16 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             }
             // An overflow already failed the body: keep its error, not the cancellation's.
             if let earlier = state.completion { failure = earlier }
+            // A held challenged response was not replaced: it is the task's response.
+            if failure == nil, let held = state.heldResponse, state.head == nil {
+                state.head = .success(held)
+                state.chunks = state.heldBody
+                state.chunkIndex = 0
+                state.bufferedBytes = state.heldBytes
+            }
+            state.heldResponse = nil
+            state.heldBody = []
+            state.heldBytes = 0
             state.completion = .some(failure)
             if state.head == nil {
                 if failure == nil, let finalResponse {

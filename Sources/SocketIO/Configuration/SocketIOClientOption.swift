@@ -122,6 +122,9 @@ public enum SocketIOClientOption: ClientOption {
     ///   else `urlSession(_:didReceive:completionHandler:)`; when it implements neither,
     ///   `.security` / `.selfSigned` decide. Its other methods are not called, unlike
     ///   upstream, where it was the session's delegate. The native stack never calls it.
+    ///   URLSession on Linux (FoundationNetworking) asks it only about HTTP authentication
+    ///   (401 / 407), after the challenged response's body; a credential then retries the
+    ///   request, and any other answer but a cancellation delivers the challenged response.
     case sessionDelegate(URLSessionDelegate)
 
     /// If passed `false`, the WebSocket stream will be configured with the useCustomEngine `false`.

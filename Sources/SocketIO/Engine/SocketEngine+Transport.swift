@@ -37,7 +37,9 @@ extension SocketEngine {
         /// Foundation's URLSession: polling through data tasks, WebSocket through
         /// `URLSessionWebSocketTask`, one ephemeral session per engine. On Linux the WebSocket
         /// fails to open (FoundationNetworking's libcurl has no WebSocket support), so the
-        /// engine stays on polling; `.forceWebsockets(true)` cannot connect there.
+        /// engine stays on polling; `.forceWebsockets(true)` cannot connect there. watchOS
+        /// allows `URLSessionWebSocketTask` only to audio-streaming and VoIP apps (Apple's
+        /// TN3135), so other watch apps should expect the same.
         public static var urlSession: Transport { Transport(kind: .urlSession) }
         /// Given transports (tests).
         static func custom(_ transports: EngineTransports) -> Transport { Transport(kind: .custom(transports)) }
