@@ -77,10 +77,7 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
     func finish(after seconds: TimeInterval, with outcome: Outcome,
                 cleanup: (@Sendable (SocketIOClient) -> Void)? = nil) {
         let timers: any SocketTimerSource = (self.socket.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
-        // Clamped: a huge or non-finite timeout means "far away", not a trap in the conversion.
-        let clamped = seconds.isNaN ? 0 : min(max(0, seconds), 100 * 365 * 86_400)
-        let deadline = timers.now + .seconds(clamped)
-        let timer = timers.schedule(at: deadline) { [weak self] in
+        let timer = timers.schedule(after: seconds) { [weak self] in
             self?.finish(outcome, cleanup: cleanup)
         }
         self.onFinish { _ in timer.cancel() }

@@ -42,6 +42,25 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
 /// The manager's one timer source drives its sockets' ack deadlines: tests move time instead
 /// of sleeping, and one ack timer is armed however many acks wait.
 @Suite(.tearsDownTestEngines) struct SocketTimerSourceTests {
+    /// `schedule(after:)`, the one conversion from an upstream `Double` timeout to a deadline:
+    /// negative and NaN fire at once, a huge or infinite delay is clamped instead of trapping.
+    @Test func scheduleAfterClampsWhatADurationCannotHold() {
+        let timers = ManualTimerSource()
+        let fired = Recorder<String>()
+        for (name, seconds) in [("negative", -5.0), ("nan", Double.nan), ("two", 2.0),
+                                ("huge", 1e300), ("infinite", Double.infinity)] {
+            _ = timers.schedule(after: seconds) { fired.append(name) }
+        }
+        timers.advance(by: .zero)
+        #expect(fired.values.sorted() == ["nan", "negative"])
+        timers.advance(by: .seconds(2))
+        #expect(fired.values.sorted() == ["nan", "negative", "two"])
+        timers.advance(by: .seconds(ManualTimerSource.longestDelay - 3))
+        #expect(fired.values.count == 3)
+        timers.advance(by: .seconds(1))
+        #expect(fired.values.sorted() == ["huge", "infinite", "nan", "negative", "two"])
+    }
+
     @Test func ackDeadlinesComeFromTheManagersTimerSource() {
         let timers = ManualTimerSource()
         let queue = DispatchQueue(label: "timer-source-test")

@@ -192,8 +192,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let handlerBox = UncheckedSendable(handler)
         let queue = manager.handleQueue
         let timers: any SocketTimerSource = (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
-        let clamped = timeoutAfter.isFinite ? min(timeoutAfter, 100 * 365 * 86_400) : 100 * 365 * 86_400
-        _ = timers.schedule(at: timers.now + .seconds(clamped)) { [weak self] in
+        _ = timers.schedule(after: timeoutAfter) { [weak self] in
             queue.async { [weak self] in
                 guard let this = self,
                       this.changeStatus({ $0.namespace.connectTimedOut() })

@@ -114,8 +114,8 @@ extension SocketEngine {
                 return state.attempt.heartbeatTimer
             }
             timer?.cancel()
-        case let .opened(handshake):
-            self.didOpen(handshake, generation: generation)
+        case .opened:
+            self.didOpen(generation: generation)
         case .upgraded:
             self.didUpgrade(generation: generation)
         case let .deliverMessage(text):
@@ -146,7 +146,7 @@ extension SocketEngine {
         }
     }
 
-    private func didOpen(_ handshake: EngineHandshake, generation: Int) {
+    private func didOpen(generation: Int) {
         let client = self.state.withLock { state -> SocketEngineClient? in
             guard state.attempt.generation == generation else { return nil }
             state.closed = false

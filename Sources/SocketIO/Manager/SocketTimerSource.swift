@@ -17,6 +17,20 @@ package protocol SocketTimerSource: Sendable {
     func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer
 }
 
+extension SocketTimerSource {
+    /// The longest delay a timer is scheduled for: a huge or infinite timeout means "far
+    /// away", not a trap converting it to a `Duration`.
+    package static var longestDelay: Double { 100 * 365 * 86_400 }
+
+    /// Runs `body` once after `seconds` (from the source's ``now``), unless the returned timer
+    /// is cancelled. A negative or NaN delay fires at once; a delay past ``longestDelay``
+    /// (infinity too) is clamped to it.
+    package func schedule(after seconds: Double, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+        let clamped = seconds.isNaN ? 0 : min(max(0, seconds), Self.longestDelay)
+        return self.schedule(at: self.now + .seconds(clamped), body)
+    }
+}
+
 /// A scheduled timer; ``cancel()`` stops it (a no-op once it fired).
 package struct SocketTimer: Sendable {
     private let cancelBody: @Sendable () -> Void
