@@ -6,7 +6,9 @@ import TestSupport
 
 /// Socket.IO (polling, WebSocket, upgrade) through real proxies to python-socketio:
 /// tinyproxy (HTTP CONNECT, Basic auth) and pproxy (SOCKS5, username/password).
-@Suite(.serialized, .timeLimit(.minutes(2)), .needsNativeProxy) struct SocketIOProxyLoopbackTests {
+/// The option tests without a network run in the `REALTIME_NO_NATIVE_STACK` build too (the
+/// Apple platforms' `.enableSOCKSProxy`); only the loopback exchange needs the native proxy path.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketIOProxyLoopbackTests {
     static let cases: [(String, TransportMode)] = ["tinyproxy", "pproxy-socks5"].flatMap { name in
         TransportMode.available.map { (name, $0) }
     }
@@ -42,7 +44,7 @@ import TestSupport
         return (await acked.value(), nil)
     }
 
-    @Test(arguments: cases)
+    @Test(.needsNativeProxy, arguments: cases)
     func connectsAndExchangesThroughTheProxy(_ name: String, _ mode: TransportMode) async throws {
         let proxy = try await self.startProxy(name)
         defer { proxy.stop() }
