@@ -13,8 +13,9 @@ test: bootstrap
 	swift test --no-parallel
 
 # The Apple configuration on Linux: every target built as on Apple platforms (no epoll, no
-# OpenSSL; URLSession is the default transport) in its own build folder, then the tests that
-# can run against URLSession here. WebSocket tests skip themselves there and print why.
+# OpenSSL; URLSession is the default transport) in its own build folder, then every unit suite
+# and every test that can run against URLSession here. WebSocket tests skip themselves there
+# and print why.
 APPLE_CONFIG = --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK
 APPLE_CONFIG_TESTS = EngineIOProtocolTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
 

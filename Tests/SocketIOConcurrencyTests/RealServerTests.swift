@@ -93,8 +93,7 @@ import Testing
 
         // Booleans, integers, doubles, null and binary survive the wire, on every transport.
         for transport in BuildConfiguration.noNativeStack ? [SocketIOClientOption.forcePolling(true)]
-            : SocketEngine.supportsPolling ? [SocketIOClientOption.forceWebsockets(true), .forcePolling(true)]
-                                                      : [.forceWebsockets(true)] {
+            : [SocketIOClientOption.forceWebsockets(true), .forcePolling(true)] {
             let (manager, socket) = freshSocket(transport)
             try await socket.connect(timeout: 5)
             let ack = try await socket.emitWithAck("types", timeout: 5)

@@ -17,12 +17,11 @@ enum TransportMode: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// Modes whose transports exist in this build (polling needs the native HTTP client). In
-    /// the REALTIME_NO_NATIVE_STACK build the default transport is URLSession, whose WebSocket
+    /// Modes this build's default transports can run. In the REALTIME_NO_NATIVE_STACK build the default transport is URLSession, whose WebSocket
     /// cannot open on Linux: polling only there (see `BuildConfiguration.noWebSocketReason`).
     static var available: [TransportMode] {
         if BuildConfiguration.noNativeStack { return [.polling] }
-        return SocketEngine.supportsPolling ? [.polling, .webSocket, .upgrade] : [.webSocket]
+        return [.polling, .webSocket, .upgrade]
     }
 }
 

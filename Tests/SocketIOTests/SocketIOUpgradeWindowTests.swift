@@ -8,7 +8,6 @@ import TestSupport
 /// moves from polling to WebSocket (probe, pause, `5`, flush) keep the session and their order.
 @Suite(.serialized, .needsDefaultWebSocket) struct SocketIOUpgradeWindowTests {
     @Test func emitsFromAnotherThreadDuringTheUpgradeArriveInOrder() async throws {
-        guard SocketEngine.supportsPolling else { return }
         let server = try await TestServer.start("sio_server.py")
         defer { server.stop() }
 

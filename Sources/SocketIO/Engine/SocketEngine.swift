@@ -260,11 +260,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.state.withLock { $0.closingWebSockets.count }
     }
 
-    /// Whether HTTP long-polling is available in this build.
-    package static var supportsPolling: Bool {
-        return EngineTransports.native().http != nil
-    }
-
     /// Creates a new engine.
     ///
     /// - parameter client: The client for this engine.
