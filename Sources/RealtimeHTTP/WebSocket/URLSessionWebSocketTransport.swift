@@ -24,25 +24,13 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
     package typealias TaskFactory = @Sendable (_ request: URLRequest, _ options: WebSocketOptions) -> any URLSessionWebSocketTaskHandle
 
     private let makeTask: TaskFactory
-    /// A session this transport made itself (and invalidates); `nil` for a shared one.
-    private let ownedSession: URLSession?
 
-    /// A transport over its own session; ``WebSocketOptions/tls`` and ``WebSocketOptions/proxy``
-    /// are not applied (`configuration` decides).
-    package init(configuration: URLSessionConfiguration = .default) {
-        let session = URLSession(configuration: configuration)
-        self.ownedSession = session
-        self.makeTask = { request, _ in SystemWebSocketTask(session.webSocketTask(with: request)) }
-    }
-
-    /// A transport over tasks `makeTask` makes (a shared session, or a test's script).
+    /// A transport over tasks `makeTask` makes: ``URLSessionHTTPTransport/makeWebSocketTransport()``'s
+    /// sessions (which apply ``WebSocketOptions/tls`` and ``WebSocketOptions/proxy``), or a
+    /// test's script. There is no initializer with a session of its own: one without the
+    /// transport's delegate would silently skip `.security` pinning and `.selfSigned`.
     package init(makeTask: @escaping TaskFactory) {
-        self.ownedSession = nil
         self.makeTask = makeTask
-    }
-
-    deinit {
-        self.ownedSession?.finishTasksAndInvalidate()
     }
 
     package func connect(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> any WebSocketConnection {
