@@ -53,9 +53,14 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         var cancelledByConsumer = false
         /// A challenged response (and the body bytes after it) not delivered yet: a retried
         /// response may replace it (see ``URLSessionTaskBridge/holdsChallengedResponses``).
-        var heldResponse: HTTPURLResponse?
-        var heldBody: [[UInt8]] = []
-        var heldBytes = 0
+        var held: HeldResponse?
+    }
+
+    /// A challenged response and the body bytes that came after it.
+    struct HeldResponse {
+        var response: HTTPURLResponse
+        var body: [[UInt8]] = []
+        var bytes = 0
     }
 
     /// Whether a challenged response waits for the task's end or its replacement: on
@@ -258,22 +263,19 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         }
         let action = self.state.withLock { state -> Action in
             // A held response is replaced: its body is dropped with it.
-            state.heldResponse = nil
-            state.heldBody = []
-            state.heldBytes = 0
+            state.held = nil
             if state.head != nil {
                 // The consumer has a response already: a second body must not follow its body.
                 guard state.completion == nil else { return .ignore }
                 state.chunks.removeAll()
                 state.chunkIndex = 0
                 state.bufferedBytes = 0
-                state.completion = .some(HTTPClientError(.invalidResponse,
-                    "the server's response was replaced by another after an authentication challenge"))
+                state.completion = .some(Self.replacedResponse)
                 defer { state.bodyWaiter = nil }
                 return .replaced(state.bodyWaiter)
             }
             if Self.holdsChallengedResponses, case .success(let http) = result, Self.isChallenge(http) {
-                state.heldResponse = http
+                state.held = HeldResponse(response: http)
                 return .hold
             }
             state.head = result
@@ -291,10 +293,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             self.watchdog.beginWait(on: self)
         case .replaced(let bodyWaiter):
             self.watchdog.endWait()
-            if let bodyWaiter {
-                bodyWaiter.resume(returning: .failure(HTTPClientError(.invalidResponse,
-                    "the server's response was replaced by another after an authentication challenge")))
-            }
+            bodyWaiter?.resume(returning: .failure(Self.replacedResponse))
             self.cancelTask()
         }
     }
@@ -319,19 +318,28 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         bodyWaiter?.resume(returning: .success(nil))
     }
 
-    /// Delivers a held response with its body so far (it is final: the task ended, or its body
-    /// outgrew the buffer). Call with the state locked; returns the head waiter to resume.
-    private static func releaseHeldResponse(_ state: inout State) -> (CheckedContinuation<HeadResult, Never>, HeadResult)? {
-        guard let held = state.heldResponse, state.head == nil else { return nil }
-        state.heldResponse = nil
-        state.head = .success(held)
-        state.chunks = state.heldBody
+    /// The body's failure when a retried response replaces one already delivered.
+    static let replacedResponse = HTTPClientError(.invalidResponse,
+        "the server's response was replaced by another after an authentication challenge")
+
+    /// Makes a held response the task's response, with its body so far (it is final: the task
+    /// ended, the challenge was answered without a credential, or its body outgrew the
+    /// buffer). Call with the state locked; `false` when nothing was held.
+    private static func promoteHeldResponse(_ state: inout State) -> Bool {
+        guard let held = state.held, state.head == nil else { return false }
+        state.held = nil
+        state.head = .success(held.response)
+        state.chunks = held.body
         state.chunkIndex = 0
-        state.bufferedBytes = state.heldBytes
-        state.heldBody = []
-        state.heldBytes = 0
+        state.bufferedBytes = held.bytes
+        return true
+    }
+
+    /// ``promoteHeldResponse(_:)``, taking the head waiter to resume with the response.
+    private static func releaseHeldResponse(_ state: inout State) -> (CheckedContinuation<HeadResult, Never>, HeadResult)? {
+        guard Self.promoteHeldResponse(&state), let head = state.head else { return nil }
         defer { state.headWaiter = nil }
-        return state.headWaiter.map { ($0, .success(held)) }
+        return state.headWaiter.map { ($0, head) }
     }
 
     func didReceive(data: Data) {
@@ -344,11 +352,11 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         let action = self.state.withLock { state -> Action in
             // Nobody will read it: the consumer cancelled, or the task already ended.
             guard !state.cancelledByConsumer, state.completion == nil else { return .none }
-            if state.heldResponse != nil {
-                state.heldBody.append(chunk)
-                state.heldBytes += chunk.count
+            if state.held != nil {
+                state.held?.body.append(chunk)
+                state.held?.bytes += chunk.count
                 // A challenge body larger than the buffer is no challenge page: deliver it.
-                guard state.heldBytes > self.bufferLimit else { return .held }
+                guard let held = state.held, held.bytes > self.bufferLimit else { return .held }
                 return Self.releaseHeldResponse(&state).map { .released($0, $1) } ?? .none
             }
             if let waiter = state.bodyWaiter {
@@ -399,15 +407,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             // An overflow already failed the body: keep its error, not the cancellation's.
             if let earlier = state.completion { failure = earlier }
             // A held challenged response was not replaced: it is the task's response.
-            if failure == nil, let held = state.heldResponse, state.head == nil {
-                state.head = .success(held)
-                state.chunks = state.heldBody
-                state.chunkIndex = 0
-                state.bufferedBytes = state.heldBytes
-            }
-            state.heldResponse = nil
-            state.heldBody = []
-            state.heldBytes = 0
+            if failure == nil { _ = Self.promoteHeldResponse(&state) }
+            state.held = nil
             state.completion = .some(failure)
             if state.head == nil {
                 if failure == nil, let finalResponse {
