@@ -76,8 +76,7 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
     /// when the operation finishes otherwise, so nothing outlives the operation.
     func finish(after seconds: TimeInterval, with outcome: Outcome,
                 cleanup: (@Sendable (SocketIOClient) -> Void)? = nil) {
-        let timers: any SocketTimerSource = (self.socket.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
-        let timer = timers.schedule(after: seconds) { [weak self] in
+        let timer = self.socket.timers.schedule(after: seconds) { [weak self] in
             self?.finish(outcome, cleanup: cleanup)
         }
         self.onFinish { _ in timer.cancel() }

@@ -118,8 +118,9 @@ extension SocketIOClient {
         self.state.withLock { $0.ackTimer != nil }
     }
 
-    /// The manager's timer source (the default one for a manager of another kind).
-    var timers: any SocketTimerSource {
+    /// The manager's timer source (the default one for a manager of another kind): the ack
+    /// deadlines, the connect timeout and SocketIOConcurrency's operation timeouts.
+    package var timers: any SocketTimerSource {
         (self.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
     }
 

@@ -191,8 +191,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // reconnect tries, heartbeats); the timeout runs on `handleQueue`, as upstream's.
         let handlerBox = UncheckedSendable(handler)
         let queue = manager.handleQueue
-        let timers: any SocketTimerSource = (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
-        _ = timers.schedule(after: timeoutAfter) { [weak self] in
+        _ = self.timers.schedule(after: timeoutAfter) { [weak self] in
             queue.async { [weak self] in
                 guard let this = self,
                       this.changeStatus({ $0.namespace.connectTimedOut() })
