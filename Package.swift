@@ -4,7 +4,8 @@ import Foundation
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
-//   RealtimeTransport                  the transport seam: protocols and value types, no dependencies
+//   RealtimeTime                       the monotonic instant and time amount every layer uses
+//   RealtimeTransport                  the transport seam: protocols and value types
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
@@ -20,7 +21,7 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("I
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 func testTarget(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: deps + ["TestSupport", "RealtimeSync"], swiftSettings: strict)
+    .testTarget(name: name, dependencies: deps + ["TestSupport", "RealtimeSync", "RealtimeTime"], swiftSettings: strict)
 }
 
 var targets: [Target] = [
@@ -28,14 +29,18 @@ var targets: [Target] = [
     .systemLibrary(name: "CRealtimeOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+    // MARK: Time (a monotonic instant and a time amount for every layer; depends on nothing)
+    .target(name: "RealtimeTime", swiftSettings: strict),
+
+    // MARK: The transport seam (protocols and value types)
+    .target(name: "RealtimeTransport", dependencies: ["RealtimeTime"], swiftSettings: strict),
+
     // MARK: Sans-I/O codecs and state machines
-    // MARK: The transport seam (protocols and value types; depends on nothing)
-    .target(name: "RealtimeTransport", swiftSettings: strict),
 
     .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport", .target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: [.target(name: "CRealtimeZlib")], swiftSettings: strict),
-    .target(name: "EngineIOProtocol", swiftSettings: strict),
-    .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol"], swiftSettings: strict),
+    .target(name: "EngineIOProtocol", dependencies: ["RealtimeTime"], swiftSettings: strict),
+    .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol", "RealtimeTime"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
     .target(name: "ProxyCodec", dependencies: ["RealtimeTransport", "HTTP1Codec"], swiftSettings: strict),
 
@@ -44,26 +49,27 @@ var targets: [Target] = [
 
     // MARK: I/O
     .target(name: "RealtimeIO",
-            dependencies: ["RealtimeTransport", "RealtimeSync", "ProxyCodec",
+            dependencies: ["RealtimeTime", "RealtimeTransport", "RealtimeSync", "ProxyCodec",
                            .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
             swiftSettings: strict),
     .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"],
+            dependencies: ["RealtimeTime", "RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec",
+                           "ProxyCodec"],
             swiftSettings: strict),
 
     // MARK: Public products
     .target(name: "SocketIO",
-            dependencies: ["EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
+            dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
             swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
-    .target(name: "EventSource", dependencies: ["SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
+    .target(name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables
-    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync"],
+    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
                       swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
-    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["RealtimeTime"], path: "Tests/TestSupport", swiftSettings: strict),
 ]
 
 targets += [
@@ -88,17 +94,17 @@ func tool(_ name: String, _ deps: [Target.Dependency]) -> Target? {
 }
 
 targets += [
-    .target(name: "BenchmarkSupport", swiftSettings: strict),
-    tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO"]),
-    tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "BenchmarkSupport"]),
-    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "BenchmarkSupport"]),
+    .target(name: "BenchmarkSupport", dependencies: ["RealtimeTime"], swiftSettings: strict),
+    tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime"]),
+    tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
+    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
-    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "BenchmarkSupport"]),
+    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(
     name: "swift-realtime",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "SocketIO", targets: ["SocketIO"]),
         .library(name: "SocketIOConcurrency", targets: ["SocketIOConcurrency"]),

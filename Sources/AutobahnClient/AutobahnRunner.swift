@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeHTTP
 
@@ -29,13 +30,13 @@ struct AutobahnRunner {
         }
         let selected = cases ?? Array(1...max(1, count))
         say("fuzzing server has \(count) cases; running \(selected.count)")
-        let started = ContinuousClock.now
+        let started = MonotonicInstant.now
         for number in selected where number >= 1 && number <= count {
-            let caseStarted = ContinuousClock.now
+            let caseStarted = MonotonicInstant.now
             await self.run(case: number)
-            let elapsed = ContinuousClock.now - caseStarted
+            let elapsed = MonotonicInstant.now - caseStarted
             if elapsed > .seconds(2) { say("  case \(number) took \(elapsed)") }
-            if number % 50 == 0 { say("  case \(number)/\(count) (\(ContinuousClock.now - started))") }
+            if number % 50 == 0 { say("  case \(number)/\(count) (\(MonotonicInstant.now - started))") }
         }
         do {
             let connection = try await self.client.connect(
@@ -46,7 +47,7 @@ struct AutobahnRunner {
             say("updateReports failed: \(error)")
             return 1
         }
-        say("ran \(selected.count) cases in \(ContinuousClock.now - started)")
+        say("ran \(selected.count) cases in \(MonotonicInstant.now - started)")
         return 0
     }
 

@@ -1,3 +1,4 @@
+package import RealtimeTime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +38,8 @@ package enum Measure {
     }
 
     /// `duration` in seconds.
-    package static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    package static func seconds(_ duration: TimeAmount) -> Double {
+        duration.seconds
     }
 
     /// A monotonic clock reading in nanoseconds.

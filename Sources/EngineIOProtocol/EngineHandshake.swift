@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// The data of the Engine.IO v4 `open` packet.
 ///
 /// engine.io-protocol v4, "Handshake": the server answers the first request with an `open`
@@ -15,14 +17,14 @@ package struct EngineHandshake: Sendable, Hashable {
     /// Transports the session may upgrade to (e.g. `["websocket"]`).
     package var upgrades: [String]
     /// How often the server pings.
-    package var pingInterval: Duration
+    package var pingInterval: TimeAmount
     /// How long the server waits for a pong, and the client's grace after a missed ping.
-    package var pingTimeout: Duration
+    package var pingTimeout: TimeAmount
     /// The largest polling body the server accepts, in bytes; `nil` when not announced (v3).
     package var maxPayload: Int?
 
     /// A handshake with the given fields (tests, and servers of other revisions).
-    package init(sid: String, upgrades: [String], pingInterval: Duration, pingTimeout: Duration, maxPayload: Int?) {
+    package init(sid: String, upgrades: [String], pingInterval: TimeAmount, pingTimeout: TimeAmount, maxPayload: Int?) {
         self.sid = sid
         self.upgrades = upgrades
         self.pingInterval = pingInterval
@@ -79,7 +81,7 @@ package struct EngineHandshake: Sendable, Hashable {
     /// far away from overflow whatever a hostile server announces.
     private static let maximumMilliseconds = 86_400_000.0
 
-    private static func milliseconds(_ value: JSONValue?, name: String) throws(EngineProtocolError) -> Duration {
+    private static func milliseconds(_ value: JSONValue?, name: String) throws(EngineProtocolError) -> TimeAmount {
         guard let number = value?.doubleValue, number.isFinite, number >= 0 else {
             throw .invalidHandshake("\(name) is not a non-negative number")
         }

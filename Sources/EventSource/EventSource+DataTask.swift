@@ -4,6 +4,7 @@ import Foundation
 #else
 public import Foundation
 #endif
+import RealtimeTime
 import RealtimeSync
 import Synchronization
 
@@ -33,7 +34,7 @@ extension EventSource {
             var maximumEventSize: Int
             /// The longest a connection may last (``EventSource/timeoutIntervalForResource``);
             /// `nil` for no limit.
-            var resourceTimeout: Duration?
+            var resourceTimeout: TimeAmount?
         }
 
         /// Everything shared between the iterating task and other callers, behind one lock.
@@ -160,8 +161,8 @@ extension EventSource {
         /// for await element in dataTask.events(including: [.comments, .retry]) {
         ///     if let comment = element.comment {
         ///         print("comment:", comment)
-        ///     } else if let retry = element.retry {
-        ///         print("server asks for a reconnection delay of", retry)
+        ///     } else if let retry = element.retryInterval {
+        ///         print("server asks for a reconnection delay of", retry, "s")
         ///     } else if let event = element.event {
         ///         switch event {
         ///         case .open: print("open")

@@ -1,3 +1,5 @@
+public import Foundation
+
 extension EventSource {
     /// What ``DataTask/events(including:)`` delivers besides the events.
     public struct Extras: OptionSet, Sendable, Hashable {
@@ -26,13 +28,25 @@ extension EventSource {
         /// A comment line's text: what follows the colon, one leading space removed
         /// (`: keep-alive` gives `keep-alive`, `:hello` gives `hello`).
         public let comment: String?
-        /// The reconnection time a `retry:` field asks for (its digits, in milliseconds).
-        public let retry: Duration?
+        /// The reconnection time a `retry:` field asks for, in seconds (its digits are
+        /// milliseconds: `retry: 2500` gives `2.5`).
+        public let retryInterval: TimeInterval?
+
+        /// The reconnection time a `retry:` field asks for, as a `Duration` (its digits, in
+        /// milliseconds). ``retryInterval`` carries the same value on every supported OS.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        public var retry: Duration? {
+            self.retryMilliseconds.map { .milliseconds($0) }
+        }
+
+        /// The field's digits, saturated to `Int64`.
+        let retryMilliseconds: Int64?
 
         init(event: EventType) {
             self.event = event
             self.comment = nil
-            self.retry = nil
+            self.retryMilliseconds = nil
+            self.retryInterval = nil
         }
 
         init(_ extra: EventBuffer.Extra) {
@@ -40,10 +54,12 @@ extension EventSource {
             switch extra {
             case .comment(let text):
                 self.comment = text
-                self.retry = nil
+                self.retryMilliseconds = nil
+                self.retryInterval = nil
             case .retry(let milliseconds):
                 self.comment = nil
-                self.retry = .milliseconds(Int64(clamping: milliseconds))
+                self.retryMilliseconds = Int64(clamping: milliseconds)
+                self.retryInterval = Double(Int64(clamping: milliseconds)) / 1000
             }
         }
     }

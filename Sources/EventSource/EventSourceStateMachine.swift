@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 
 /// Decides what an EventSource data task does next: open, fail, close or reconnect, given
@@ -10,7 +11,7 @@ struct EventSourceStateMachine: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
         case connecting(attempt: Int)
-        case open(since: ContinuousClock.Instant)
+        case open(since: MonotonicInstant)
         case waiting(attempt: Int)
         case closed
     }
@@ -28,14 +29,14 @@ struct EventSourceStateMachine: Sendable {
 
     /// What the end of a connection (clean or failed) leads to.
     enum EndDecision: Sendable, Equatable {
-        case reconnect(after: Duration, attempt: Int)
+        case reconnect(after: TimeAmount, attempt: Int)
         case close
     }
 
     private(set) var phase: Phase = .idle
     let policy: EventSource.ReconnectionPolicy
     /// The server's last `retry:` value, if any.
-    private(set) var serverRetry: Duration?
+    private(set) var serverRetry: TimeAmount?
     /// Consecutive reconnection attempts since the last healthy connection.
     private(set) var failedAttempts = 0
     /// The caller asked for a restart (``requestRestart()``) that the driver has not begun yet.
@@ -69,7 +70,7 @@ struct EventSourceStateMachine: Sendable {
     }
 
     /// A response head arrived.
-    mutating func receivedHead(status: Int, contentType: String?, at now: ContinuousClock.Instant) -> HeadDecision {
+    mutating func receivedHead(status: Int, contentType: String?, at now: MonotonicInstant) -> HeadDecision {
         guard case .connecting = self.phase else { return .close }
         if status == 204 {
             self.phase = .closed
@@ -90,7 +91,7 @@ struct EventSourceStateMachine: Sendable {
 
     /// The connection ended: `failed` for a network error or timeout, `false` for the end of
     /// the body. `jitterUnit` is a random number in `0..<1`.
-    mutating func connectionEnded(failed: Bool, at now: ContinuousClock.Instant, jitterUnit: Double) -> EndDecision {
+    mutating func connectionEnded(failed: Bool, at now: MonotonicInstant, jitterUnit: Double) -> EndDecision {
         switch self.phase {
         case .closed, .idle, .waiting:
             self.phase = .closed
@@ -155,7 +156,7 @@ struct EventSourceStateMachine: Sendable {
     }
 
     /// The wait before reconnection attempt `attempt` (1-based).
-    func delay(attempt: Int, jitterUnit: Double) -> Duration {
+    func delay(attempt: Int, jitterUnit: Double) -> TimeAmount {
         let base = self.serverRetry.map(Self.seconds) ?? self.policy.initialDelay
         let growth = pow(max(self.policy.multiplier, 1), Double(max(attempt - 1, 0)))
         var seconds = min(base * growth, self.policy.maximumDelay)
@@ -171,12 +172,12 @@ struct EventSourceStateMachine: Sendable {
         return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
     }
 
-    static func duration(_ seconds: Double) -> Duration {
-        guard seconds.isFinite else { return .seconds(Int64.max / 2) }
-        return .milliseconds(Int64(clamping: Int(min(seconds * 1000, Double(Int64.max / 2)).rounded())))
+    static func duration(_ seconds: Double) -> TimeAmount {
+        guard seconds.isFinite else { return .max }
+        return .milliseconds((seconds * 1000).rounded())
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    static func seconds(_ duration: TimeAmount) -> Double {
+        duration.seconds
     }
 }

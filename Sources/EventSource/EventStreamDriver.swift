@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
@@ -19,7 +20,7 @@ final class EventStreamDriver {
     private enum Phase {
         case connect(attempt: Int)
         case stream(any HTTPBodySource)
-        case wait(Duration, attempt: Int)
+        case wait(TimeAmount, attempt: Int)
         case finished
     }
 
@@ -153,7 +154,7 @@ final class EventStreamDriver {
             return state.connectionNumber
         }
         self.resourceTimer = Task.detached {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            guard (try? await Task.sleep(timeout)) != nil else { return }
             let cancelInFlight = task.state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.connectionNumber == number, !state.machine.isClosed else { return nil }
                 state.resourceTimedOut = true
@@ -368,9 +369,9 @@ final class EventStreamDriver {
 
     // MARK: - Reconnecting
 
-    nonisolated(nonsending) private func wait(_ delay: Duration, attempt: Int) async {
+    nonisolated(nonsending) private func wait(_ delay: TimeAmount, attempt: Int) async {
         let completed = await self.runCancellable { () async -> Bool in
-            (try? await Task.sleep(for: delay)) != nil
+            (try? await Task.sleep(delay)) != nil
         }
         guard completed == true else {
             if !self.restartRequested || self.task.isCancelled || Task.isCancelled { self.shutDown() }

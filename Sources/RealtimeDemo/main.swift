@@ -6,6 +6,7 @@
 //
 // The flow runs inside an async function: at the top level of main.swift,
 // `try await socket.connect()` would bind to SocketIO's synchronous `connect(withPayload:)`.
+import RealtimeTime
 import Dispatch
 import EventSource
 import Foundation
@@ -79,10 +80,10 @@ final class IncomingMessages: Sendable {
     /// Waits up to 3 s for the broadcast `{"id": id, "message": message}`.
     func waitFor(id: Int, message: SocketIOClient.Payload) async throws {
         let expected: SocketIOClient.Payload = ["id": .int(id), "message": message]
-        let deadline = ContinuousClock.now + .seconds(3)
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + .seconds(3)
+        while MonotonicInstant.now < deadline {
             if self.payloads.withLock({ $0.contains(expected) }) { return }
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(.milliseconds(10))
         }
         throw DemoFailure(description: "no message:new \(expected) within 3 s")
     }

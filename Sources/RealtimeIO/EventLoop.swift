@@ -1,3 +1,4 @@
+package import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import CRealtimeOpenSSL
@@ -60,7 +61,7 @@ package final class EventLoop: Sendable {
     }
 
     private struct Timer {
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicInstant
         var id: UInt64
         var callback: @Sendable () -> Void
     }
@@ -73,7 +74,7 @@ package final class EventLoop: Sendable {
         var nextTimerID: UInt64 = 1
         /// When the loop thread is inside `epoll_wait`: the deadline it sleeps until
         /// (`nil` = forever). `.some` only while sleeping.
-        var sleeping: ContinuousClock.Instant?? = nil
+        var sleeping: MonotonicInstant?? = nil
         /// Jobs of tasks that prefer this loop as their executor (see `EventLoop+TaskExecutor`).
         var jobs: [UnownedJob] = []
     }
@@ -166,7 +167,7 @@ package final class EventLoop: Sendable {
     ///
     /// - Important: `callback` runs on the loop thread; it must be short and never block.
     @discardableResult
-    package func scheduleTimer(at deadline: ContinuousClock.Instant,
+    package func scheduleTimer(at deadline: MonotonicInstant,
                                _ callback: @escaping @Sendable () -> Void) -> TimerID {
         let (id, mustWake) = self.state.withLock { state -> (UInt64, Bool) in
             let id = state.nextTimerID
@@ -259,7 +260,7 @@ package final class EventLoop: Sendable {
                     handler?.handleReadiness(event.events)
                 }
             }
-            let now = ContinuousClock.now
+            let now = MonotonicInstant.now
             self.state.withLock { state in
                 while let last = state.timers.last, last.deadline <= now {
                     dueTimers.append(last.callback)
@@ -280,12 +281,10 @@ package final class EventLoop: Sendable {
     }
 
     /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.
-    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-        let remaining = deadline - ContinuousClock.now
+    private static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let remaining = deadline - MonotonicInstant.now
         if remaining <= .zero { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
+        return Int32(clamping: remaining.millisecondsRoundedUp)
     }
 }
 #endif

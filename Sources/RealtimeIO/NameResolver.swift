@@ -1,3 +1,4 @@
+package import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import RealtimeSync
@@ -22,7 +23,7 @@ package enum NameResolver {
     /// - Throws: `.nameResolutionFailed` if the name does not resolve, `.connectTimedOut` if the
     ///   deadline passes first, `.cancelled` if the task is cancelled.
     package static func resolve(host: String, port: UInt16,
-                                deadline: ContinuousClock.Instant) async throws(NetworkError) -> [SocketAddress] {
+                                deadline: MonotonicInstant) async throws(NetworkError) -> [SocketAddress] {
         if let literal = SocketAddress(numericHost: host, port: port) { return [literal] }
         guard !host.isEmpty, !host.utf8.contains(0) else {
             throw NetworkError(.invalidAddress, "invalid host name \"\(host)\"")

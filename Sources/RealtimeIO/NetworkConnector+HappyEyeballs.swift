@@ -1,8 +1,9 @@
+import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 /// Connection racing over several addresses (RFC 8305 "Happy Eyeballs v2", simplified).
 extension NetworkConnector {
     /// RFC 8305 §5 "Connection Attempt Delay" (recommended default 250 ms).
-    static let connectionAttemptDelay: Duration = .milliseconds(250)
+    static let connectionAttemptDelay: TimeAmount = .milliseconds(250)
 
     /// Interleaves address families, starting with the family of the first address (RFC 8305 §4).
     static func interleavingFamilies(_ addresses: [SocketAddress]) -> [SocketAddress] {
@@ -26,7 +27,7 @@ extension NetworkConnector {
     /// - Throws: the last attempt's error (a non-cancellation error is preferred), or
     ///   `.cancelled` if the task is cancelled.
     static func connectFirst(of addresses: [SocketAddress],
-                             deadline: ContinuousClock.Instant) async throws(NetworkError) -> TCPStream {
+                             deadline: MonotonicInstant) async throws(NetworkError) -> TCPStream {
         if addresses.count == 1 {
             return try await TCPStream.connect(to: addresses[0], deadline: deadline)
         }
@@ -60,7 +61,7 @@ extension NetworkConnector {
                 if nextIndex < ordered.count {
                     let generation = delayGeneration
                     group.addTask {
-                        try? await Task.sleep(for: Self.connectionAttemptDelay)
+                        try? await Task.sleep(Self.connectionAttemptDelay)
                         return .delayElapsed(generation: generation)
                     }
                 }

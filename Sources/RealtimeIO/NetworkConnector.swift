@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// Opens ``ByteStream``s: the single entry point of the native transport.
 ///
 /// ```swift
@@ -33,9 +35,9 @@ package enum NetworkConnector {
     ///   `.proxyRefused(code:)`, `.proxyFailed`), or `.systemError`.
     /// - Important: Never blocks a thread: resolution runs on dedicated resolver threads and
     ///   socket waits are resumed by the ``EventLoop``.
-    package static func connect(to endpoint: Endpoint, timeout: Duration) async throws(NetworkError) -> any ByteStream {
+    package static func connect(to endpoint: Endpoint, timeout: TimeAmount) async throws(NetworkError) -> any ByteStream {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicInstant.now + timeout
         do throws(NetworkError) {
             // Through a proxy, TCP goes to the proxy and the handshake opens a tunnel to the
             // endpoint; TLS then runs inside it, verified against the endpoint's name.

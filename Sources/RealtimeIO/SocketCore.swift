@@ -1,3 +1,4 @@
+import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import CRealtimeOpenSSL
@@ -161,7 +162,7 @@ final class SocketCore: EventLoopHandler {
     // MARK: Connect deadline
 
     /// Starts a timer that fails current and future waits with `.connectTimedOut` at `deadline`.
-    func armConnectDeadline(_ deadline: ContinuousClock.Instant) {
+    func armConnectDeadline(_ deadline: MonotonicInstant) {
         // A strong capture, not `[weak self]`: the timer is cancelled (and its closure released)
         // by disarmConnectDeadline() or shutdown(), so it cannot outlive the connect, and it
         // spares every connection a weak-reference side table. Such a side table outlived its

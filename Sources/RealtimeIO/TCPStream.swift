@@ -1,3 +1,4 @@
+import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import Synchronization
@@ -40,7 +41,7 @@ package final class TCPStream: ByteStream {
     /// - Throws: `.connectionRefused`, `.connectTimedOut` (at `deadline`), `.cancelled`, or
     ///   `.systemError`. The socket is closed on failure.
     static func connect(to address: SocketAddress,
-                        deadline: ContinuousClock.Instant) async throws(NetworkError) -> TCPStream {
+                        deadline: MonotonicInstant) async throws(NetworkError) -> TCPStream {
         let descriptor = socket(address.family,
                                 Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
                                 Int32(IPPROTO_TCP))

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import BenchmarkSupport
 import EventSource
@@ -25,13 +26,13 @@ struct EventSourceSoak {
                         }
                     }
                 }
-                if index % 50 == 49 { try? await Task.sleep(for: .milliseconds(50)) }
+                if index % 50 == 49 { try? await Task.sleep(.milliseconds(50)) }
             }
             let rows = await SoakSampler.sample(seconds: seconds, counters: counters, csv: csv)
             group.cancelAll()
             return rows
         }
-        try? await Task.sleep(for: .seconds(1))
+        try? await Task.sleep(.seconds(1))
         let after = ProcessStatus.read()
         print(SoakSampler.summary(rows, warmUp: min(30, Double(seconds) / 4), baselineKiB: baseline,
                                   units: self.streams, what: "sse"))

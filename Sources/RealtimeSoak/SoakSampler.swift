@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import BenchmarkSupport
 import RealtimeSync
@@ -27,11 +28,10 @@ enum SoakSampler {
     /// Samples every second for `seconds` seconds after `start` and returns the rows.
     static func sample(seconds: Int, counters: SoakCounters, csv path: String) async -> [Row] {
         var rows: [Row] = []
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = MonotonicInstant.now
         var text = "seconds,rss_kib,threads,fds,live,operations,failures\n"
         for tick in 0...seconds {
-            try? await Task.sleep(until: start.advanced(by: .seconds(tick)), clock: clock)
+            try? await Task.sleep(until: start.advanced(by: .seconds(tick)))
             let status = ProcessStatus.read()
             let values = counters.snapshot
             let row = Row(seconds: Double(tick), residentKiB: status.residentKiB, threads: status.threads,

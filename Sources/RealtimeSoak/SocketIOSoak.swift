@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import BenchmarkSupport
@@ -8,7 +9,7 @@ import SocketIO
 struct SocketIOSoak {
     let port: Int
     let clients: Int
-    let interval: Duration
+    let interval: TimeAmount
 
     func run(seconds: Int, csv: String) async -> Int32 {
         let counters = SoakCounters()
@@ -27,7 +28,7 @@ struct SocketIOSoak {
             managers.append(manager)
             sockets.append(socket)
             // Connect in waves so the server's accept queue keeps up.
-            if index % 50 == 49 { try? await Task.sleep(for: .milliseconds(100)) }
+            if index % 50 == 49 { try? await Task.sleep(.milliseconds(100)) }
         }
         let traffic = Task { [sockets, interval] in
             var round = 0
@@ -39,14 +40,14 @@ struct SocketIOSoak {
                     }
                 }
                 round += 1
-                try? await Task.sleep(for: interval)
+                try? await Task.sleep(interval)
             }
         }
         let rows = await SoakSampler.sample(seconds: seconds, counters: counters, csv: csv)
         traffic.cancel()
         _ = await traffic.value
         for manager in managers { manager.disconnect() }
-        try? await Task.sleep(for: .seconds(2))
+        try? await Task.sleep(.seconds(2))
         let after = ProcessStatus.read()
         print(SoakSampler.summary(rows, warmUp: min(60, Double(seconds) / 4), baselineKiB: baseline,
                                   units: self.clients, what: "socketio"))

@@ -1,3 +1,4 @@
+package import RealtimeTime
 package import Foundation
 
 /// One HTTP request.
@@ -8,7 +9,7 @@ package struct HTTPClientRequest: Sendable {
     package var body: [UInt8]?
     /// Idle timeout: no progress (connect, headers or body bytes) for this long fails the
     /// request with `.timedOut`. It never caps how long a healthy stream may live.
-    package var idleTimeout: Duration
+    package var idleTimeout: TimeAmount
     /// Redirects followed (301, 302, 303, 307, 308) before `.tooManyRedirects`; 0 = none.
     package var maxRedirects: Int
     /// TLS settings for `https` URLs (verification on by default).
@@ -21,7 +22,7 @@ package struct HTTPClientRequest: Sendable {
                  url: URL,
                  headers: HTTPHeaders = [:],
                  body: [UInt8]? = nil,
-                 idleTimeout: Duration = .seconds(60),
+                 idleTimeout: TimeAmount = .seconds(60),
                  maxRedirects: Int = 0,
                  tls: TLSConfiguration = TLSConfiguration()) {
         self.method = method

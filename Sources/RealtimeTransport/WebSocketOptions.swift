@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// Settings for one WebSocket connection.
 package struct WebSocketOptions: Sendable {
     /// Extra headers (and `Cookie`) sent on the upgrade request.
@@ -6,12 +8,12 @@ package struct WebSocketOptions: Sendable {
     package var maxMessageSize: Int
     /// Offer permessage-deflate (RFC 7692).
     package var enableCompression: Bool
-    package var connectTimeout: Duration
+    package var connectTimeout: TimeAmount
     package var tls: TLSConfiguration
     /// Sub-protocols offered in `Sec-WebSocket-Protocol`.
     package var subprotocols: [String]
     /// How long `close(code:reason:)` waits for the server's close frame before closing the socket.
-    package var closeTimeout: Duration = .seconds(2)
+    package var closeTimeout: TimeAmount = .seconds(2)
     /// The proxy to tunnel through; direct by default. The native client tunnels through it;
     /// `URLSessionWebSocketTransport` maps it to `connectionProxyDictionary` (see there).
     package var proxy: ProxyConfiguration = .direct
@@ -19,7 +21,7 @@ package struct WebSocketOptions: Sendable {
     package init(headers: HTTPHeaders = [:],
                  maxMessageSize: Int = 16 << 20,
                  enableCompression: Bool = false,
-                 connectTimeout: Duration = .seconds(20),
+                 connectTimeout: TimeAmount = .seconds(20),
                  tls: TLSConfiguration = TLSConfiguration(),
                  subprotocols: [String] = []) {
         self.headers = headers

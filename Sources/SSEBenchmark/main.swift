@@ -10,6 +10,7 @@
 // `asyncstream` iterates the events through `AsyncStream(unfolding:)` around the data task's
 // own iterator: what `events()` would cost if it returned `AsyncStream<EventType>` as
 // Recouse's does (pull-based, so backpressure is kept).
+import RealtimeTime
 import Foundation
 import EventSource
 import SSEProtocol
@@ -137,9 +138,9 @@ func clientBenchmark(port: Int, events expected: Int, size: Int, transport: Even
     let eventSource = EventSource(timeoutInterval: 60, transport: transport)
     let task = eventSource.dataTask(for: request)
     let cpuStart = Measure.processCPUSeconds()
-    let start = ContinuousClock.now
+    let start = MonotonicInstant.now
     let (received, failure) = await consume(task, asAsyncStream: asAsyncStream)
-    let elapsed = Measure.seconds(ContinuousClock.now - start)
+    let elapsed = Measure.seconds(MonotonicInstant.now - start)
     let cpu = Measure.processCPUSeconds() - cpuStart
     if let failure { print("error: \(failure)") }
     let bytes = Double(received) * Double(size + 8)

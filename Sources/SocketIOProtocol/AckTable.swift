@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// The acknowledgements a namespace is waiting for, keyed by ack id, with optional deadlines.
 ///
 /// socket.io-protocol v5, "Acknowledgement": an EVENT carrying an id expects an ACK with the
@@ -20,12 +22,12 @@ package struct AckTable<Pending> {
         /// The ack id sent with the EVENT.
         package var id: Int
         /// When the acknowledgement times out; `nil` waits forever.
-        package var deadline: ContinuousClock.Instant?
+        package var deadline: MonotonicInstant?
         /// What the owner stored (typically the callback).
         package var pending: Pending
 
         @inlinable
-        package init(id: Int, deadline: ContinuousClock.Instant?, pending: Pending) {
+        package init(id: Int, deadline: MonotonicInstant?, pending: Pending) {
             self.id = id
             self.deadline = deadline
             self.pending = pending
@@ -57,7 +59,7 @@ package struct AckTable<Pending> {
     /// - Parameter deadline: when the acknowledgement times out; `nil` waits forever.
     /// - Returns: the ack id to put in the EVENT packet.
     @inlinable
-    package mutating func register(_ pending: Pending, deadline: ContinuousClock.Instant?) -> Int {
+    package mutating func register(_ pending: Pending, deadline: MonotonicInstant?) -> Int {
         let id = self.nextID
         self.nextID = self.nextID == Int.max ? 0 : self.nextID + 1
         self.entries[id] = Entry(id: id, deadline: deadline, pending: pending)
@@ -87,7 +89,7 @@ package struct AckTable<Pending> {
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, by increasing id.
-    package mutating func expire(now: ContinuousClock.Instant) -> [Entry] {
+    package mutating func expire(now: MonotonicInstant) -> [Entry] {
         var expired: [Entry] = []
         for (id, entry) in self.entries {
             if let deadline = entry.deadline, deadline <= now {
@@ -101,10 +103,10 @@ package struct AckTable<Pending> {
 
     /// The earliest deadline still pending, to schedule the next ``expire(now:)``.
     @inlinable
-    package var nextDeadline: ContinuousClock.Instant? {
+    package var nextDeadline: MonotonicInstant? {
         // A plain loop: in this generic type a key path (`compactMap(\.deadline)`) is built
         // at run time on every call, which cost more than the rest of an ack's handling.
-        var earliest: ContinuousClock.Instant?
+        var earliest: MonotonicInstant?
         for entry in self.entries.values {
             if let deadline = entry.deadline, earliest.map({ deadline < $0 }) ?? true {
                 earliest = deadline

@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// The reconnect schedule of socket.io-client-swift 16.x `SocketManager`.
 ///
 /// Upstream (`SocketManager._tryReconnect` and `reconnectInterval(attempts:)`):
@@ -25,7 +27,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
     package enum Decision: Sendable, Hashable {
         /// Connect now (try `number`, counting from 1); `eventValue` is the value upstream passes
         /// with the `reconnectAttempt` client event; try again after `retryAfter` unless connected.
-        case attempt(number: Int, eventValue: Int, retryAfter: Duration)
+        case attempt(number: Int, eventValue: Int, retryAfter: TimeAmount)
         /// The attempt budget is spent: disconnect with "Reconnect Failed".
         case giveUp
     }
@@ -59,7 +61,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
         let eventValue = self.reconnectAttempts - self.currentAttempt
         self.currentAttempt += 1
         let seconds = self.interval(attempts: self.currentAttempt, random: random)
-        // Keep the Duration conversion in range whatever the configuration holds.
+        // Keep the TimeAmount conversion in range whatever the configuration holds.
         let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 1_000_000_000)
         return .attempt(number: self.currentAttempt, eventValue: eventValue, retryAfter: .seconds(bounded))
     }

@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// The manager's reconnection: when a closed engine is reopened, how often, and when the
 /// namespaces rejoin. Sans-I/O; time and randomness are inputs.
 ///
@@ -31,7 +33,7 @@ package struct ReconnectStateMachine: Sendable, Hashable {
         /// Report `reconnectAttempt` with `eventValue`, connect a new engine, and report
         /// ``ReconnectStateMachine/retryTimerFired(_:reconnects:userDisconnected:random:)`` with
         /// `timer` after `retryAfter`.
-        case attempt(eventValue: Int, retryAfter: Duration, timer: Int)
+        case attempt(eventValue: Int, retryAfter: TimeAmount, timer: Int)
         /// The budget is spent: close the engine and disconnect with "Reconnect Failed".
         case giveUp
         /// The engine opened: every waiting namespace (re)joins.

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
@@ -119,14 +120,14 @@ enum WebSocketBenchmark {
             try await echo.send(.text("hello"))
             _ = try await echo.receive()
         }
-        let started = ContinuousClock.now
+        let started = MonotonicInstant.now
         let cpuStarted = Measure.processCPUSeconds()
         for _ in 0..<count {
             try await echo.send(.text("hello"))
             guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
         }
         let cpu = Measure.processCPUSeconds() - cpuStarted
-        let result = RoundTrips(perSecond: Double(count) / Measure.seconds(ContinuousClock.now - started),
+        let result = RoundTrips(perSecond: Double(count) / Measure.seconds(MonotonicInstant.now - started),
                                 cpuMicroseconds: cpu / Double(count) * 1e6)
         await echo.close(code: 1000, reason: "")
         return result
@@ -137,23 +138,23 @@ enum WebSocketBenchmark {
         let options = WebSocketOptions(maxMessageSize: 64 << 20)
         let payload = [UInt8](repeating: 0, count: 65_536)
         let sink = try await client.openConnection(to: URL(string: base + "/sink")!, options: options)
-        var started = ContinuousClock.now
+        var started = MonotonicInstant.now
         for _ in 0..<messages { try await sink.send(.binary(payload)) }
         try await sink.send(.text("end"))
         guard try await sink.receive() == .text("done:\(messages * 65_536)") else {
             throw WebSocketError(.protocolError, "sink did not count every byte")
         }
-        results.uploadMiBPerSecond = Double(messages * 65_536) / Measure.seconds(ContinuousClock.now - started) / 1_048_576
+        results.uploadMiBPerSecond = Double(messages * 65_536) / Measure.seconds(MonotonicInstant.now - started) / 1_048_576
         await sink.close(code: 1000, reason: "")
 
         let source = try await client.openConnection(to: URL(string: base + "/source?count=\(messages)&size=65536")!,
                                                      options: options)
-        started = ContinuousClock.now
+        started = MonotonicInstant.now
         var received = 0
         while let message = try await source.receive() {
             if case .binary(let bytes) = message { received += bytes.count } else { break }
         }
-        results.downloadMiBPerSecond = Double(received) / Measure.seconds(ContinuousClock.now - started) / 1_048_576
+        results.downloadMiBPerSecond = Double(received) / Measure.seconds(MonotonicInstant.now - started) / 1_048_576
         guard received == messages * 65_536 else { throw WebSocketError(.protocolError, "source short: \(received)") }
         await source.close(code: 1000, reason: "")
         return results
@@ -194,7 +195,7 @@ enum WebSocketBenchmark {
                 connections.append(connection)
                 group.addTask { _ = try? await connection.receive() }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(.milliseconds(500))
             let after = ProcessStatus.read()
             let perConnection = Double(after.residentKiB - before.residentKiB) / Double(count)
             print("")

@@ -1,10 +1,11 @@
+import RealtimeTime
 import Testing
 @testable import EngineIOProtocol
 import TestSupport
 
 /// Narrated Engine.IO v4 sessions (engine.io-protocol v4, "Protocol"), asserting every action.
 @Suite struct EngineClientStateMachineTests {
-    let t0 = ContinuousClock.now
+    let t0 = MonotonicInstant.now
     static let openText = #"{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}"#
     static let sid = "lv_VI97HAXpY6yYWAAAC"
     static var handshake: EngineHandshake {

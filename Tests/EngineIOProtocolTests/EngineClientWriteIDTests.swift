@@ -1,10 +1,11 @@
+import RealtimeTime
 import Testing
 @testable import EngineIOProtocol
 
 /// The machine's protocol rules its owner used to keep: which send carries which numbered
 /// write (every path), the packet cap per POST, and heartbeat traffic reported as actions.
 @Suite struct EngineClientWriteIDTests {
-    let t0 = ContinuousClock.now
+    let t0 = MonotonicInstant.now
     static let sid = "s1"
     static let openText = #"{"sid":"s1","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}"#
     static var handshake: EngineHandshake {

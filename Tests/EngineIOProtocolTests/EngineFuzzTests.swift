@@ -1,3 +1,4 @@
+import RealtimeTime
 import Testing
 @testable import EngineIOProtocol
 import TestSupport
@@ -69,7 +70,7 @@ import TestSupport
                 forcePolling: walk % 5 == 1, forceWebSockets: walk % 5 == 2,
                 protocolVersion: walk % 3 == 0 ? .v3 : .v4)
             var machine = EngineClientStateMachine(configuration: configuration)
-            var now = ContinuousClock.now
+            var now = MonotonicInstant.now
             var getInFlight = false
             var postInFlight = false
             var closedCount = 0

@@ -1,10 +1,11 @@
+import RealtimeTime
 import Testing
 @testable import EngineIOProtocol
 
 /// Engine.IO v3 (engine.io-protocol v3, "Encoding", "Timeouts"): length-prefixed payloads,
 /// type-prefixed binary WebSocket frames, client-driven heartbeat.
 @Suite struct EngineV3Tests {
-    let t0 = ContinuousClock.now
+    let t0 = MonotonicInstant.now
 
     /// One v3 text record with its UTF-16 length prefix.
     static func record(_ text: String) -> [UInt8] {

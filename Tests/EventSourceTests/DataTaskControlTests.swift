@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import Testing
@@ -49,7 +50,7 @@ import Testing
         ])
         let task = self.source(transport, policy: Self.tokenPolicy).dataTask(for: URLRequest(url: self.url))
         var events: [String] = []
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         for await event in task.events() {
             events.append(event.summary)
             if event.summary == "event(-,1,a)" { task.restart() }
@@ -57,7 +58,7 @@ import Testing
         }
         // Events already decoded are delivered first; no error, no delay (the policy's is 60 s).
         #expect(events == ["open", "event(-,1,a)", "event(-,-,also from the first)", "open", "event(-,-,b)"])
-        #expect(ContinuousClock.now - start < .seconds(30))
+        #expect(MonotonicInstant.now - start < .seconds(30))
         let sent = transport.requests
         #expect(sent.count == 2)
         #expect(sent.map { $0.headers.first(name: "Last-Event-ID") } == [nil, "1"])
@@ -73,8 +74,8 @@ import Testing
         // Reconnection disabled: a restart still reconnects, as the caller asked for it.
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task, limit: 4) }
-        while task.lastMessageId != "5" { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(20))
+        while task.lastMessageId != "5" { try await Task.sleep(.milliseconds(5)) }
+        try await Task.sleep(.milliseconds(20))
         #expect(task.readyState == .open)
         task.restart()
         #expect(await consumer.value == ["open", "event(-,5,a)", "open", "event(-,-,b)"])
@@ -92,9 +93,9 @@ import Testing
         let consumer = Task { await summaries(of: task, limit: 5) }
         // The policy waits 60 s after the reset; the restart cuts that short.
         while task.lastMessageId != "2" || task.readyState != .connecting {
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(.milliseconds(5))
         }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(.milliseconds(20))
         task.restart()
         let lost = "error(url \(URLError.Code.networkConnectionLost.rawValue))"
         #expect(await consumer.value == ["open", "event(-,2,a)", lost, "open", "event(-,-,b)"])
@@ -151,7 +152,7 @@ import Testing
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task) }
         // The event is delivered (its id published), the read waits for more.
-        while task.lastMessageId != "1" { try await Task.sleep(for: .milliseconds(5)) }
+        while task.lastMessageId != "1" { try await Task.sleep(.milliseconds(5)) }
         task.readyState = .connecting // not the caller's to set: nothing happens
         #expect(task.readyState == .open)
         task.readyState = .closed
@@ -210,10 +211,10 @@ import Testing
         var eventSource = EventSource(timeoutIntervalForRequest: 10, timeoutIntervalForResource: 0.3)
         eventSource.transport = .custom(transport)
         #expect(eventSource.timeoutInterval == 10)
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         let events = await summaries(of: eventSource.dataTask(for: URLRequest(url: self.url)))
         #expect(events == ["open", "event(-,-,a)", "error(url \(URLError.Code.timedOut.rawValue))", "closed"])
-        #expect(ContinuousClock.now - start >= .milliseconds(300))
+        #expect(MonotonicInstant.now - start >= .milliseconds(300))
         #expect(try #require(transport.bodies.first).isCancelled)
     }
 
@@ -235,7 +236,7 @@ extension EventSource.StreamElement {
     /// A short, comparable form for assertions.
     var summary: String {
         if let comment = self.comment { return "comment(\(comment))" }
-        if let retry = self.retry { return "retry(\(retry.components.seconds * 1000 + retry.components.attoseconds / 1_000_000_000_000_000) ms)" }
+        if let retry = self.retryInterval { return "retry(\(Int((retry * 1000).rounded())) ms)" }
         return self.event?.summary ?? "empty"
     }
 }

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import Testing
@@ -105,8 +106,8 @@ import Testing
         let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: a\n\n"], ending: .hang))])
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task) }
-        while transport.bodies.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(20))
+        while transport.bodies.isEmpty { try await Task.sleep(.milliseconds(5)) }
+        try await Task.sleep(.milliseconds(20))
         task.cancel()
         #expect(await consumer.value == ["open", "event(-,-,a)"])
         #expect(try #require(transport.bodies.first).isCancelled)
@@ -117,7 +118,7 @@ import Testing
         let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: a\n\n"], ending: .hang))])
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         let consumer = Task { await summaries(of: task) }
-        while transport.bodies.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        while transport.bodies.isEmpty { try await Task.sleep(.milliseconds(5)) }
         consumer.cancel()
         _ = await consumer.value
         #expect(try #require(transport.bodies.first).isCancelled)

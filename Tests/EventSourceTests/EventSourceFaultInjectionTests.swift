@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeIO
 import Testing
@@ -49,10 +50,10 @@ import TestSupport
                 .resetAfter(bytes: 118), .resetAfter(bytes: 12), .truncateAfter(bytes: 100),
             ]
             for fault in schedule {
-                try await Task.sleep(for: .milliseconds(350))
+                try await Task.sleep(.milliseconds(350))
                 try await proxy.inject(fault)
                 if case .stall = fault {
-                    try await Task.sleep(for: .seconds(2.5))
+                    try await Task.sleep(.seconds(2.5))
                     try await proxy.inject(.resume)
                 }
             }
@@ -62,7 +63,7 @@ import TestSupport
         var errors = 0
         var opens = 0
         var closed = false
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = MonotonicInstant.now + .seconds(60)
         for await event in task.events() {
             switch event {
             case .open: opens += 1
@@ -72,7 +73,7 @@ import TestSupport
                 #expect(event.data == "event \(event.id ?? "-")")
             case .closed: closed = true
             }
-            if ContinuousClock.now > deadline { break }
+            if MonotonicInstant.now > deadline { break }
         }
         faults.cancel()
         _ = await faults.result

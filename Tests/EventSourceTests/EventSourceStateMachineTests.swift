@@ -1,10 +1,11 @@
+import RealtimeTime
 import Foundation
 import Testing
 @testable import EventSource
 
 /// The connection decisions, driven step by step with explicit times and jitter.
 @Suite struct EventSourceStateMachineTests {
-    private let start = ContinuousClock.now
+    private let start = MonotonicInstant.now
 
     private func policy(maximumAttempts: Int? = nil, jitter: Double = 0) -> EventSource.ReconnectionPolicy {
         .exponentialBackoff(initialDelay: 1, maximumDelay: 10, multiplier: 2, jitter: jitter,
@@ -111,7 +112,7 @@ import Testing
 
 /// Restart on demand (``EventSource/DataTask/restart()``), step by step.
 @Suite struct EventSourceStateMachineRestartTests {
-    private let start = ContinuousClock.now
+    private let start = MonotonicInstant.now
     private let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 1, maximumDelay: 10, jitter: 0,
                                                                            maximumAttempts: 3)
 

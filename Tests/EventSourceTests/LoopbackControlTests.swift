@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import Testing
 import TestSupport
@@ -130,8 +131,8 @@ import TestSupport
             return elements
         }
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID -" }
-        while task.lastMessageId != "2" { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(150)) // a few pings while the stream is idle
+        while task.lastMessageId != "2" { try await Task.sleep(.milliseconds(10)) }
+        try await Task.sleep(.milliseconds(150)) // a few pings while the stream is idle
         task.restart()
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID 2" }
         let elements = await consumer.value

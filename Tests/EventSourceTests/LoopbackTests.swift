@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import Testing
 import TestSupport
@@ -58,10 +59,10 @@ import TestSupport
     @Test func idleTimeoutFiresOnASilentServer() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         let events = await self.events(server, "/stall", eventSource: EventSource(timeoutInterval: 0.5))
         #expect(events == ["open", "event(-,-,before the stall)", "error(url \(URLError.Code.timedOut.rawValue))", "closed"])
-        #expect(ContinuousClock.now - start < .seconds(8))
+        #expect(MonotonicInstant.now - start < .seconds(8))
         _ = try await server.waitForLine { $0 == "DISCONNECTED /stall" }
     }
 
@@ -78,10 +79,10 @@ import TestSupport
         defer { server.stop() }
         // The server's `retry: 50` replaces the 10 s initial delay, so this finishes fast.
         let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 10, maximumDelay: 10, jitter: 0)
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         let events = await self.events(server, "/reconnect", eventSource: EventSource(timeoutInterval: 10, reconnectionPolicy: policy))
         #expect(events == ["open", "event(-,1,first)", "open", "event(-,2,second)", "closed"])
-        #expect(ContinuousClock.now - start < .seconds(8))
+        #expect(MonotonicInstant.now - start < .seconds(8))
         // The server prints each request line before answering; its pipe may lag behind.
         _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /reconnect last-event-id=2") }
         let requests = server.lines.filter { $0.hasPrefix("REQUEST") }
@@ -107,7 +108,7 @@ import TestSupport
         let task = EventSource(timeoutInterval: 10).dataTask(for: self.request(server, "/forever"))
         let consumer = Task { await summaries(of: task, limit: 1_000_000) }
         _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /forever") }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(.milliseconds(100))
         consumer.cancel()
         let events = await consumer.value
         #expect(!events.contains("closed"))
@@ -120,7 +121,7 @@ import TestSupport
         let task = EventSource(timeoutInterval: 10).dataTask(for: self.request(server, "/forever"))
         let consumer = Task { await summaries(of: task, limit: 1_000_000) }
         _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /forever") }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(.milliseconds(100))
         task.cancel()
         let events = await consumer.value
         #expect(!events.contains("closed"))
@@ -214,7 +215,7 @@ import TestSupport
         let monitor = LiveDataMonitor()
         await monitor.connect(to: url)
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID -" }
-        try await Task.sleep(for: .milliseconds(500)) // the stream (ids 1...5) ends
+        try await Task.sleep(.milliseconds(500)) // the stream (ids 1...5) ends
         await monitor.connect(to: url)
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID 5" }
         await monitor.disconnect()

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import Testing
 @testable import EventSource
@@ -44,7 +45,7 @@ func recouseAsyncStream(_ dataTask: EventSource.DataTask) async -> [String] {
         let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: a\n\n"], ending: .hang))])
         let task = EventSource(transport: .custom(transport)).dataTask(for: URLRequest(url: URL(string: "http://127.0.0.1:9/s")!))
         let consumer = Task { await recouseAsyncStream(task) }
-        while transport.bodies.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        while transport.bodies.isEmpty { try await Task.sleep(.milliseconds(5)) }
         consumer.cancel()
         _ = await consumer.value
         #expect(try #require(transport.bodies.first).isCancelled)

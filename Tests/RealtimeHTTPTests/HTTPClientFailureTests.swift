@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import HTTP1Codec
 @testable import RealtimeHTTP
@@ -91,11 +92,11 @@ import TestSupport
     @Test func serverThatNeverAnswersTimesOut() async throws {
         let server = try await SharedTestServer.raw.server()
         let client = HTTPClient()
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         let kind = await failureKind {
             _ = try await client.execute(HTTPClientRequest(url: server.url("/never"), idleTimeout: .milliseconds(500)))
         }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = MonotonicInstant.now - start
         #expect(kind == .http(.timedOut))
         #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "\(elapsed)")
     }
@@ -116,7 +117,7 @@ import TestSupport
                                                                   idleTimeout: .milliseconds(300)))
         var iterator = response.body.makeAsyncIterator()
         var received = try await iterator.next() ?? []
-        try await Task.sleep(for: .milliseconds(800))   // not pulling is not "no progress"
+        try await Task.sleep(.milliseconds(800))   // not pulling is not "no progress"
         while let chunk = try await iterator.next() { received += chunk }
         #expect(received == serverPattern(size: 200_000))
     }
@@ -129,11 +130,11 @@ import TestSupport
                 _ = try await client.execute(HTTPClientRequest(url: server.url("/never")))
             }
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let start = ContinuousClock.now
+        try await Task.sleep(.milliseconds(300))
+        let start = MonotonicInstant.now
         task.cancel()
         #expect(await task.value == .http(.cancelled))
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        #expect(MonotonicInstant.now - start < .milliseconds(500))
     }
 
     @Test func cancellingTheTaskStopsABodyStream() async throws {
@@ -145,11 +146,11 @@ import TestSupport
                 for try await _ in response.body {}
             }
         }
-        try await Task.sleep(for: .milliseconds(500))
-        let start = ContinuousClock.now
+        try await Task.sleep(.milliseconds(500))
+        let start = MonotonicInstant.now
         task.cancel()
         #expect(await task.value == .http(.cancelled))
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        #expect(MonotonicInstant.now - start < .milliseconds(500))
         #expect(client.idleConnectionCount == 0)
     }
 
@@ -163,10 +164,10 @@ import TestSupport
         let response = try await client.execute(HTTPClientRequest(url: server.url("/forever")))
         var iterator = response.body.makeAsyncIterator()
         #expect(try await iterator.next()?.isEmpty == false)
-        try await Task.sleep(for: .milliseconds(1500))
+        try await Task.sleep(.milliseconds(1500))
         let probe = HTTPClient()
         let first = try await probe.execute(HTTPClientRequest(url: server.url("/stats"))).decode(ForeverStats.self)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(.milliseconds(300))
         let second = try await probe.execute(HTTPClientRequest(url: server.url("/stats"))).decode(ForeverStats.self)
         #expect(second.sent < 16 * 1024 * 1024, "server sent \(second.sent) bytes")
         #expect(second.sent == first.sent, "the server kept sending: \(first.sent) -> \(second.sent)")
@@ -189,7 +190,7 @@ extension HTTPClientFailureTests {
                 for try await _ in response.body {}
             }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(.milliseconds(300))
         response.body.cancel()
         #expect(await reader.value == .http(.cancelled))
         #expect(client.idleConnectionCount == 0)

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import HTTP1Codec
 @testable import RealtimeHTTP
@@ -38,15 +39,15 @@ import TestSupport
         let client = HTTPClient()
         let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=4&size=10&delay=300")))
         var received: [UInt8] = []
-        var firstChunkAt: ContinuousClock.Instant?
+        var firstChunkAt: MonotonicInstant?
         for try await chunk in response.body {
-            if firstChunkAt == nil { firstChunkAt = ContinuousClock.now }
+            if firstChunkAt == nil { firstChunkAt = MonotonicInstant.now }
             received += chunk
         }
         #expect(received == serverPattern(size: 40))
         // The first chunk was handed out while the server still had three 300 ms pauses to
         // go: streamed, not collected. (Load can only lengthen the server's pauses.)
-        #expect(ContinuousClock.now - (try #require(firstChunkAt)) >= .milliseconds(600))
+        #expect(MonotonicInstant.now - (try #require(firstChunkAt)) >= .milliseconds(600))
     }
 
     @Test func keepAliveReusesOneConnection() async throws {
@@ -87,7 +88,7 @@ import TestSupport
         let client = HTTPClient()
         let first = try await client.execute(HTTPClientRequest(url: server.url("/conn"))).decode(PeerPortReply.self)
         #expect(client.idleConnectionCount == 1)
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(.milliseconds(600))
         let second = try await client.execute(HTTPClientRequest(url: server.url("/conn"))).decode(PeerPortReply.self)
         #expect(first.peer_port != second.peer_port)
     }

@@ -1,3 +1,4 @@
+import RealtimeTime
 @testable import RealtimeHTTP
 import RealtimeIO
 import Testing
@@ -6,7 +7,7 @@ import Testing
     let origin = HTTPOrigin(isSecure: false, host: "a.test", port: 80, tls: nil)
     let other = HTTPOrigin(isSecure: false, host: "b.test", port: 80, tls: nil)
     let secure = HTTPOrigin(isSecure: true, host: "a.test", port: 80, tls: TLSConfiguration())
-    let start = ContinuousClock.now
+    let start = MonotonicInstant.now
 
     @Test func reusesTheMostRecentIdleConnectionOfTheSameOrigin() {
         var pool = HTTPConnectionPoolState<Int>(maxIdlePerOrigin: 4, maxIdleTotal: 10, idleLifetime: .seconds(60))

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import HTTP1Codec
 @testable import RealtimeHTTP
@@ -69,11 +70,11 @@ func unusedLocalPort() throws -> Int {
 
 /// Runs `operation`, failing when it takes longer than `limit` (so a hang fails the test
 /// instead of blocking the suite).
-func withTimeLimit<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeLimit<T: Sendable>(_ limit: TimeAmount, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await Task.sleep(limit)
             return nil
         }
         guard let first = try await group.next(), let value = first else {

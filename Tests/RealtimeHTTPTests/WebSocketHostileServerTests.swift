@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
@@ -31,9 +32,9 @@ import TestSupport
             #expect(await webSocketErrorKind { _ = try await connection.receive() } == violation.kind, "\(violation.path)")
             // The error sticks.
             #expect(await webSocketErrorKind { _ = try await connection.receive() } == violation.kind)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while server.lines.filter({ $0.hasPrefix("CLOSE=") }).count <= index && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            let deadline = MonotonicInstant.now + .seconds(5)
+            while server.lines.filter({ $0.hasPrefix("CLOSE=") }).count <= index && MonotonicInstant.now < deadline {
+                try await Task.sleep(.milliseconds(10))
             }
             let codes = server.lines.filter { $0.hasPrefix("CLOSE=") }
             #expect(codes.last == "CLOSE=\(violation.closeCode)", "\(violation.path)")
@@ -65,11 +66,11 @@ import TestSupport
         defer { server.stop() }
         #expect(await webSocketErrorKind { _ = try await Self.connect(server, "/bad-accept") } == .invalidAcceptKey)
         #expect(await webSocketErrorKind { _ = try await Self.connect(server, "/forbidden") } == .handshakeFailed(status: 403))
-        let started = ContinuousClock.now
+        let started = MonotonicInstant.now
         let silent = await webSocketErrorKind {
             _ = try await Self.connect(server, "/silent", options: WebSocketOptions(connectTimeout: .milliseconds(300)))
         }
         #expect(silent == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(MonotonicInstant.now - started < .seconds(3))
     }
 }

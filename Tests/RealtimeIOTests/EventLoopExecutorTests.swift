@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -40,7 +41,7 @@ struct EventLoopExecutorTests {
                 let stream = try await IOTestHelpers.connect(port: port)
                 defer { stream.close() }
                 try await stream.write([1, 2, 3])
-                try await Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(.milliseconds(20))
                 return try await IOTestHelpers.read(stream, count: 3)
             }
             #expect(reply == [1, 2, 3])

@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Testing
 import RealtimeSync
@@ -9,18 +10,18 @@ struct EventLoopTimerTests {
     @Test("timers fire in deadline order on the loop thread; a cancelled timer never fires")
     func order() async throws {
         let fired = LockedValue<[Int]>([])
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let loop = EventLoop.shared
         for (label, delay) in [(3, 90), (1, 30), (2, 60)] {
             loop.scheduleTimer(at: now + .milliseconds(delay)) { fired.withLock { $0.append(label) } }
         }
         let cancelled = loop.scheduleTimer(at: now + .milliseconds(45)) { fired.withLock { $0.append(99) } }
         loop.cancelTimer(cancelled)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while fired.withLock({ $0.count }) < 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let deadline = MonotonicInstant.now + .seconds(10)
+        while fired.withLock({ $0.count }) < 3, MonotonicInstant.now < deadline {
+            try await Task.sleep(.milliseconds(10))
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(.milliseconds(50))
         #expect(fired.withLock { $0 } == [1, 2, 3])
     }
 
@@ -29,13 +30,13 @@ struct EventLoopTimerTests {
         let loop = EventLoop.shared
         let far = loop.scheduleTimer(at: .now + .seconds(60)) {}
         defer { loop.cancelTimer(far) }
-        try await Task.sleep(for: .milliseconds(20))  // the loop now sleeps until the far timer
-        let started = ContinuousClock.now
-        let firedAt = LockedValue<ContinuousClock.Instant?>(nil)
+        try await Task.sleep(.milliseconds(20))  // the loop now sleeps until the far timer
+        let started = MonotonicInstant.now
+        let firedAt = LockedValue<MonotonicInstant?>(nil)
         loop.scheduleTimer(at: started + .milliseconds(20)) { firedAt.withLock { $0 = .now } }
         let deadline = started + .seconds(10)
-        while firedAt.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        while firedAt.withLock({ $0 }) == nil, MonotonicInstant.now < deadline {
+            try await Task.sleep(.milliseconds(5))
         }
         let at = try #require(firedAt.withLock { $0 })
         #expect(at - started >= .milliseconds(19))

@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -23,10 +24,10 @@ struct HappyEyeballsTests {
         try await IOTestHelpers.withServer("io_blackhole.py") { blackhole in
             try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { echo in
                 let addresses = [try self.address("127.0.0.1", blackhole.port), try self.address("127.0.0.1", echo.port)]
-                let started = ContinuousClock.now
+                let started = MonotonicInstant.now
                 let stream = try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20))
                 defer { stream.close() }
-                let elapsed = ContinuousClock.now - started
+                let elapsed = MonotonicInstant.now - started
                 #expect(stream.remoteAddress == "127.0.0.1:\(echo.port)")
                 #expect(elapsed >= NetworkConnector.connectionAttemptDelay)
                 #expect(elapsed < .seconds(10))

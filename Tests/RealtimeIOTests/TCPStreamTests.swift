@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -59,7 +60,7 @@ struct TCPStreamTests {
             let blocked = Task { try await stream.write(payload) }
             var tookNothing = false
             for _ in 0..<400 where !tookNothing {
-                try await Task.sleep(for: .milliseconds(5))
+                try await Task.sleep(.milliseconds(5))
                 tookNothing = try stream.writeImmediately([1, 2, 3]) == 0
             }
             #expect(tookNothing)
@@ -160,11 +161,11 @@ struct TCPStreamTests {
     @Test("a listener that drops SYNs makes connect time out on time")
     func connectTimeout() async throws {
         try await IOTestHelpers.withServer("io_blackhole.py") { server in
-            let started = ContinuousClock.now
+            let started = MonotonicInstant.now
             let error = await IOTestHelpers.expectError(.connectTimedOut) {
                 try await IOTestHelpers.connect(port: server.port, timeout: .milliseconds(300))
             }
-            let elapsed = ContinuousClock.now - started
+            let elapsed = MonotonicInstant.now - started
             #expect(error?.kind == .connectTimedOut)
             #expect(elapsed >= .milliseconds(290))
             // The kernel would keep retrying SYNs for ~2 minutes: only our timer ends it this soon.
@@ -177,12 +178,12 @@ struct TCPStreamTests {
         try await IOTestHelpers.withServer("io_blackhole.py") { server in
             let port = server.port
             let task = Task { try await IOTestHelpers.connect(port: port, timeout: .seconds(30)) }
-            try await Task.sleep(for: .milliseconds(100))
-            let started = ContinuousClock.now
+            try await Task.sleep(.milliseconds(100))
+            let started = MonotonicInstant.now
             task.cancel()
             let result = await task.result
             // Far below the 30 s timeout: cancellation, not the deadline, ended it.
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(MonotonicInstant.now - started < .seconds(10))
             #expect(throws: NetworkError.self) { try result.get() }
             if case .failure(let error as NetworkError) = result { #expect(error.kind == .cancelled) }
         }
@@ -193,7 +194,7 @@ struct TCPStreamTests {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
             let stream = try await IOTestHelpers.connect(port: server.port)
             let reader = Task { try await stream.read(maxLength: 100) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(.milliseconds(100))
             reader.cancel()
             let result = await reader.result
             if case .failure(let error as NetworkError) = result {
@@ -214,7 +215,7 @@ struct TCPStreamTests {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
             let stream = try await IOTestHelpers.connect(port: server.port)
             let reader = Task { try await stream.read(maxLength: 100) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(.milliseconds(50))
             stream.close()
             stream.close()
             if case .failure(let error as NetworkError) = await reader.result {
@@ -234,7 +235,7 @@ struct TCPStreamTests {
             let stream = try await IOTestHelpers.connect(port: server.port)
             defer { stream.close() }
             let first = Task { try await stream.read(maxLength: 10) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(.milliseconds(50))
             let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
             #expect(error?.kind == .concurrentOperation)
             try await stream.write([42])
@@ -258,7 +259,7 @@ struct TCPStreamTests {
             var stableSamples = 0
             var stalledAt = 0
             for _ in 0..<150 {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(.milliseconds(100))
                 let now = (total: sent(), reports: reports())
                 if now.total > 0, now.total == previous.total, now.reports >= previous.reports + 2 {
                     stableSamples += 1
@@ -290,7 +291,7 @@ struct TCPStreamTests {
             defer { stream.close() }
             let payload = [UInt8](repeating: 0x5A, count: 64 * 1024 * 1024)
             let writer = Task { try await stream.write(payload) }
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(.milliseconds(300))
             writer.cancel()
             if case .failure(let error as NetworkError) = await writer.result {
                 #expect(error.kind == .cancelled)
@@ -313,7 +314,7 @@ struct TCPStreamTests {
             for _ in 0..<100 where failure == nil {
                 do {
                     try await stream.write([UInt8](repeating: 1, count: 1024))
-                    try await Task.sleep(for: .milliseconds(10))
+                    try await Task.sleep(.milliseconds(10))
                 } catch let error as NetworkError {
                     failure = error
                 }
@@ -336,7 +337,7 @@ struct TCPStreamTests {
                         if try await stream.read(maxLength: 65_536).isEmpty { return }
                     }
                 }
-                try await Task.sleep(for: .microseconds(iteration % 7 * 500))
+                try await Task.sleep(.microseconds(iteration % 7 * 500))
                 stream.close()
                 for result in [await writer.result.map { _ in () }, await reader.result] {
                     if case .failure(let error as NetworkError) = result {

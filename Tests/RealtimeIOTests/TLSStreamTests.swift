@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -169,7 +170,7 @@ struct TLSStreamTests {
         try await self.withServer("localhost") { server in
             let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
             let reader = Task { try await stream.read(maxLength: 100) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(.milliseconds(100))
             reader.cancel()
             if case .failure(let error as NetworkError) = await reader.result {
                 #expect(error.kind == .cancelled)
@@ -183,13 +184,13 @@ struct TLSStreamTests {
     @Test("the connect timeout covers the TLS handshake (a server that never answers the ClientHello)")
     func handshakeTimeout() async throws {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
-            let started = ContinuousClock.now
+            let started = MonotonicInstant.now
             let error = await IOTestHelpers.expectError(.connectTimedOut) {
                 try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none),
                                                 timeout: .milliseconds(400))
             }
             #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
-            #expect(ContinuousClock.now - started >= .milliseconds(390))
+            #expect(MonotonicInstant.now - started >= .milliseconds(390))
             _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "ACCEPTED" }
         }
     }
@@ -218,7 +219,7 @@ struct TLSStreamTests {
             let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
             defer { stream.close() }
             let first = Task { try await stream.read(maxLength: 10) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(.milliseconds(50))
             let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
             #expect(error?.kind == .concurrentOperation)
             try await stream.write([42])
@@ -241,7 +242,7 @@ struct TLSStreamTests {
                         if try await stream.read(maxLength: 65_536).isEmpty { return }
                     }
                 }
-                try await Task.sleep(for: .microseconds(iteration % 5 * 1000))
+                try await Task.sleep(.microseconds(iteration % 5 * 1000))
                 stream.close()
                 for result in [await writer.result.map { _ in () }, await reader.result] {
                     if case .failure(let error as NetworkError) = result {

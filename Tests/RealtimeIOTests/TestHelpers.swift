@@ -1,4 +1,5 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
+import RealtimeTime
 #if !REALTIME_NO_NATIVE_STACK
 import Foundation
 import Glibc
@@ -9,7 +10,7 @@ import TestSupport
 enum IOTestHelpers {
     /// Connects to 127.0.0.1 (or `host`) on `port` with a generous timeout.
     static func connect(port: Int, host: String = "127.0.0.1", tls: TLSConfiguration? = nil,
-                        timeout: Duration = .seconds(20)) async throws -> any ByteStream {
+                        timeout: TimeAmount = .seconds(20)) async throws -> any ByteStream {
         try await NetworkConnector.connect(to: Endpoint(host: host, port: UInt16(port), tls: tls), timeout: timeout)
     }
 

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import RealtimeIO
@@ -59,9 +60,9 @@ import Testing
                     }
                 }
                 if index % 100 == 99 {
-                    try await Task.sleep(for: .milliseconds(20))
+                    try await Task.sleep(.milliseconds(20))
                     try await proxy.inject(.reset)
-                    try await Task.sleep(for: .milliseconds(200))
+                    try await Task.sleep(.milliseconds(200))
                 }
             }
             var all: [(Int, Outcome)] = []

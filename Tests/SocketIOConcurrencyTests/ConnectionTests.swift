@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import RealtimeSync
 import SocketIO
@@ -156,9 +157,9 @@ final class CountingTimerSource: SocketTimerSource, @unchecked Sendable {
     var pending: Int { self.lock.withLock { self.counts.pending } }
     var fired: Int { self.lock.withLock { self.counts.fired } }
 
-    var now: ContinuousClock.Instant { .now }
+    var now: MonotonicInstant { .now }
 
-    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+    func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
         // The first of firing and cancelling settles the timer.
         let settled = LockedValue(false)
         let settle = { @Sendable () -> Bool in

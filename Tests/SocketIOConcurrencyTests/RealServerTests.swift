@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIOConcurrency
@@ -184,7 +185,7 @@ import Testing
         socket.emitWithAck("message:send", "callback").timingOut(after: 10) { _ in callbackAck.append("acked") }
         try await waitUntil { incoming.all.count == 2 }
         #expect(incoming.all.compactMap { $0["message"]?.stringValue } == ["awaited", "callback"])
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(.milliseconds(200))
         #expect(callbackAck.all.isEmpty)
         queue.resume()
         try await waitUntil { callbackAck.all == ["acked"] }

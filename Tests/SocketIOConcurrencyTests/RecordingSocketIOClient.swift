@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIOConcurrency
@@ -102,7 +103,7 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
             try await self.waitForAckRequests(number + 1)
             for _ in 0..<100 {
                 self.queue.async { self.handleAck(number, data: box.items) }
-                try await Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(.milliseconds(10))
             }
         }
     }
@@ -153,10 +154,10 @@ struct WaitTimedOut: Error {}
 
 /// Polls `condition` every 5 ms for up to `seconds`.
 func waitUntil(seconds: Double = 2, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    let deadline = MonotonicInstant.now + .milliseconds(Int(seconds * 1000))
     while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut() }
-        try await Task.sleep(for: .milliseconds(5))
+        guard MonotonicInstant.now < deadline else { throw WaitTimedOut() }
+        try await Task.sleep(.milliseconds(5))
     }
 }
 

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import SocketIOConcurrency
 import Testing
@@ -41,7 +42,7 @@ import Testing
             for try await _ in stream { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Task.sleep(.milliseconds(20))
         socket.handleClientEvent(.error, data: ["Engine URLSession became invalid"])
         let result = await consumer.result
         guard case .failure(let error) = result,

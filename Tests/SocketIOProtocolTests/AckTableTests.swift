@@ -1,8 +1,9 @@
+import RealtimeTime
 import Testing
 @testable import SocketIOProtocol
 
 @Suite struct AckTableTests {
-    let start = ContinuousClock.now
+    let start = MonotonicInstant.now
 
     @Test func idsIncreaseFromZero() {
         var table = AckTable<String>()

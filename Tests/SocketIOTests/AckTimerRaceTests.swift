@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -10,13 +11,13 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     // `@unchecked Sendable`: all state is behind `lock`.
     private struct Scheduled {
         var id: Int
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicInstant
         var body: @Sendable () -> Void
         var cancelled = false
     }
 
     private struct State {
-        var now = ContinuousClock.now
+        var now = MonotonicInstant.now
         var scheduled: [Scheduled] = []
         /// Run once, inside the next `schedule` call, before it returns.
         var whileArming: (@Sendable () -> Void)?
@@ -29,7 +30,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         self.lock.withLock { body(&self.unlocked) }
     }
 
-    var now: ContinuousClock.Instant { self.withState { $0.now } }
+    var now: MonotonicInstant { self.withState { $0.now } }
 
     /// Timers scheduled and not cancelled (fired ones included until `fire`).
     var armedCount: Int { self.withState { $0.scheduled.count { !$0.cancelled } } }
@@ -40,7 +41,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         self.withState { $0.whileArming = step }
     }
 
-    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+    func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
         let (id, step) = self.withState { state -> (Int, (@Sendable () -> Void)?) in
             let id = state.scheduled.count
             state.scheduled.append(Scheduled(id: id, deadline: deadline, body: body))
@@ -54,11 +55,11 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     }
 
     /// Moves time forward and runs the armed timers that are due, earliest first.
-    func advance(by duration: Duration) {
+    func advance(by duration: TimeAmount) {
         let due = self.withState { state -> [@Sendable () -> Void] in
             state.now += duration
             let now = state.now
-            var due: [(ContinuousClock.Instant, @Sendable () -> Void)] = []
+            var due: [(MonotonicInstant, @Sendable () -> Void)] = []
             for index in state.scheduled.indices
             where !state.scheduled[index].cancelled && state.scheduled[index].deadline <= now {
                 due.append((state.scheduled[index].deadline, state.scheduled[index].body))

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIO
@@ -59,7 +60,7 @@ final class EventWaiter: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let result = self.lock.withLock({ self.result }) { return result }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(.milliseconds(5))
         }
         return self.lock.withLock { self.result }
     }

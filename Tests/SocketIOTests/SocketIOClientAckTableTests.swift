@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -50,7 +51,7 @@ import Testing
         #expect(socket.pendingAckCount == 0)
         #expect(!socket.hasAckTimer)
         socket.handleAck(id, data: ["answer"])
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(.milliseconds(100))
         drain(queue)
         #expect(answers.count == 0)
         #expect(socket.emitWithAck("next").sendWithAck(timingOut: 0) { _ in } == 1)

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIO
@@ -72,7 +73,7 @@ import TestSupport
             }
             #expect(await connects.wait(forCount: 2), "round \(round): connects \(connects.values)")
             // Let stray engines or CONNECTs (if any) reach the server before counting.
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(.milliseconds(300))
             let recorder = Recorder<[Any]>()
             root.emitWithAck("connect_counts").timingOut(after: 5) { recorder.append($0) }
             #expect(await recorder.wait(forCount: 1, timeout: 10))
@@ -88,7 +89,7 @@ import TestSupport
                     "round \(round): \(seen)")
 
             manager.disconnect()
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(.milliseconds(50))
         }
     }
 
@@ -113,7 +114,7 @@ import TestSupport
             }
         }
         #expect(await disconnects.wait(forCount: 1))
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(.milliseconds(300))
         #expect(disconnects.count == 1, "\(disconnects.values)")
         #expect(statuses.values == [.disconnected], "\(statuses.values)")
         #expect(root.status == .disconnected)

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIO
@@ -78,7 +79,7 @@ import TestSupport
         await Self.wait(lateFinished, count: 2)
         let lateTotal = 2 * Self.callsPerThread
         #expect(await late.wait(forCount: lateTotal, timeout: 30), "\(late.count) of \(lateTotal) late acks")
-        try? await Task.sleep(for: .milliseconds(300))
+        try? await Task.sleep(.milliseconds(300))
         #expect(late.count == lateTotal, "a late ack callback ran twice")
         #expect(Set(late.values.map(\.0)).count == lateTotal)
         #expect(late.values.allSatisfy { $0.1 == "ack" || $0.1 == SocketAckStatus.noAck.rawValue })

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ import TestSupport
         #expect(await disconnected.value()?.first as? String == "Too many packets before connect")
         #expect(socket.status == .disconnected)
         // The server's late CONNECT packet is ignored: no connect, nothing delivered.
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(.milliseconds(200))
         drain(harness.queue)
         #expect(seen.count == 0)
         #expect(socket.status == .disconnected)

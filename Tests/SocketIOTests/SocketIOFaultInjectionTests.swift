@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import RealtimeIO
@@ -47,7 +48,7 @@ import TestSupport
         let admin = rig.manager.socket(forNamespace: "/admin")
         let statuses = StatusLog(root, admin)
         // Each attempt with the reconnection it belongs to (one per `reconnect` event).
-        let attempts = Recorder<(reconnection: Int, at: ContinuousClock.Instant)>()
+        let attempts = Recorder<(reconnection: Int, at: MonotonicInstant)>()
         let reconnections = Recorder<Void>()
         root.on(clientEvent: .reconnect) { _, _ in reconnections.append(()) }
         root.on(clientEvent: .reconnectAttempt) { _, _ in attempts.append((reconnections.count, .now)) }
@@ -139,14 +140,14 @@ import TestSupport
             socket.emitWithAck("ack_me", index).timingOut(after: timeout) { items in results.append((index, items)) }
             if index % 100 == 99 {
                 // Let some of this batch through, then cut whatever is in flight.
-                try await Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(.milliseconds(20))
                 try await rig.proxy.inject(.reset)
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(.milliseconds(200))
             }
         }
         #expect(await results.wait(forCount: total, timeout: timeout + 30))
         // Nothing arrives twice, even late.
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(.milliseconds(500))
         let values = results.values
         var seen = [Int: Int]()
         var acked = 0
@@ -237,7 +238,7 @@ import TestSupport
         for _ in 0..<50 {
             open = (try? await rig.proxy.stats().open) ?? -1
             if open == 0 { break }
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await Task.sleep(.milliseconds(100))
         }
         #expect(open == 0, "\(label): proxy still sees \(open) connections")
     }

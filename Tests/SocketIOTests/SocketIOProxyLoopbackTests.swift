@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -94,7 +95,7 @@ private final class AckBox: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let value = self.lock.withLock({ self.stored }) { return value }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(.milliseconds(5))
         }
         return nil
     }

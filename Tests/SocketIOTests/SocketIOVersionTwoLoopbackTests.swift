@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import SocketIO
@@ -164,7 +165,7 @@ struct VersionTwoHarness {
         socket.on(clientEvent: .pong) { _, _ in pongEvents.append(true) }
         _ = try #require(await harness.connect(socket))
 
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(.seconds(3))
         let reason = await disconnected.value(timeout: 0)
         #expect(reason == nil, "disconnected: \(String(describing: reason))")
         #expect(socket.status == .connected)
@@ -195,9 +196,9 @@ struct VersionTwoHarness {
         _ = try #require(await harness.connect(socket))
         if mode == .upgrade {
             // Stop the server only once the upgrade is over, so the timeout is the heartbeat's.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while harness.manager.engine?.polling != false && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            let deadline = MonotonicInstant.now + .seconds(10)
+            while harness.manager.engine?.polling != false && MonotonicInstant.now < deadline {
+                try await Task.sleep(.milliseconds(10))
             }
             #expect(harness.manager.engine?.polling == false)
         }

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -182,7 +183,7 @@ import Testing
         drain(queue)
         for _ in 0..<2 {
             manager.engineDidClose(reason: "refused")
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(.milliseconds(20))
             drain(queue)
         }
         #expect(await attempts.wait(forCount: 3, timeout: 2))
@@ -218,7 +219,7 @@ import Testing
         drain(queue)
         #expect(attempts.values == [-1, -1])
         #expect(await attempts.wait(forCount: 3, timeout: 5))
-        try? await Task.sleep(for: .milliseconds(600))
+        try? await Task.sleep(.milliseconds(600))
         drain(queue)
         #expect(attempts.values == [-1, -1, -2])
         manager.disconnect()

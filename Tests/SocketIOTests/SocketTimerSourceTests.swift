@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 import Testing
@@ -7,15 +8,15 @@ import Testing
 final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
     // `@unchecked Sendable`: all state is behind `lock`.
     private let lock = NSLock()
-    private var current = ContinuousClock.now
-    private var timers: [(id: Int, deadline: ContinuousClock.Instant, body: @Sendable () -> Void)] = []
+    private var current = MonotonicInstant.now
+    private var timers: [(id: Int, deadline: MonotonicInstant, body: @Sendable () -> Void)] = []
     private var nextID = 0
 
-    var now: ContinuousClock.Instant { self.lock.withLock { self.current } }
+    var now: MonotonicInstant { self.lock.withLock { self.current } }
 
     var scheduledCount: Int { self.lock.withLock { self.timers.count } }
 
-    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+    func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
         let id = self.lock.withLock { () -> Int in
             defer { self.nextID += 1 }
             self.timers.append((self.nextID, deadline, body))
@@ -28,7 +29,7 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
     }
 
     /// Moves time forward and runs the timers that are due, earliest first.
-    func advance(by duration: Duration) {
+    func advance(by duration: TimeAmount) {
         let due = self.lock.withLock { () -> [@Sendable () -> Void] in
             self.current += duration
             let due = self.timers.filter { $0.deadline <= self.current }.sorted { $0.deadline < $1.deadline }

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -109,7 +110,7 @@ final class Recorder<Value>: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if predicate(self.values) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(.milliseconds(5))
         }
         return predicate(self.values)
     }
@@ -119,7 +120,7 @@ final class Recorder<Value>: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if self.count >= target { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(.milliseconds(5))
         }
         return self.count >= target
     }

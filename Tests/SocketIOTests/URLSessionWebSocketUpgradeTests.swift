@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -57,7 +58,7 @@ import Testing
     func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<1_000 {
             if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(.milliseconds(5))
         }
         return condition()
     }

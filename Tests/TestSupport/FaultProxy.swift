@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -100,15 +101,15 @@ package final class FaultProxy: @unchecked Sendable {
             }
         }
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + .seconds(30)
+        while MonotonicInstant.now < deadline {
             if let line = collector.lines().first(where: { $0.hasPrefix("PORT=") }),
                let port = Int(line.dropFirst(5)) {
                 return FaultProxy(port: port, process: process, input: stdin.fileHandleForWriting,
                                   outputLines: collector)
             }
             if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(.milliseconds(20))
         }
         process.terminate()
         throw TestServer.StartError(description: "fault_proxy.py did not start")
@@ -140,8 +141,8 @@ package final class FaultProxy: @unchecked Sendable {
             return self.nextID
         }
         try self.input.write(contentsOf: Data("\(id) \(text)\n".utf8))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + .seconds(10)
+        while MonotonicInstant.now < deadline {
             let lines = self.outputLines.lines()
             if lines.contains("OK \(id)") {
                 return lines.filter { $0.hasPrefix("STATS \(id) ") }
@@ -149,7 +150,7 @@ package final class FaultProxy: @unchecked Sendable {
             if let error = lines.first(where: { $0.hasPrefix("ERR \(id) ") }) {
                 throw TestServer.StartError(description: "fault_proxy.py: \(error)")
             }
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(.milliseconds(5))
         }
         throw TestServer.StartError(description: "fault_proxy.py did not confirm `\(text)`")
     }

@@ -1,3 +1,4 @@
+package import RealtimeTime
 import Foundation
 
 /// What this test process holds, read from `/proc/self` (Linux), for leak and memory checks.
@@ -48,12 +49,12 @@ package enum ProcessResources {
 
     /// Polls `condition` until it holds or `timeout` passes; returns its last value. For
     /// counts that settle asynchronously (a socket closed by a task that is still finishing).
-    package static func eventually(timeout: Duration = .seconds(10),
+    package static func eventually(timeout: TimeAmount = .seconds(10),
                                    _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + timeout
+        while MonotonicInstant.now < deadline {
             if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(.milliseconds(20))
         }
         return condition()
     }

@@ -1,3 +1,4 @@
+import RealtimeTime
 package import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -76,13 +77,13 @@ package final class TestProxy: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let proxy = TestProxy(port: port, process: process, directory: directory)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + .seconds(20)
+        while MonotonicInstant.now < deadline {
             if !process.isRunning {
                 throw StartError(description: "\(executable) exited with status \(process.terminationStatus)")
             }
             if await acceptsConnections(port: port) { return proxy }
-            try await Task.sleep(for: .milliseconds(30))
+            try await Task.sleep(.milliseconds(30))
         }
         proxy.stop()
         throw StartError(description: "\(executable) did not listen on \(port) within 20 s")

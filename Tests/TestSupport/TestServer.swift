@@ -1,3 +1,4 @@
+package import RealtimeTime
 package import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -44,14 +45,14 @@ package final class TestServer: @unchecked Sendable {
 
     /// Starts `Tests/Servers/<script>` with the project's Python.
     package static func start(_ script: String, arguments: [String] = [],
-                              timeout: Duration = .seconds(30)) async throws -> TestServer {
+                              timeout: TimeAmount = .seconds(30)) async throws -> TestServer {
         try await self.start(script, python: TestEnvironment.python, arguments: arguments, timeout: timeout)
     }
 
     /// Starts `Tests/Servers/<script>` with the interpreter at `python` (another virtualenv,
     /// e.g. `.venv-sio2/bin/python` for the Socket.IO 2.x peer).
     package static func start(_ script: String, python: String, arguments: [String] = [],
-                              timeout: Duration = .seconds(30)) async throws -> TestServer {
+                              timeout: TimeAmount = .seconds(30)) async throws -> TestServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-u", TestEnvironment.serverScript(script)] + arguments
@@ -70,8 +71,8 @@ package final class TestServer: @unchecked Sendable {
             }
         }
         try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + timeout
+        while MonotonicInstant.now < deadline {
             if let line = collector.lines().first(where: { $0.hasPrefix("PORT=") }),
                let port = Int(line.dropFirst(5)) {
                 return TestServer(port: port, process: process, outputLines: collector)
@@ -79,7 +80,7 @@ package final class TestServer: @unchecked Sendable {
             if !process.isRunning {
                 throw StartError(description: "\(script) exited with status \(process.terminationStatus)")
             }
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(.milliseconds(20))
         }
         process.terminate()
         throw StartError(description: "\(script) printed no PORT= line within \(timeout)")
@@ -89,12 +90,12 @@ package final class TestServer: @unchecked Sendable {
     package var lines: [String] { self.outputLines.lines() }
 
     /// Waits until the server printed a line satisfying `predicate`.
-    package func waitForLine(timeout: Duration = .seconds(10),
+    package func waitForLine(timeout: TimeAmount = .seconds(10),
                              where predicate: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicInstant.now + timeout
+        while MonotonicInstant.now < deadline {
             if let line = self.lines.first(where: predicate) { return line }
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(.milliseconds(10))
         }
         // One last look: under load the line may have arrived during the final sleep.
         if let line = self.lines.first(where: predicate) { return line }

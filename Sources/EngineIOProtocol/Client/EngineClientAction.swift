@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// What the owner of an ``EngineClientStateMachine`` must do, in the order returned.
 ///
 /// The owner performs I/O for the machine: it issues HTTP requests and WebSocket operations,
@@ -23,7 +25,7 @@ package enum EngineClientAction: Sendable, Hashable {
     case cancelPollingRequests
     /// (Re)arm the single heartbeat timer to fire at `deadline`, replacing any earlier one, and
     /// call ``EngineClientStateMachine/heartbeatTimerFired(now:)`` then.
-    case scheduleHeartbeatTimeout(ContinuousClock.Instant)
+    case scheduleHeartbeatTimeout(MonotonicInstant)
     /// Disarm the heartbeat timer.
     case cancelHeartbeatTimeout
     /// The session is open (the `open` packet arrived).

@@ -1,11 +1,12 @@
 // The machine's internal steps: packet handling, the write path, the upgrade and closing.
 // State lives in EngineClientStateMachine.swift; its stored properties are internal (not
 // private) so this file can reach them; nothing here is visible outside the module.
+import RealtimeTime
 
 extension EngineClientStateMachine {
     // MARK: Packets
 
-    mutating func handle(_ packet: EnginePacket, now: ContinuousClock.Instant, into actions: inout [EngineClientAction]) {
+    mutating func handle(_ packet: EnginePacket, now: MonotonicInstant, into actions: inout [EngineClientAction]) {
         if self.version == .v3, self.phase == .open, let handshake = self.handshake {
             // v3: any packet proves liveness (engine.io-client 3.x `onHeartbeat` on every packet).
             // The timer already armed fires no later than before, and re-arms itself.
@@ -61,7 +62,7 @@ extension EngineClientStateMachine {
 
     /// v4: the next ping must arrive within pingInterval + pingTimeout. v3 (at open): the first
     /// client ping is due after pingInterval.
-    mutating func armHeartbeat(now: ContinuousClock.Instant, into actions: inout [EngineClientAction]) {
+    mutating func armHeartbeat(now: MonotonicInstant, into actions: inout [EngineClientAction]) {
         guard let handshake = self.handshake else { return }
         let deadline = now + handshake.pingInterval + handshake.pingTimeout
         self.heartbeatDeadline = deadline

@@ -1,3 +1,5 @@
+package import RealtimeTime
+
 /// The client side of an Engine.IO v4 session, without I/O.
 ///
 /// Implements engine.io-protocol v4: the handshake ("Handshake"), long-polling with at most one
@@ -108,9 +110,9 @@ package struct EngineClientStateMachine: Sendable {
     /// For each packet of ``writeBuffer``: the write id it ends (see ``send(_:writeID:)``).
     var writeBufferIDs: [Int?] = []
     /// When the session is considered dead without news from the server.
-    var heartbeatDeadline: ContinuousClock.Instant?
+    var heartbeatDeadline: MonotonicInstant?
     /// v3 only: when the client sends its next ping (`nil` while waiting for the pong).
-    var nextPingAt: ContinuousClock.Instant?
+    var nextPingAt: MonotonicInstant?
 
     var version: EngineProtocolVersion { self.configuration.protocolVersion }
 
@@ -271,7 +273,7 @@ package struct EngineClientStateMachine: Sendable {
     // MARK: Inputs: polling
 
     /// The polling `GET` finished with HTTP 200 and this body.
-    package mutating func pollingGETCompleted(body: [UInt8], now: ContinuousClock.Instant) -> [EngineClientAction] {
+    package mutating func pollingGETCompleted(body: [UInt8], now: MonotonicInstant) -> [EngineClientAction] {
         guard self.transport == .polling, self.getInFlight else { return [] }
         self.getInFlight = false
         switch self.phase {
@@ -328,7 +330,7 @@ package struct EngineClientStateMachine: Sendable {
     }
 
     /// The polling `POST` finished with HTTP 200.
-    package mutating func pollingPOSTCompleted(now: ContinuousClock.Instant) -> [EngineClientAction] {
+    package mutating func pollingPOSTCompleted(now: MonotonicInstant) -> [EngineClientAction] {
         guard self.postInFlight else { return [] }
         self.postInFlight = false
         switch self.phase {
@@ -369,7 +371,7 @@ package struct EngineClientStateMachine: Sendable {
     // MARK: Inputs: WebSocket
 
     /// The WebSocket finished its opening handshake.
-    package mutating func webSocketOpened(now: ContinuousClock.Instant) -> [EngineClientAction] {
+    package mutating func webSocketOpened(now: MonotonicInstant) -> [EngineClientAction] {
         guard self.webSocketActive else { return [] }
         if self.upgrade == .connecting {
             self.upgrade = .probing
@@ -379,7 +381,7 @@ package struct EngineClientStateMachine: Sendable {
     }
 
     /// A WebSocket message arrived.
-    package mutating func webSocketReceived(_ frame: EngineWebSocketFrame, now: ContinuousClock.Instant) -> [EngineClientAction] {
+    package mutating func webSocketReceived(_ frame: EngineWebSocketFrame, now: MonotonicInstant) -> [EngineClientAction] {
         guard self.webSocketActive else { return [] }
         let packet: EnginePacket
         do {
@@ -438,7 +440,7 @@ package struct EngineClientStateMachine: Sendable {
     ///
     /// Closes with ``EngineCloseReason/pingTimeout`` when `now` reached the deadline; when a ping
     /// moved the deadline meanwhile, re-arms the timer instead.
-    package mutating func heartbeatTimerFired(now: ContinuousClock.Instant) -> [EngineClientAction] {
+    package mutating func heartbeatTimerFired(now: MonotonicInstant) -> [EngineClientAction] {
         guard let deadline = self.heartbeatDeadline else { return [] }
         switch self.phase {
         case .open:

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 import HTTP1Codec
 import RealtimeIO
@@ -111,7 +112,7 @@ extension HTTPClient {
         }
     }
 
-    private func connect(to origin: HTTPOrigin, timeout: Duration) async throws(HTTPClientError) -> HTTPConnection {
+    private func connect(to origin: HTTPOrigin, timeout: TimeAmount) async throws(HTTPClientError) -> HTTPConnection {
         if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
         let stream: any ByteStream
         do {

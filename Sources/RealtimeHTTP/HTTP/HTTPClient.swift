@@ -1,3 +1,4 @@
+package import RealtimeTime
 import Foundation
 package import HTTP1Codec
 import RealtimeIO
@@ -35,7 +36,7 @@ import RealtimeIO
 package final class HTTPClient: HTTPTransport {
     /// Opens a byte stream to an endpoint; ``NetworkConnector/connect(to:timeout:)`` in
     /// production, anything that speaks ``ByteStream`` in tests.
-    package typealias Connector = @Sendable (Endpoint, Duration) async throws(NetworkError) -> any ByteStream
+    package typealias Connector = @Sendable (Endpoint, TimeAmount) async throws(NetworkError) -> any ByteStream
 
     /// Pool bounds and buffer sizes.
     package struct Configuration: Sendable {
@@ -44,7 +45,7 @@ package final class HTTPClient: HTTPTransport {
         /// Idle keep-alive connections kept in all.
         package var maxIdleConnections: Int = 64
         /// How long an idle connection is kept before it is closed instead of reused.
-        package var idleConnectionLifetime: Duration = .seconds(55)
+        package var idleConnectionLifetime: TimeAmount = .seconds(55)
         /// The most bytes one socket read asks for (and so the most a body holds unpulled).
         package var readSize: Int = 64 * 1024
         /// Bounds on response heads and chunked framing.

@@ -1,3 +1,4 @@
+import RealtimeTime
 import RealtimeSync
 
 /// The idle keep-alive connections of one ``HTTPClient``: one lock around an
@@ -5,7 +6,7 @@ import RealtimeSync
 final class HTTPConnectionPool: Sendable {
     private let state: LockedValue<HTTPConnectionPoolState<HTTPConnection>>
 
-    init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: Duration) {
+    init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: TimeAmount) {
         self.state = LockedValue(HTTPConnectionPoolState(maxIdlePerOrigin: maxIdlePerOrigin,
                                                    maxIdleTotal: maxIdleTotal,
                                                    idleLifetime: idleLifetime))
@@ -14,14 +15,14 @@ final class HTTPConnectionPool: Sendable {
     var idleCount: Int { self.state.withLock { $0.idleCount } }
 
     func checkout(_ origin: HTTPOrigin) -> HTTPConnection? {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let (connection, toClose) = self.state.withLock { $0.checkout(origin, now: now) }
         for stale in toClose { stale.close() }
         return connection
     }
 
     func checkin(_ connection: HTTPConnection) {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let toClose = self.state.withLock { $0.checkin(connection, origin: connection.origin, now: now) }
         for evicted in toClose { evicted.close() }
     }

@@ -1,3 +1,5 @@
+import RealtimeTime
+
 /// The bookkeeping of idle keep-alive connections, as a state machine with time as an input.
 ///
 /// Idle connections are kept per ``HTTPOrigin`` (most recently used first out), at most
@@ -6,24 +8,24 @@
 struct HTTPConnectionPoolState<Connection> {
     private struct IdleConnection {
         var connection: Connection
-        var since: ContinuousClock.Instant
+        var since: MonotonicInstant
     }
 
     let maxIdlePerOrigin: Int
     let maxIdleTotal: Int
-    let idleLifetime: Duration
+    let idleLifetime: TimeAmount
     private var idle: [HTTPOrigin: [IdleConnection]] = [:]
     private(set) var idleCount = 0
     private var isShutDown = false
 
-    init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: Duration) {
+    init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: TimeAmount) {
         self.maxIdlePerOrigin = maxIdlePerOrigin
         self.maxIdleTotal = maxIdleTotal
         self.idleLifetime = idleLifetime
     }
 
     /// An idle connection to `origin`, if one is fresh enough, and the stale ones to close.
-    mutating func checkout(_ origin: HTTPOrigin, now: ContinuousClock.Instant)
+    mutating func checkout(_ origin: HTTPOrigin, now: MonotonicInstant)
         -> (connection: Connection?, toClose: [Connection]) {
         guard var list = self.idle[origin], !list.isEmpty else { return (nil, []) }
         var toClose: [Connection] = []
@@ -44,7 +46,7 @@ struct HTTPConnectionPoolState<Connection> {
     /// Puts a connection that finished an exchange cleanly back; returns what to close
     /// (itself after shutdown, or the oldest idle connections past the bounds).
     mutating func checkin(_ connection: Connection, origin: HTTPOrigin,
-                          now: ContinuousClock.Instant) -> [Connection] {
+                          now: MonotonicInstant) -> [Connection] {
         guard !self.isShutDown, self.maxIdlePerOrigin > 0, self.maxIdleTotal > 0 else { return [connection] }
         var toClose: [Connection] = []
         var list = self.idle[origin] ?? []

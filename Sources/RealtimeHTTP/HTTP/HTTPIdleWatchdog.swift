@@ -1,6 +1,7 @@
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif
+import RealtimeTime
 import RealtimeSync
 
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
@@ -27,7 +28,7 @@ protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
 ///   the latest); it cancels the timer.
 final class HTTPIdleWatchdog: Sendable {
     private struct State {
-        var waitingSince: ContinuousClock.Instant?
+        var waitingSince: MonotonicInstant?
         var target: (any HTTPIdleTimeoutTarget)?
         var timedOut = false
         var stopped = false
@@ -44,14 +45,14 @@ final class HTTPIdleWatchdog: Sendable {
     private enum Step {
         case stop
         case disarm
-        case rearm(ContinuousClock.Instant)
+        case rearm(MonotonicInstant)
         case fire(any HTTPIdleTimeoutTarget)
     }
 
-    let timeout: Duration
+    let timeout: TimeAmount
     private let state = LockedValue(State())
 
-    init(timeout: Duration) {
+    init(timeout: TimeAmount) {
         self.timeout = timeout
     }
 
@@ -62,7 +63,7 @@ final class HTTPIdleWatchdog: Sendable {
     /// the exchange) must not keep its target, which usually owns this watchdog: that
     /// target <-> watchdog cycle kept a whole URLSession transport alive (docs/RELIABILITY.md).
     func beginWait(on target: any HTTPIdleTimeoutTarget) {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let arm = self.state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.waitingSince = now
@@ -103,7 +104,7 @@ final class HTTPIdleWatchdog: Sendable {
     }
 
     /// The timer fired (or the sleeping task woke) at `now`.
-    private func step(now: ContinuousClock.Instant) -> Step {
+    private func step(now: MonotonicInstant) -> Step {
         self.state.withLock { state -> Step in
             if state.stopped { return .stop }
             guard let since = state.waitingSince else {
@@ -121,7 +122,7 @@ final class HTTPIdleWatchdog: Sendable {
     }
 
     #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-    private func arm(at deadline: ContinuousClock.Instant) {
+    private func arm(at deadline: MonotonicInstant) {
         // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer.
         let timer = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
             // Decided on the cooperative pool, not on the loop thread: a read the loop just
@@ -148,11 +149,11 @@ final class HTTPIdleWatchdog: Sendable {
         if lateStop { EventLoop.shared.cancelTimer(timer) }
     }
     #else
-    private func arm(at deadline: ContinuousClock.Instant) {
+    private func arm(at deadline: MonotonicInstant) {
         let task = Task { [weak self] in
             var deadline = deadline
             while !Task.isCancelled {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await Task.sleep(until: deadline)
                 guard !Task.isCancelled, let self else { return }
                 switch self.step(now: .now) {
                 case .stop, .disarm:

@@ -193,8 +193,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         // The bridge's watchdog enforces `idleTimeout`; URLSession's timer (which also runs
         // while the task is suspended for backpressure) only backs it up.
-        let seconds = Double(request.idleTimeout.components.seconds)
-            + Double(request.idleTimeout.components.attoseconds) / 1e18
+        let seconds = request.idleTimeout.seconds
         urlRequest.timeoutInterval = max(seconds, 0.001) + 24 * 3600
         for (name, value) in request.headers {
             urlRequest.addValue(value, forHTTPHeaderField: name)

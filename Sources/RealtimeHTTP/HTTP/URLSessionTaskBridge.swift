@@ -1,3 +1,4 @@
+import RealtimeTime
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -117,7 +118,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     /// Body bytes queued unread (for tests).
     var queuedByteCount: Int { self.state.withLock { $0.bufferedBytes } }
 
-    init(bufferLimit: Int, idleTimeout: Duration) {
+    init(bufferLimit: Int, idleTimeout: TimeAmount) {
         self.bufferLimit = bufferLimit
         self.watchdog = HTTPIdleWatchdog(timeout: idleTimeout)
     }

@@ -71,8 +71,7 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
     /// The upgrade request: the options' headers (with `Cookie`) and sub-protocols; the
     /// connect timeout as the request's timeout.
     static func upgradeRequest(url: URL, options: WebSocketOptions) -> URLRequest {
-        let timeout = Double(options.connectTimeout.components.seconds)
-            + Double(options.connectTimeout.components.attoseconds) / 1e18
+        let timeout = options.connectTimeout.seconds
         var request = URLRequest(url: url, timeoutInterval: timeout)
         for (name, value) in options.headers {
             request.addValue(value, forHTTPHeaderField: name)

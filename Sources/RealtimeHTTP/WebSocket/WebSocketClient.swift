@@ -1,3 +1,4 @@
+package import RealtimeTime
 package import Foundation
 package import RealtimeTransport
 import RealtimeIO
@@ -14,7 +15,7 @@ import WebSocketCodec
 /// ```
 package final class WebSocketClient: WebSocketTransport {
     /// Opens a byte stream to an endpoint within a timeout.
-    package typealias Connector = @Sendable (Endpoint, Duration) async throws(NetworkError) -> any ByteStream
+    package typealias Connector = @Sendable (Endpoint, TimeAmount) async throws(NetworkError) -> any ByteStream
 
     private let connector: Connector
 
@@ -45,7 +46,7 @@ package final class WebSocketClient: WebSocketTransport {
                                 proxy: options.proxy.server(for: url))
         let connector = self.connector
         let timeout = options.connectTimeout
-        let started = ContinuousClock.now
+        let started = MonotonicInstant.now
 
         let stream: any ByteStream
         do {
@@ -55,12 +56,12 @@ package final class WebSocketClient: WebSocketTransport {
             if error.kind == .connectTimedOut { throw WebSocketError(.timedOut, error.message) }
             throw WebSocketError(error)
         }
-        let remaining = timeout - (ContinuousClock.now - started)
+        let remaining = timeout - (MonotonicInstant.now - started)
         let timedOut = TimeoutFlag()
         let outcome: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await Task.sleep(for: remaining)
+                    try await Task.sleep(remaining)
                     timedOut.fire()
                     stream.close()
                 } catch {}

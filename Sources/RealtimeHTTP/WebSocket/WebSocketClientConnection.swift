@@ -1,3 +1,4 @@
+package import RealtimeTime
 package import RealtimeTransport
 import HTTP1Codec
 import RealtimeIO
@@ -36,7 +37,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
     /// The sub-protocol the server selected, if any.
     package let subprotocol: String?
     /// How long ``close(code:reason:)`` waits for the server's close frame.
-    package let closeTimeout: Duration
+    package let closeTimeout: TimeAmount
 
     private let stream: any ByteStream
     private let writer: WebSocketFrameWriter
@@ -45,7 +46,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
 
     init(stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
          maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
-         closeTimeout: Duration) {
+         closeTimeout: TimeAmount) {
         self.stream = stream
         self.responseHeaders = responseHeaders
         self.compression = compression
@@ -221,7 +222,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
                 // once the read side finished, or the closing task cancelled), it closes at
                 // once: a reader elsewhere may be waiting for the peer, and only closing the
                 // stream ends that wait.
-                try? await Task.sleep(for: timeout)
+                try? await Task.sleep(timeout)
                 stream.close()
             }
             await self.waitForReadSideToFinish()

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 package import EngineIOProtocol
 import Foundation
@@ -45,7 +46,7 @@ extension SocketIOClient {
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
         let now = self.timers.now
-        let deadline: ContinuousClock.Instant? = seconds > 0 && seconds.isFinite
+        let deadline: MonotonicInstant? = seconds > 0 && seconds.isFinite
             ? now + .seconds(seconds)
             : nil
         let id = self.state.withLock { $0.acks.register(pending, deadline: deadline) }
@@ -184,7 +185,7 @@ extension SocketIOClient {
     /// the table, and once it is installed every table change sees it and reschedules.
     private func rescheduleAckTimer() {
         let timers = self.timers
-        enum Plan { case keep, replace(stale: SocketTimer?, fresh: ContinuousClock.Instant?, generation: Int) }
+        enum Plan { case keep, replace(stale: SocketTimer?, fresh: MonotonicInstant?, generation: Int) }
         while true {
             let plan = self.state.withLock { state -> Plan in
                 let wanted = state.acks.nextDeadline

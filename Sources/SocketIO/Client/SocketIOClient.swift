@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import EngineIOProtocol
 public import Foundation
@@ -39,7 +40,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// The acks our emits wait for, with their deadlines.
         var acks = AckTable<PendingAck>()
         /// The one scheduled wake-up that expires acks, and the deadline it was set for.
-        var ackTimer: (deadline: ContinuousClock.Instant, timer: SocketTimer)?
+        var ackTimer: (deadline: MonotonicInstant, timer: SocketTimer)?
         /// Counts reschedules of ``ackTimer``, so a timer armed outside the lock by an older
         /// reschedule is not kept.
         var ackTimerGeneration = 0

@@ -1,3 +1,4 @@
+import RealtimeTime
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
@@ -250,7 +251,7 @@ extension SocketEngine {
 
     /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`, from the
     /// manager's timer source.
-    private func scheduleHeartbeat(at deadline: ContinuousClock.Instant, generation: Int) {
+    private func scheduleHeartbeat(at deadline: MonotonicInstant, generation: Int) {
         let timers = self.timers
         let timer = timers.schedule(at: deadline) { [weak self] in
             self?.drive(generation) { $0.heartbeatTimerFired(now: timers.now) }

@@ -1,3 +1,4 @@
+import RealtimeTime
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
@@ -10,7 +11,7 @@ extension SocketEngine {
     ///
     /// The URL is the session's polling URL (parsed once per session and sid, see
     /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
-    func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: Duration) -> HTTPClientRequest {
+    func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: TimeAmount) -> HTTPClientRequest {
         let (base, prefix, counter) = self.state.withLock { state -> (URL, String, Int) in
             state.attempt.polling.counter += 1
             let sid = sid ?? ""
@@ -46,7 +47,7 @@ extension SocketEngine {
     }
 
     /// How long a GET may wait for the server: it holds the request up to `pingInterval`.
-    private func pollIdleTimeout() -> Duration {
+    private func pollIdleTimeout() -> TimeAmount {
         self.state.withLock { state in
             guard let handshake = state.attempt.machine.currentHandshake else { return .seconds(20) }
             return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
@@ -71,7 +72,7 @@ extension SocketEngine {
                     self.parseEngineMessage(text)
                     return
                 }
-                self.drive(generation) { $0.pollingGETCompleted(body: body, now: ContinuousClock.now) }
+                self.drive(generation) { $0.pollingGETCompleted(body: body, now: MonotonicInstant.now) }
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingGETFailed(reason: error.message) }
@@ -99,7 +100,7 @@ extension SocketEngine {
                 // Completions first: the next POST (started by the machine below) cannot
                 // report its writes before this one's.
                 self.sendFinished(writeID, generation: generation)
-                self.drive(generation) { $0.pollingPOSTCompleted(now: ContinuousClock.now) }
+                self.drive(generation) { $0.pollingPOSTCompleted(now: MonotonicInstant.now) }
             } catch {
                 guard !Task.isCancelled else { return }
                 self.drive(generation) { $0.pollingPOSTFailed(reason: error.message) }

@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 import EngineIOProtocol
 import Foundation
@@ -55,7 +56,7 @@ extension SocketEngine {
                 await webSocket.close(code: 1000, reason: "")
                 return
             }
-            self.drive(generation) { $0.webSocketOpened(now: ContinuousClock.now) }
+            self.drive(generation) { $0.webSocketOpened(now: MonotonicInstant.now) }
             await self.receiveLoop(webSocket, generation: generation)
         }
         self.state.withLock { state in
@@ -86,11 +87,11 @@ extension SocketEngine {
                     self.parseEngineMessage(text)
                     return
                 }
-                self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }
+                self.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
             case let .text(text)?:
-                self.drive(generation) { $0.webSocketReceived(.text(text), now: ContinuousClock.now) }
+                self.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
             case let .binary(bytes)?:
-                self.drive(generation) { $0.webSocketReceived(.binary(bytes), now: ContinuousClock.now) }
+                self.drive(generation) { $0.webSocketReceived(.binary(bytes), now: MonotonicInstant.now) }
             case nil:
                 self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
                 return

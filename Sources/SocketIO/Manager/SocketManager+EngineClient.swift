@@ -1,3 +1,4 @@
+import RealtimeTime
 import Dispatch
 public import Foundation
 import SocketIOProtocol

@@ -1,3 +1,4 @@
+package import RealtimeTime
 import Dispatch
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
@@ -11,15 +12,15 @@ import RealtimeIO
 /// source): it must be short and never block; work for user code hops to `handleQueue`.
 package protocol SocketTimerSource: Sendable {
     /// The source's current time.
-    var now: ContinuousClock.Instant { get }
+    var now: MonotonicInstant { get }
 
     /// Runs `body` once at (or shortly after) `deadline`, unless the returned timer is cancelled.
-    func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer
+    func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer
 }
 
 extension SocketTimerSource {
     /// The longest delay a timer is scheduled for: a huge or infinite timeout means "far
-    /// away", not a trap converting it to a `Duration`.
+    /// away", not a trap converting it to a `TimeAmount`.
     package static var longestDelay: Double { 100 * 365 * 86_400 }
 
     /// Runs `body` once after `seconds` (from the source's ``now``), unless the returned timer
@@ -50,19 +51,17 @@ package struct SocketTimer: Sendable {
 package struct EventLoopTimerSource: SocketTimerSource {
     package static let shared = EventLoopTimerSource()
 
-    package var now: ContinuousClock.Instant { .now }
+    package var now: MonotonicInstant { .now }
 
-    package func schedule(at deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
+    package func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         let loop = EventLoop.shared
         let id = loop.scheduleTimer(at: deadline, body)
         return SocketTimer(cancel: { loop.cancelTimer(id) })
         #else
         let item = DispatchWorkItem(block: body)
-        let delay = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds = max(0, delay.components.seconds) * 1_000_000_000
-            + max(0, delay.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+        let delay = MonotonicInstant.now.duration(to: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay.nonNegativeNanoseconds)), execute: item)
         // `cancel()` is thread-safe; corelibs Dispatch does not mark the item `Sendable`.
         let cancellable = UncheckedSendable(item)
         return SocketTimer(cancel: { cancellable.value.cancel() })
