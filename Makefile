@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test test-apple-config demo bench autobahn tsan asan tsan-ci fuzz-smoke clean
+.PHONY: bootstrap build test test-apple-config apple-check demo bench autobahn tsan asan tsan-ci fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -22,6 +22,15 @@ APPLE_CONFIG_TESTS = EngineIOProtocolTests|SocketIOProtocolTests|SSEProtocolTest
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
 	swift test $(APPLE_CONFIG) --skip-build --no-parallel --filter '$(APPLE_CONFIG_TESTS)'
+
+# Every target (libraries, tools, tests) compiled for iOS against the real SDK's interfaces,
+# with arm64 object code, at the declared minimum (Package.swift) and at iOS 18, by
+# ../shared/apple-sdk/apple-typecheck.sh (see its README). Not linked, not run: no iOS linker
+# or runtime is here. A clone without ../shared/apple-sdk (a user's) skips with the reason.
+APPLE_SDK_DIR ?= $(abspath ../shared/apple-sdk)
+APPLE_CHECK_TRIPLES ?= arm64-apple-ios13.0 arm64-apple-ios18.0
+apple-check:
+	./scripts/apple-check.sh $(APPLE_SDK_DIR) $(APPLE_CHECK_TRIPLES)
 
 demo: bootstrap
 	./scripts/demo.sh

@@ -6,7 +6,6 @@ public import Foundation
 #endif
 import RealtimeTime
 import RealtimeSync
-import Synchronization
 
 extension EventSource {
     /// One request's event stream: iterate ``events()`` to connect and receive events.
@@ -23,8 +22,8 @@ extension EventSource {
 
         let configuration: Configuration
         let state: LockedValue<SharedState>
-        /// Set once by ``cancel()``; read for every delivered event, so it is an atomic.
-        let cancelledFlag = Atomic<Bool>(false)
+        /// Set once by ``cancel()``; read for every delivered event.
+        let cancelledFlag = OnceFlag()
 
         struct Configuration: Sendable {
             var decoder: EventDecoder.Kind
@@ -194,7 +193,7 @@ extension EventSource {
         /// Closes the connection (or stops the reconnection wait) and ends the event sequence.
         /// No `.closed` event follows. ``lastMessageId`` is kept.
         public func cancel() {
-            self.cancelledFlag.store(true, ordering: .releasing)
+            self.cancelledFlag.set()
             let cancelInFlight = self.state.withLock { state -> (@Sendable () -> Void)? in
                 state.machine.close()
                 defer { state.cancelInFlight = nil }
@@ -203,7 +202,7 @@ extension EventSource {
             cancelInFlight?()
         }
 
-        var isCancelled: Bool { self.cancelledFlag.load(ordering: .acquiring) }
+        var isCancelled: Bool { self.cancelledFlag.isSet }
 
         /// The first iterator of the first ``events()`` result claims the stream.
         func claimIterator() -> Bool {

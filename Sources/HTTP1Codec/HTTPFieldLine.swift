@@ -60,7 +60,7 @@ enum HTTPFieldLine {
 
     /// UTF-8 when valid, else ISO-8859-1 (the historical field encoding, RFC 9110 §5.5).
     static func decode(_ bytes: ArraySlice<UInt8>) -> String {
-        if let string = String(validating: bytes, as: UTF8.self) { return string }
+        if let string = String(validatingUTF8Bytes: bytes) { return string }
         var scalars = String.UnicodeScalarView()
         for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
         return String(scalars)

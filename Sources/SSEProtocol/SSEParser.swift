@@ -352,20 +352,34 @@ package struct SSEParser: Sendable {
     /// Decodes a large value straight into a new string's storage (repairing ill-formed
     /// UTF-8 like `decode`), with huge pages requested before it is first touched.
     private static func decodeLarge(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            if let base = buffer.baseAddress {
-                ByteBuffer.adviseHugePages(UnsafeMutableRawPointer(base), byteCount: buffer.count)
-                UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            }
+        Self.makeString(capacity: bytes.count) { destination in
+            ByteBuffer.adviseHugePages(destination, byteCount: bytes.count)
+            destination.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             return bytes.count
         }
+    }
+
+    /// A string of the UTF-8 bytes `fill` writes (at most `capacity`; it returns how many),
+    /// ill-formed sequences repaired as `String(decoding:as:)` does. The bytes go straight into
+    /// the string's storage where the OS has `String(unsafeUninitializedCapacity:)` (iOS 14 /
+    /// macOS 11, and always on Linux); before that, through an array: one more copy.
+    private static func makeString(capacity: Int, _ fill: (UnsafeMutableRawPointer) -> Int) -> String {
+        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) {
+            return String(unsafeUninitializedCapacity: capacity) { buffer in
+                guard let base = buffer.baseAddress else { return 0 }
+                return fill(UnsafeMutableRawPointer(base))
+            }
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            initialized = buffer.baseAddress.map { fill(UnsafeMutableRawPointer($0)) } ?? 0
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Decodes the data buffer with its pieces put back in place: `count` bytes (the trailing
     /// LF left out), copied once into the new string's storage.
     private static func decode(pieces: [DataPiece], between buffer: ByteBuffer, count: Int) -> String {
-        String(unsafeUninitializedCapacity: count) { output in
-            guard let destination = output.baseAddress.map(UnsafeMutableRawPointer.init) else { return 0 }
+        Self.makeString(capacity: count) { destination in
             if count >= ByteBuffer.hugePageThreshold {
                 ByteBuffer.adviseHugePages(destination, byteCount: count)
             }

@@ -60,6 +60,11 @@ struct Comparison {
 
     /// Runs a child process; returns its stdout lines (stderr passes through). Kills it after 120 s.
     private static func runProcess(_ executable: String, _ arguments: [String]) -> [String] {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // No child processes on these systems: the comparison runs on macOS and Linux.
+        say("cannot start \(executable): this platform has no child processes")
+        return []
+        #else
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -80,6 +85,7 @@ struct Comparison {
             say("\(URL(fileURLWithPath: executable).lastPathComponent) exited with status \(process.terminationStatus)")
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        #endif
     }
 
     // MARK: - Table

@@ -81,6 +81,10 @@ enum WebSocketBenchmark {
     /// Runs the Python client (blocking this thread, which is not the event loop's) and decodes
     /// the JSON object it prints.
     static func runPython(_ command: [String]) throws -> [String: Double] {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // No child processes on these systems: the comparison runs on macOS and Linux.
+        throw WebSocketError(.protocolError, "cannot run the Python client: this platform has no child processes")
+        #else
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
@@ -94,6 +98,7 @@ enum WebSocketBenchmark {
             throw WebSocketError(.protocolError, "the Python client failed: \(String(decoding: data, as: UTF8.self))")
         }
         return object
+        #endif
     }
 
     struct RoundTrips {

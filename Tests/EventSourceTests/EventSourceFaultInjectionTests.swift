@@ -12,10 +12,10 @@ import TestSupport
 @Suite(.serialized) struct EventSourceFaultInjectionTests {
     /// The event loop's registrations (0 without the native stack).
     static var loopRegistrations: Int {
-        #if REALTIME_NO_NATIVE_STACK
-        0
-        #else
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         EventLoop.shared.registeredDescriptorCount
+        #else
+        0
         #endif
     }
 

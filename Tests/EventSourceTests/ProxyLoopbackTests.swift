@@ -5,7 +5,7 @@ import TestSupport
 
 /// EventSource through real proxies (tinyproxy with Basic auth, pproxy SOCKS5 with
 /// username/password) to aiohttp-sse, and through a compressing server.
-@Suite(.serialized, .timeLimit(.minutes(1)), .needsNativeStack) struct EventSourceProxyLoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(1), .needsNativeStack) struct EventSourceProxyLoopbackTests {
     static let expected = ["open", "event(tick,1,aiohttp 1)", "event(tick,2,aiohttp 2)", "event(tick,3,aiohttp 3)", "closed"]
 
     private func eventSource(_ proxy: EventSource.Proxy) -> EventSource {

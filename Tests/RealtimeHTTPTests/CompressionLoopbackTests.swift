@@ -7,7 +7,7 @@ import TestSupport
 
 /// Compressed responses from a real aiohttp server that compresses an event stream itself
 /// (zlib with Z_SYNC_FLUSH per event) and sends each event only after the previous one arrived.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct CompressionLoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(1)) struct CompressionLoopbackTests {
     @Test(arguments: ["gzip", "deflate", "raw"])
     func eachFlushedEventArrivesBeforeTheNextIsSent(_ coding: String) async throws {
         let server = try await TestServer.start("sse_gzip_server.py")

@@ -45,7 +45,7 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
 /// HTTPClient and WebSocketClient through real proxies (tinyproxy, pproxy, dante) to real
 /// servers on 127.0.0.1: plain HTTP, TLS verified against the origin's name, WebSocket, and
 /// each failure as a typed error.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ProxyLoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(1)) struct ProxyLoopbackTests {
     private func request(_ url: URL, via server: ProxyServer, tls: TLSConfiguration = TLSConfiguration()) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url, idleTimeout: .seconds(10), tls: tls)
         request.proxy = .server(server)

@@ -3,6 +3,7 @@ import Foundation
 import RealtimeHTTP
 import RealtimeIO
 import Testing
+import TestSupport
 import WebSocketCodec
 
 /// The client connection against a scripted in-memory server: exact frames on the wire.
@@ -87,7 +88,7 @@ import WebSocketCodec
     /// A close whose task is cancelled stops waiting for the server at once and still closes
     /// the socket, while another task is reading (as a receive loop is): a cancelled timeout
     /// must not leave the close waiting for the peer forever.
-    @Test(.timeLimit(.minutes(1))) func cancelledCloseStillClosesTheSocket() async throws {
+    @Test(TestTimeLimit.minutes(1)) func cancelledCloseStillClosesTheSocket() async throws {
         var options = WebSocketOptions()
         options.closeTimeout = .seconds(3_600)   // only cancellation can end the wait
         let (opened, scripted) = try await Self.connected(options: options)

@@ -1,13 +1,14 @@
 @testable import RealtimeHTTP
 import RealtimeSync
 import Testing
+import TestSupport
 import WebSocketCodec
 
 /// ``WebSocketFrameWriter/sendImmediately(contentsOf:)`` when the stream takes only part of
 /// the frames at once: the rest is written by a task (on the event loop on Linux, on the
 /// global executor in the `REALTIME_NO_NATIVE_STACK` build, as on Apple platforms, where the
 /// loop does not exist), which keeps the writer's lock, so a later send follows it on the wire.
-@Suite(.timeLimit(.minutes(1))) struct WebSocketImmediateSendTests {
+@Suite(TestTimeLimit.minutes(1)) struct WebSocketImmediateSendTests {
     /// Takes `immediateLimit` bytes of the first immediate write, nothing of later ones; logs
     /// every byte it accepts, in order.
     final class PartialStream: ByteStream {

@@ -258,18 +258,18 @@ struct ResourceSnapshot: CustomStringConvertible {
     /// The event loop's registrations and timers; 0 in the `REALTIME_NO_NATIVE_STACK` build,
     /// which has no event loop (and skips this suite).
     static var loopRegistrations: Int {
-        #if REALTIME_NO_NATIVE_STACK
-        0
-        #else
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         EventLoop.shared.registeredDescriptorCount
+        #else
+        0
         #endif
     }
 
     static var loopTimers: Int {
-        #if REALTIME_NO_NATIVE_STACK
-        0
-        #else
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         EventLoop.shared.pendingTimerCount
+        #else
+        0
         #endif
     }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// tinyproxy (HTTP CONNECT, Basic auth) and pproxy (SOCKS5, username/password).
 /// The option tests without a network run in the `REALTIME_NO_NATIVE_STACK` build too (the
 /// Apple platforms' `.enableSOCKSProxy`); only the loopback exchange needs the native proxy path.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketIOProxyLoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct SocketIOProxyLoopbackTests {
     static let cases: [(String, TransportMode)] = ["tinyproxy", "pproxy-socks5"].flatMap { name in
         TransportMode.available.map { (name, $0) }
     }

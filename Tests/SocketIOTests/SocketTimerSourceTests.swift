@@ -122,5 +122,7 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
         #expect(socket.status == .disconnected)
     }
 
-    static let queueKey = DispatchSpecificKey<String>()
+    // nonisolated(unsafe): Darwin's Dispatch does not mark `DispatchSpecificKey` `Sendable`
+    // (corelibs does); the key is an immutable token, created once and only compared.
+    nonisolated(unsafe) static let queueKey = DispatchSpecificKey<String>()
 }

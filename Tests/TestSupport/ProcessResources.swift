@@ -35,6 +35,8 @@ package enum ProcessResources {
     package static func resetPeakResident() -> Bool {
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
+        // `write(contentsOf:)` needs iOS 13.4 / macOS 10.15.4; `/proc` is Linux's anyway.
+        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else { return false }
         return (try? handle.write(contentsOf: Data("5".utf8))) != nil
     }
 

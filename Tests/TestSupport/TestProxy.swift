@@ -135,7 +135,7 @@ package final class TestProxy: @unchecked Sendable {
 
 /// A port the kernel reports free on 127.0.0.1 (bound to port 0, then released).
 package func freeLoopbackPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, socketStreamType, 0)
     guard descriptor >= 0 else { throw TestProxy.StartError(description: "socket() failed") }
     defer { close(descriptor) }
     var address = sockaddr_in()
@@ -159,7 +159,7 @@ package func freeLoopbackPort() throws -> Int {
 private func acceptsConnections(port: Int) async -> Bool {
     await withCheckedContinuation { continuation in
         Thread {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, socketStreamType, 0)
             defer { close(descriptor) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -173,4 +173,13 @@ private func acceptsConnections(port: Int) async -> Bool {
             continuation.resume(returning: result == 0)
         }.start()
     }
+}
+
+/// `SOCK_STREAM` as `socket(2)` takes it: an enum in Glibc's overlay, an `Int32` in Darwin's.
+private var socketStreamType: Int32 {
+    #if canImport(Glibc)
+    Int32(SOCK_STREAM.rawValue)
+    #else
+    SOCK_STREAM
+    #endif
 }

@@ -67,9 +67,19 @@ extension URL {
     package var httpRequestTarget: String {
         // Read from the URL's own parse (no `URLComponents` re-parse per request).
         let url = self.absoluteURL
-        let path = url.path(percentEncoded: true)
+        let path: String
+        let query: String?
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            path = url.path(percentEncoded: true)
+            query = url.query(percentEncoded: true)
+        } else {
+            // Before iOS 16 `URL` hands out its path and query decoded only.
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            path = components?.percentEncodedPath ?? ""
+            query = components?.percentEncodedQuery
+        }
         var target = path.isEmpty ? "/" : path
-        if let query = url.query(percentEncoded: true) { target += "?" + query }
+        if let query { target += "?" + query }
         return target
     }
 }

@@ -1,7 +1,11 @@
 public import Dispatch
-import Foundation
+// `HTTPCookie` and `URLSessionDelegate` appear in public cases: on Darwin they come from
+// Foundation, on Linux from FoundationNetworking.
 #if canImport(FoundationNetworking)
+import Foundation
 public import FoundationNetworking
+#else
+public import Foundation
 #endif
 
 protocol ClientOption: CustomStringConvertible, Equatable {

@@ -67,7 +67,7 @@ extension SocketEngine {
                 guard !Task.isCancelled else { return }
                 // A server error object instead of a payload (no packet starts with `{`):
                 // upstream's `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
-                if body.first == UInt8(ascii: "{"), let text = String(validating: body, as: UTF8.self),
+                if body.first == UInt8(ascii: "{"), let text = String(validatingUTF8Bytes: body),
                    case .serverError? = EngineMessageDisposition.serverError(in: text) {
                     self.parseEngineMessage(text)
                     return

@@ -1,0 +1,27 @@
+extension String {
+    /// The string `bytes` spell when they are well-formed UTF-8, else `nil` (no repair).
+    ///
+    /// `String(validating:as:)` does this from iOS 18 / macOS 15 (and always on Linux); on the
+    /// older systems the package supports, the bytes are checked with `UTF8`'s decoder first,
+    /// then decoded: two passes, there only.
+    package init?<Bytes: Collection>(validatingUTF8Bytes bytes: Bytes) where Bytes.Element == UInt8 {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+            self = string
+            return
+        }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue:
+                continue
+            case .emptyInput:
+                self = String(decoding: bytes, as: UTF8.self)
+                return
+            case .error:
+                return nil
+            }
+        }
+    }
+}
