@@ -74,6 +74,7 @@ var targets: [Target] = [
 
 targets += [
     testTarget("RealtimeSyncTests", []),
+    testTarget("RealtimeTimeTests", []),
     testTarget("HTTP1CodecTests", ["HTTP1Codec", "CRealtimeZlib"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),

@@ -10,17 +10,19 @@ extension String {
             self = string
             return
         }
+        guard Self.isWellFormedUTF8(bytes) else { return nil }
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (the check before iOS 18 / macOS 15).
+    package static func isWellFormedUTF8<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
             switch decoder.decode(&iterator) {
-            case .scalarValue:
-                continue
-            case .emptyInput:
-                self = String(decoding: bytes, as: UTF8.self)
-                return
-            case .error:
-                return nil
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
             }
         }
     }
