@@ -110,7 +110,7 @@ func runEventSourceDemo(port: Int) async throws {
         }
     }
     guard received == ["tick 1", "tick 2", "tick 3"], dataTask.lastMessageId == "3" else {
-        throw DemoFailure(description: "unexpected Server-Sent Events: \(received), last id \(dataTask.lastMessageId ?? "nil")")
+        throw DemoFailure(description: "unexpected Server-Sent Events: \(received), last id \(dataTask.lastMessageId)")
     }
 }
 

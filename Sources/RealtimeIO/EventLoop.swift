@@ -1,5 +1,5 @@
-package import RealtimeTime
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+package import RealtimeTime
 import Glibc
 import CRealtimeOpenSSL
 import RealtimeSync
