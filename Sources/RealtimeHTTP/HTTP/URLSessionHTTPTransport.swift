@@ -67,15 +67,15 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
                  sessionDelegate: (any URLSessionDelegate)? = nil) {
         self.bufferLimit = max(1, bufferLimit)
-        self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate)
+        self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate, proxy: nil)
         // A copy: later changes to the caller's object do not reach the proxied sessions.
         let template = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         self.proxied = LockedValue(ProxiedSessions(configuration: template, sessionDelegate: sessionDelegate))
     }
 
     private static func makeSession(configuration: URLSessionConfiguration,
-                                    sessionDelegate: (any URLSessionDelegate)?) -> Session {
-        let delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate)
+                                    sessionDelegate: (any URLSessionDelegate)?, proxy: ProxyServer?) -> Session {
+        let delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate, proxy: proxy)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPTransport"
@@ -91,7 +91,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             if let session = state.sessions[server] { return session }
             let configuration = (state.configuration.copy() as? URLSessionConfiguration) ?? state.configuration
             configuration.connectionProxyDictionary = URLSessionProxy.connectionProxyDictionary(for: server)
-            let session = Self.makeSession(configuration: configuration, sessionDelegate: state.sessionDelegate)
+            let session = Self.makeSession(configuration: configuration, sessionDelegate: state.sessionDelegate,
+                                           proxy: server)
             state.sessions[server] = session
             return session
         }
@@ -164,8 +165,9 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         URLSessionWebSocketTransport { request, options in
             let session = request.url.map { self.session(for: $0, proxy: options.proxy) } ?? self.direct
             let task = session.session.webSocketTask(with: request)
-            session.delegate.register(tls: options.tls, for: task)
-            return SystemWebSocketTask(task)
+            let handle = SystemWebSocketTask(task)
+            session.delegate.register(tls: options.tls, for: task) { [weak handle] in handle?.serverTrustRejected($0) }
+            return handle
         }
     }
 
@@ -232,31 +234,70 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         weak var bridge: URLSessionTaskBridge?
     }
 
+    /// What a running task (data or WebSocket) brings to its trust challenge.
+    private struct TrustSettings {
+        var tls: TLSConfiguration
+        /// Told why the server was not trusted, before the task completes cancelled.
+        var rejected: @Sendable (URLSessionServerTrust.Failure) -> Void
+    }
+
     private let bridges = LockedValue<[Int: WeakBridge]>([:])
-    /// The TLS settings of each running task (data or WebSocket), for its trust challenge.
-    private let tlsConfigurations = LockedValue<[Int: TLSConfiguration]>([:])
+    private let trustSettings = LockedValue<[Int: TrustSettings]>([:])
     /// The caller's delegate, asked first about authentication challenges.
     private let sessionDelegate: (any URLSessionDelegate)?
+    /// The proxy of this session's `connectionProxyDictionary` (`nil` for the direct session).
+    private let proxy: ProxyServer?
 
-    init(sessionDelegate: (any URLSessionDelegate)? = nil) {
+    init(sessionDelegate: (any URLSessionDelegate)? = nil, proxy: ProxyServer? = nil) {
         self.sessionDelegate = sessionDelegate
+        self.proxy = proxy
     }
 
     func register(_ bridge: URLSessionTaskBridge, tls: TLSConfiguration, for task: URLSessionTask) {
         self.bridges.withLock { $0[task.taskIdentifier] = WeakBridge(bridge: bridge) }
-        self.register(tls: tls, for: task)
+        self.register(tls: tls, for: task) { [weak bridge] in bridge?.serverTrustRejected($0) }
     }
 
-    func register(tls: TLSConfiguration, for task: URLSessionTask) {
-        self.tlsConfigurations.withLock { $0[task.taskIdentifier] = tls }
+    func register(tls: TLSConfiguration, for task: URLSessionTask,
+                  rejected: @escaping @Sendable (URLSessionServerTrust.Failure) -> Void) {
+        self.trustSettings.withLock { $0[task.taskIdentifier] = TrustSettings(tls: tls, rejected: rejected) }
     }
 
+    /// Called for every challenge: Apple's URLSession calls this task-level method for the
+    /// connection-level ones (server trust, client certificate) too, since this delegate does
+    /// not implement the session-level `urlSession(_:didReceive:completionHandler:)`.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        let tls = self.tlsConfigurations.withLock { $0[task.taskIdentifier] } ?? TLSConfiguration()
-        let completion = Self.settling(challenge, bridge: self.bridge(for: task), completionHandler)
-        URLSessionServerTrust.handle(challenge, session: session, task: task, tls: tls,
-                                     delegate: self.sessionDelegate, completionHandler: completion)
+        let settings = self.trustSettings.withLock { $0[task.taskIdentifier] }
+        let completion = Self.settling(challenge, bridge: self.bridge(for: task),
+                                       self.answeringProxyChallenge(challenge, completionHandler))
+        URLSessionServerTrust.handle(challenge, session: session, task: task, tls: settings?.tls ?? TLSConfiguration(),
+                                     delegate: self.sessionDelegate, rejected: { settings?.rejected($0) },
+                                     completionHandler: completion)
+    }
+
+    /// On Apple platforms, `completionHandler` with the proxy's ``ProxyServer/credentials`` given
+    /// for this session's HTTP proxy's first 407 challenge that nobody else answered (the
+    /// `connectionProxyDictionary` has no key for them); elsewhere unchanged.
+    /// (FoundationNetworking applies no `connectionProxyDictionary`: its 407s are not our proxy's.)
+    private func answeringProxyChallenge(_ challenge: URLAuthenticationChallenge,
+                                         _ completionHandler: @escaping URLSessionServerTrust.Completion)
+        -> URLSessionServerTrust.Completion {
+        #if canImport(FoundationNetworking)
+        return completionHandler
+        #else
+        let space = challenge.protectionSpace
+        guard let proxy = self.proxy, proxy.kind == .httpConnect, let credentials = proxy.credentials,
+              space.isProxy(), challenge.previousFailureCount == 0,
+              space.host.lowercased() == proxy.host.lowercased() else {
+            return completionHandler
+        }
+        return { disposition, credential in
+            guard disposition == .performDefaultHandling else { return completionHandler(disposition, credential) }
+            completionHandler(.useCredential, URLCredential(user: credentials.username, password: credentials.password,
+                                                            persistence: .forSession))
+        }
+        #endif
     }
 
     /// What a challenge's answer does on swift-corelibs-foundation, which asks about a 401 / 407
@@ -301,7 +342,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        self.tlsConfigurations.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+        self.trustSettings.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier)?.bridge }
         bridge?.didComplete(error: error)
     }

@@ -15,13 +15,21 @@ package import RealtimeTransport
 /// // ["SOCKSEnable": 1, "SOCKSProxy": "127.0.0.1", "SOCKSPort": 1080]
 /// ```
 ///
-/// The keys are the string values of CFNetwork's `kCFNetworkProxies…` constants, which only
-/// Darwin's SDK declares (and some of them only for macOS), so this compiles on Linux too.
+/// The keys are the string values of CFNetwork's `kCFNetworkProxies…` constants (the
+/// dictionary is "as described by <CFNetwork/CFHTTPStream.h>", NSURLSession.h), which only
+/// Darwin's SDK declares, so this compiles on Linux too. The SDK declares some of them for
+/// macOS only: in iOS's `CFProxySupport.h` `kCFNetworkProxiesHTTPEnable`, `…HTTPProxy` and
+/// `…HTTPPort` are `CF_AVAILABLE(10_6, 2_0)`, but the `…HTTPS…` and `…SOCKS…` keys are
+/// `CF_AVAILABLE(10_6, NA)` (CoreFoundation's `kCFStreamPropertySOCKSProxyHost` / `…Port`, iOS
+/// 2.0, are "defined to match" `SOCKSProxy` / `SOCKSPort`; `SOCKSEnable` has no iOS constant).
+/// The same strings are what apps pass on iOS, where URLSession reads them, but Apple documents
+/// no guarantee there; iOS 17 / macOS 14 `URLSessionConfiguration.proxyConfigurations`
+/// (Network's `ProxyConfiguration`, with SOCKS5 and credentials) is the documented route.
 /// What URLSession cannot do that the native stack does:
-/// - **Credentials**: none are passed (the HTTP entries have no key for them). An HTTP proxy
-///   that answers 407 makes URLSession ask the session delegate (upstream's `.sessionDelegate`)
-///   with a proxy protection space, where an app can answer; SOCKS5 authentication is not
-///   available.
+/// - **Credentials**: the entries have no key for them. On Apple platforms the session's
+///   delegate (``URLSessionTransportDelegate``) answers the first 407 of this session's HTTP
+///   proxy with the ``ProxyServer/credentials`` (the caller's `.sessionDelegate` is asked
+///   first); SOCKS5 authentication is not available.
 /// - **A proxy per request**: the dictionary is per session, so ``URLSessionHTTPTransport``
 ///   keeps one session per proxy server (and the WebSocket tasks use the same ones).
 /// - **Forcing direct**: without a proxy the session keeps the system's settings

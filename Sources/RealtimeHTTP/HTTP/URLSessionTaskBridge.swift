@@ -52,6 +52,9 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         var bodyWaiter: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
         var isSuspended = false
         var cancelledByConsumer = false
+        /// The server-trust evaluation rejected the server: the task's cancellation that follows
+        /// is reported as this failure.
+        var trustFailure: URLSessionServerTrust.Failure?
         /// A challenged response (and the body bytes after it) not delivered yet: a retried
         /// response may replace it (see ``URLSessionTaskBridge/holdsChallengedResponses``).
         var held: HeldResponse?
@@ -251,6 +254,12 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
 
     // MARK: Delegate side
 
+    /// The server's certificate was rejected in the trust challenge (Apple platforms): the
+    /// task then completes with `NSURLErrorCancelled`, which is reported as this instead.
+    func serverTrustRejected(_ failure: URLSessionServerTrust.Failure) {
+        self.state.withLock { $0.trustFailure = failure }
+    }
+
     func didReceive(response: URLResponse) {
         let result: HeadResult
         if let http = response as? HTTPURLResponse {
@@ -401,7 +410,13 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         let timedOut = self.watchdog.didTimeOut
         self.watchdog.stop()
         let (headWaiter, bodyWaiter, outcome) = self.state.withLock { state in
-            var failure = error.map { Self.clientError(for: $0, cancelledByConsumer: state.cancelledByConsumer) }
+            var failure = error.map { error -> HTTPClientError in
+                if let rejection = state.trustFailure, !state.cancelledByConsumer,
+                   (error as NSError).domain == NSURLErrorDomain, (error as NSError).code == NSURLErrorCancelled {
+                    return HTTPClientError(.network(rejection.kind), rejection.message)
+                }
+                return Self.clientError(for: error, cancelledByConsumer: state.cancelledByConsumer)
+            }
             if timedOut, failure != nil {
                 failure = HTTPClientError(.timedOut, "no progress for \(self.watchdog.timeout)")
             }
@@ -452,6 +467,9 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
              NSURLErrorSecureConnectionFailed:
             return HTTPClientError(.network(.certificateUntrusted), nsError.localizedDescription)
+        case NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid:
+            // Apple's default trust evaluation (FoundationNetworking reports neither).
+            return HTTPClientError(.network(.certificateExpired), nsError.localizedDescription)
         case NSURLErrorHTTPTooManyRedirects:
             return HTTPClientError(.tooManyRedirects, nsError.localizedDescription)
         default:

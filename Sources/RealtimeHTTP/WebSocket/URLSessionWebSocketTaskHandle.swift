@@ -4,6 +4,7 @@ package import FoundationNetworking
 #else
 package import Foundation
 #endif
+import RealtimeSync
 
 /// What ``URLSessionWebSocketConnection`` uses of a `URLSessionWebSocketTask`, call for call,
 /// so a test can script a task without a network (FoundationNetworking on Linux declares the
@@ -21,12 +22,22 @@ package protocol URLSessionWebSocketTaskHandle: AnyObject, Sendable {
     func receive() async throws -> URLSessionWebSocketTask.Message
     /// Sends a ping; `pongReceiveHandler` runs once with `nil` (the pong came) or the failure.
     func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void)
+    /// Why the session's trust challenge rejected the server, if it did: on Apple platforms the
+    /// task then fails with `NSURLErrorCancelled`, and this is the failure to report.
+    var serverTrustFailure: (any Error)? { get }
+}
+
+extension URLSessionWebSocketTaskHandle {
+    /// None: a scripted task has no trust challenge.
+    package var serverTrustFailure: (any Error)? { nil }
 }
 
 /// The real `URLSessionWebSocketTask` behind a ``URLSessionWebSocketTaskHandle``.
 final class SystemWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Sendable {
-    // `@unchecked Sendable`: only forwards to the task, which URLSession makes thread-safe.
+    // `@unchecked Sendable`: forwards to the task, which URLSession makes thread-safe (but
+    // FoundationNetworking does not declare Sendable); its own state is behind a lock.
     private let task: URLSessionWebSocketTask
+    private let trustFailure = LockedValue<URLSessionServerTrust.Failure?>(nil)
 
     init(_ task: URLSessionWebSocketTask) {
         self.task = task
@@ -45,5 +56,11 @@ final class SystemWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Senda
     func receive() async throws -> URLSessionWebSocketTask.Message { try await self.task.receive() }
     func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
         self.task.sendPing(pongReceiveHandler: pongReceiveHandler)
+    }
+    var serverTrustFailure: (any Error)? { self.trustFailure.withLock { $0 } }
+
+    /// Called by the session delegate from the task's trust challenge.
+    func serverTrustRejected(_ failure: URLSessionServerTrust.Failure) {
+        self.trustFailure.withLock { $0 = failure }
     }
 }

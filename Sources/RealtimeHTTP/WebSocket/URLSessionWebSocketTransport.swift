@@ -5,6 +5,7 @@ package import FoundationNetworking
 package import Foundation
 #endif
 import HTTP1Codec
+import RealtimeSync
 package import RealtimeTransport
 
 /// A ``WebSocketTransport`` over `URLSessionWebSocketTask` (iOS 13 / macOS 10.15 API).
@@ -38,18 +39,34 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
             throw WebSocketError(.invalidURL, "not a ws or wss URL: \(url.scheme ?? "none")")
         }
         let task = self.makeTask(Self.upgradeRequest(url: url, options: options), options)
+        // Apple's default is 1 MiB ("Receive calls will error out if this value is reached");
+        // set before `resume()`, it bounds every message of the connection.
         task.setMaximumMessageSize(options.maxMessageSize)
         task.resume()
-        // The first pong proves the handshake completed (or its error says why it did not).
+        // The first pong proves the handshake completed (or its error says why it did not):
+        // reads and writes enqueued before the handshake wait for it (NSURLSession.h).
         let pong: (any Error)? = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
-                task.sendPing { error in continuation.resume(returning: error) }
+                // Apple's URLSession may call the pong handler twice (the failure, then the
+                // cancellation, when the connection drops with the ping in flight): only the
+                // first call resumes.
+                let pending = LockedValue<CheckedContinuation<(any Error)?, Never>?>(continuation)
+                task.sendPing { error in
+                    let continuation = pending.withLock { pending in
+                        defer { pending = nil }
+                        return pending
+                    }
+                    continuation?.resume(returning: error)
+                }
             }
         } onCancel: {
             task.cancel()
         }
         if let error = pong {
             task.cancel()
+            if let rejection = task.serverTrustFailure {
+                throw URLSessionWebSocketConnection.mapError(rejection)
+            }
             if let response = task.response as? HTTPURLResponse, response.statusCode != 101 {
                 throw WebSocketError(.handshakeFailed(status: response.statusCode), error.localizedDescription)
             }
@@ -70,6 +87,12 @@ package final class URLSessionWebSocketTransport: WebSocketTransport {
 
     /// The upgrade request: the options' headers (with `Cookie`) and sub-protocols; the
     /// connect timeout as the request's timeout.
+    ///
+    /// The sub-protocols go as one comma-separated `Sec-WebSocket-Protocol` field, which is how
+    /// `webSocketTask(with: URLRequest)` takes them ("Clients who want to add custom protocols
+    /// can do so by directly adding headers with the key Sec-WebSocket-Protocol and a comma
+    /// separated list of protocols", NSURLSession.h); the server's choice is that field of
+    /// ``WebSocketConnection/responseHeaders``.
     static func upgradeRequest(url: URL, options: WebSocketOptions) -> URLRequest {
         let timeout = options.connectTimeout.seconds
         var request = URLRequest(url: url, timeoutInterval: timeout)
