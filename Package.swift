@@ -64,9 +64,9 @@ var targets: [Target] = [
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
-    // MARK: Executables
+    // MARK: Executables (under Tools/, apart from the libraries' layers)
     .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
-                      swiftSettings: strict),
+                      path: "Tools/RealtimeDemo", swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
     .target(name: "TestSupport", dependencies: ["RealtimeTime"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -88,14 +88,15 @@ targets += [
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "RealtimeIO"]),
 ]
 
-/// Tools that are not products (Autobahn client, benchmarks) exist once their folder does.
+/// Tools that are not products (Autobahn client, benchmarks, soak) live under `Tools/`, so that
+/// `ls Sources` shows the libraries' layers only; each exists once its folder does.
 func tool(_ name: String, _ deps: [Target.Dependency]) -> Target? {
-    guard FileManager.default.fileExists(atPath: "\(packageRoot)/Sources/\(name)") else { return nil }
-    return .executableTarget(name: name, dependencies: deps, swiftSettings: strict)
+    guard FileManager.default.fileExists(atPath: "\(packageRoot)/Tools/\(name)") else { return nil }
+    return .executableTarget(name: name, dependencies: deps, path: "Tools/\(name)", swiftSettings: strict)
 }
 
 targets += [
-    .target(name: "BenchmarkSupport", dependencies: ["RealtimeTime"], swiftSettings: strict),
+    .target(name: "BenchmarkSupport", dependencies: ["RealtimeTime"], path: "Tools/BenchmarkSupport", swiftSettings: strict),
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime"]),
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
