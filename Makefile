@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test test-apple-config apple-check demo bench autobahn tsan asan tsan-ci fuzz-smoke clean
+.PHONY: bootstrap build test test-apple-config apple-check demo docs bench autobahn tsan asan tsan-ci fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -9,8 +9,12 @@ bootstrap:
 build: bootstrap
 	swift build
 
+# Every test, in TEST_SHARDS test processes at once (scripts/run-tests.py: each process runs
+# its suites one after another, suites balanced by Tests/suite-timings.tsv).
+TEST_SHARDS ?= 6
 test: bootstrap
-	swift test --no-parallel
+	swift build --build-tests
+	./scripts/run-tests.py --shards $(TEST_SHARDS)
 
 # The Apple configuration on Linux: every target built as on Apple platforms (no epoll, no
 # OpenSSL; URLSession is the default transport) in its own build folder, then every unit suite
@@ -21,7 +25,7 @@ APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|SocketIOProtocolTes
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
-	swift test $(APPLE_CONFIG) --skip-build --no-parallel --filter '$(APPLE_CONFIG_TESTS)'
+	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK --filter '^($(APPLE_CONFIG_TESTS))'
 
 # Every target (libraries, tools, tests) compiled for iOS against the real SDK's interfaces,
 # with arm64 object code, at the declared minimum (Package.swift) and at iOS 18, by
@@ -34,6 +38,13 @@ apple-check:
 
 demo: bootstrap
 	./scripts/demo.sh
+
+# The DocC site of SocketIO, SocketIOConcurrency and EventSource (scripts/docs.sh): symbol graphs
+# from the debug build, docc convert with --warnings-as-errors, into .build/docs. Fails when an
+# article's ```swift block is not compiled in Tests/DocExamplesTests or a public symbol has no
+# doc comment.
+docs:
+	./scripts/docs.sh
 
 bench: bootstrap
 	./scripts/bench-websocket.sh

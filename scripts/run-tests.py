@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Runs the package's tests in shards: several test processes at once, each running its suites
+one after another (as `swift test --no-parallel` does), so the wall time is the longest shard's.
+
+Why processes and not Swift Testing's in-process parallelism: many loopback suites wait for
+real servers, and a few read process-wide figures (open descriptors, resident memory, the event
+loop's registrations and timers) that other tests in the same process would disturb. A shard
+is its own process with its own descriptors, memory and cooperative thread pool, and each test
+starts its own server on a port the kernel picks, so shards never collide.
+
+Suites go to shards longest first (LPT) by the durations in Tests/suite-timings.tsv (a suite
+not listed there counts as one second); `--record-timings` rewrites that file from this run.
+
+usage: scripts/run-tests.py [--shards N] [--filter REGEX] [--record-timings]
+                            [--scratch-path DIR] [-Xswiftc FLAG ...]
+Expects a built test bundle (`swift build --build-tests`, with the same scratch path and flags).
+Logs and xUnit results go to <scratch path>/test-results/. Exit status 1 when any shard fails,
+a test belongs to no shard, or the filter selects nothing.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMINGS = os.path.join(ROOT, "Tests", "suite-timings.tsv")
+
+
+def test_bundle(build_flags):
+    bin_path = subprocess.run(["swift", "build", "--show-bin-path"] + build_flags, cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    bundle = os.path.join(bin_path, "swift-realtimePackageTests.xctest")
+    if not os.path.exists(bundle):
+        sys.exit(f"run-tests: {bundle} not found: run `swift build --build-tests` first")
+    return bundle
+
+
+def list_tests(bundle):
+    output = subprocess.run([bundle, "--testing-library", "swift-testing", "--list-tests"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout
+    return [line.strip() for line in output.splitlines() if "/" in line]
+
+
+def suite_of(test_id):
+    return test_id.split("/", 1)[0]
+
+
+def read_timings():
+    timings = {}
+    if os.path.exists(TIMINGS):
+        with open(TIMINGS) as file:
+            for line in file:
+                if line.startswith("#") or "\t" not in line:
+                    continue
+                suite, seconds = line.rstrip("\n").split("\t")
+                timings[suite] = float(seconds)
+    return timings
+
+
+def assign(suites, timings, shards):
+    """Longest processing time first: each suite to the shard with the least work so far."""
+    bins = [[] for _ in range(shards)]
+    loads = [0.0] * shards
+    for suite in sorted(suites, key=lambda s: (-timings.get(s, 1.0), s)):
+        index = loads.index(min(loads))
+        bins[index].append(suite)
+        loads[index] += timings.get(suite, 1.0)
+    return [(suites_, load) for suites_, load in zip(bins, loads) if suites_]
+
+
+def shard_filter(suites):
+    return "^(" + "|".join(re.escape(s) for s in sorted(suites)) + ")/"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shards", type=int, default=int(os.environ.get("TEST_SHARDS", "4")))
+    parser.add_argument("--filter", help="only suites whose name matches this regex")
+    parser.add_argument("--record-timings", action="store_true")
+    parser.add_argument("--scratch-path", default=".build")
+    parser.add_argument("-Xswiftc", dest="swiftc", action="append", default=[])
+    args = parser.parse_args()
+
+    build_flags = ["--scratch-path", args.scratch_path] + [f for flag in args.swiftc for f in ("-Xswiftc", flag)]
+    bundle = test_bundle(build_flags)
+    results_dir = os.path.join(ROOT, args.scratch_path, "test-results")
+    tests = list_tests(bundle)
+    suites = sorted({suite_of(t) for t in tests})
+    if args.filter:
+        suites = [s for s in suites if re.search(args.filter, s)]
+    timings = read_timings()
+    plan = assign(suites, timings, max(1, args.shards))
+    if not suites:
+        sys.exit("run-tests: no suite matches the filter")
+    os.makedirs(results_dir, exist_ok=True)
+
+    # Every selected test must match exactly one shard's filter.
+    selected = [t for t in tests if suite_of(t) in set(suites)]
+    patterns = [re.compile(shard_filter(s)) for s, _ in plan]
+    for test in selected:
+        hits = sum(1 for p in patterns if p.search(test))
+        if hits != 1:
+            sys.exit(f"run-tests: {test} matches {hits} shards")
+
+    started = time.monotonic()
+    running = []
+    for index, (shard_suites, load) in enumerate(plan):
+        log_path = os.path.join(results_dir, f"shard-{index}.log")
+        xml_path = os.path.join(results_dir, f"shard-{index}.xml")
+        log = open(log_path, "w")
+        command = [bundle, "--testing-library", "swift-testing", "--no-parallel",
+                   "--filter", shard_filter(shard_suites), "--xunit-output", xml_path]
+        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        running.append((index, process, log, log_path, xml_path, len(shard_suites), load))
+        print(f"shard {index}: {len(shard_suites)} suites, about {load:.0f} s", flush=True)
+
+    failed = []
+    results = {}
+    for index, process, log, log_path, xml_path, count, _ in running:
+        status = process.wait()
+        log.close()
+        elapsed = time.monotonic() - started
+        with open(log_path, errors="replace") as file:
+            text = file.read()
+        summary = [line for line in text.splitlines() if "Test run with" in line]
+        print(f"shard {index} ({count} suites) exit {status} at {elapsed:.0f} s: "
+              f"{summary[-1].strip() if summary else 'no summary'}", flush=True)
+        if status != 0:
+            failed.append(index)
+            issues = [line for line in text.splitlines() if "✘" in line or "error:" in line]
+            print("\n".join(issues[-40:]) if issues else text[-4000:], flush=True)
+            print(f"(full log: {log_path})", flush=True)
+        if os.path.exists(xml_path):
+            for case in ElementTree.parse(xml_path).getroot().iter("testcase"):
+                suite = case.get("classname")
+                results[suite] = results.get(suite, 0.0) + float(case.get("time", "0"))
+
+    total = time.monotonic() - started
+    print(f"{len(selected)} tests in {len(suites)} suites, {len(plan)} shards, {total:.0f} s"
+          + (f"; FAILED shards: {failed}" if failed else ""), flush=True)
+    if args.record_timings and not failed and not args.filter:
+        with open(TIMINGS, "w") as file:
+            file.write("# suite\tseconds (scripts/run-tests.py --record-timings; balances the shards)\n")
+            for suite in sorted(results):
+                file.write(f"{suite}\t{results[suite]:.2f}\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
