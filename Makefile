@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the main job: the demo against the bundled local servers
 #   make test   every test (unit and loopback against real Python peers)
-.PHONY: bootstrap build test test-apple-config apple-check demo docs bench autobahn tsan asan tsan-ci fuzz-smoke clean
+.PHONY: bootstrap build test test-apple-config apple-check lint format demo docs bench autobahn tsan asan tsan-ci fuzz-smoke clean
 
 bootstrap:
 	./scripts/bootstrap.sh
@@ -36,6 +36,15 @@ APPLE_CHECK_TRIPLES ?= arm64-apple-ios13.0 arm64-apple-ios18.0
 apple-check:
 	./scripts/apple-check.sh $(APPLE_SDK_DIR) $(APPLE_CHECK_TRIPLES)
 
+# swift-format (the toolchain's `swift format`) with .swift-format: `make lint` fails on any
+# finding (CI runs it), `make format` rewrites the files in place.
+FORMAT_PATHS = Sources Tests Tools Package.swift
+lint:
+	swift format lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+format:
+	swift format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
 demo: bootstrap
 	./scripts/demo.sh
 
@@ -64,9 +73,10 @@ tsan: bootstrap
 asan: bootstrap
 	./scripts/sanitize.sh address
 
+TSAN_SHARDS ?= 4
 TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests SocketIOTests SocketIOConcurrencyTests
 tsan-ci: bootstrap
-	./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
+	SANITIZE_SHARDS=$(TSAN_SHARDS) ./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
 
 # libFuzzer targets (scripts/fuzz.sh): replay the seed corpus (regression inputs included), then
 # 20,000 executions per target from an empty working corpus with a fixed seed (-seed=1), so a CI

@@ -67,6 +67,13 @@ var targets: [Target] = [
     // MARK: Executables (under Tools/, apart from the libraries' layers)
     .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
                       path: "Tools/RealtimeDemo", swiftSettings: strict),
+    // Command-line clients on the public APIs only (issue 21): `sio` (Socket.IO) and `sse`
+    // (Server-Sent Events); CommandLineSupport is their sans-I/O argument parser and JSON.
+    .target(name: "CommandLineSupport", path: "Tools/CommandLineSupport", swiftSettings: strict),
+    .executableTarget(name: "sio", dependencies: ["SocketIOConcurrency", "CommandLineSupport"],
+                      path: "Tools/sio", swiftSettings: strict),
+    .executableTarget(name: "sse", dependencies: ["EventSource", "CommandLineSupport"],
+                      path: "Tools/sse", swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
     .target(name: "TestSupport", dependencies: ["RealtimeTime"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -86,6 +93,9 @@ targets += [
     testTarget("EventSourceTests", ["EventSource", "RealtimeIO"]),
     testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "RealtimeIO"]),
+    testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse"]),
+    // The code blocks of the DocC articles, compiled (scripts/docs.sh checks they are here).
+    testTarget("DocExamplesTests", ["SocketIO", "SocketIOConcurrency", "EventSource"]),
 ]
 
 /// Tools that are not products (Autobahn client, benchmarks, soak) live under `Tools/`, so that
@@ -112,6 +122,8 @@ let package = Package(
         .library(name: "SocketIOConcurrency", targets: ["SocketIOConcurrency"]),
         .library(name: "EventSource", targets: ["EventSource"]),
         .executable(name: "RealtimeDemo", targets: ["RealtimeDemo"]),
+        .executable(name: "sio", targets: ["sio"]),
+        .executable(name: "sse", targets: ["sse"]),
     ],
     targets: targets
 )

@@ -13,6 +13,7 @@ not listed there counts as one second); `--record-timings` rewrites that file fr
 
 usage: scripts/run-tests.py [--shards N] [--filter REGEX] [--record-timings]
                             [--scratch-path DIR] [-Xswiftc FLAG ...]
+                            [--sanitize thread|address --fail-on REGEX]
 Expects a built test bundle (`swift build --build-tests`, with the same scratch path and flags).
 Logs and xUnit results go to <scratch path>/test-results/. Exit status 1 when any shard fails,
 a test belongs to no shard, or the filter selects nothing.
@@ -83,9 +84,13 @@ def main():
     parser.add_argument("--record-timings", action="store_true")
     parser.add_argument("--scratch-path", default=".build")
     parser.add_argument("-Xswiftc", dest="swiftc", action="append", default=[])
+    parser.add_argument("--sanitize", help="the sanitizer the bundle was built with (thread, address)")
+    parser.add_argument("--fail-on", help="a shard whose log matches this regex fails (a sanitizer's banner)")
     args = parser.parse_args()
 
     build_flags = ["--scratch-path", args.scratch_path] + [f for flag in args.swiftc for f in ("-Xswiftc", flag)]
+    if args.sanitize:
+        build_flags.append(f"--sanitize={args.sanitize}")
     bundle = test_bundle(build_flags)
     results_dir = os.path.join(ROOT, args.scratch_path, "test-results")
     tests = list_tests(bundle)
@@ -129,7 +134,13 @@ def main():
         summary = [line for line in text.splitlines() if "Test run with" in line]
         print(f"shard {index} ({count} suites) exit {status} at {elapsed:.0f} s: "
               f"{summary[-1].strip() if summary else 'no summary'}", flush=True)
-        if status != 0:
+        reports = len(re.findall(args.fail_on, text)) if args.fail_on else 0
+        if reports:
+            print(f"shard {index}: {reports} reports matching {args.fail_on!r}", flush=True)
+            for match in list(re.finditer(args.fail_on, text))[:3]:
+                start = text.rfind("\n", 0, match.start()) + 1
+                print("\n".join(text[start:].splitlines()[:60]), flush=True)
+        if status != 0 or reports:
             failed.append(index)
             issues = [line for line in text.splitlines() if "✘" in line or "error:" in line]
             print("\n".join(issues[-40:]) if issues else text[-4000:], flush=True)

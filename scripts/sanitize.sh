@@ -12,6 +12,7 @@
 # runner decided its exit status is not missed.
 #
 # Environment: SANITIZE_JOBS (build jobs, default 2), SANITIZE_NICE (default 5),
+# SANITIZE_SHARDS (run the suites in that many processes at once, see below; default 1),
 # SANITIZE_EXTRA_TSAN / SANITIZE_EXTRA_ASAN (appended to the options).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +50,19 @@ if ! nice -n "$nice" swift build --build-tests --sanitize="$kind" --scratch-path
   exit 1
 fi
 echo "sanitize: build took $(( $(date +%s) - start )) s"
+
+# SANITIZE_SHARDS=N: the suites of the given test targets in N processes at once
+# (scripts/run-tests.py), each process serial; a report or a failure in any shard fails the run.
+if [ "${SANITIZE_SHARDS:-1}" -gt 1 ]; then
+  filter="^($(IFS='|'; echo "${suites[*]}"))[.]"
+  if nice -n "$nice" ./scripts/run-tests.py --shards "$SANITIZE_SHARDS" --scratch-path "$scratch" \
+       --sanitize "$kind" --fail-on "$banner" --filter "$filter"; then
+    echo "sanitize: $kind total $(( $(date +%s) - start )) s"
+    exit 0
+  fi
+  echo "sanitize: FAILED (shard logs in $scratch/test-results)"
+  exit 1
+fi
 
 failed=()
 for suite in "${suites[@]}"; do

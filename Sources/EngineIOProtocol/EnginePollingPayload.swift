@@ -58,7 +58,9 @@ package enum EnginePollingPayload {
     ///
     /// - Parameter maximumLength: the largest body accepted, in bytes.
     /// - Throws: ``EngineProtocolError``.
-    package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError) -> [EnginePacket] {
+    package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError)
+        -> [EnginePacket]
+    {
         var decoder = PollingPayloadDecoder(maximumLength: maximumLength)
         var packets = try decoder.feed(body)
         packets += try decoder.finish()

@@ -39,7 +39,9 @@ package enum EnginePollingPayloadV3 {
     /// Decodes a whole v3 body (text or binary form).
     ///
     /// - Throws: ``EngineProtocolError`` for malformed framing or packets, or a body over `maximumLength`.
-    package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError) -> [EnginePacket] {
+    package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError)
+        -> [EnginePacket]
+    {
         guard body.count <= maximumLength else {
             throw .payloadTooLarge(limit: maximumLength)
         }
@@ -122,10 +124,18 @@ package enum EnginePollingPayloadV3 {
             let width: Int
             let unitCount: Int
             switch lead {
-            case 0..<0x80: width = 1; unitCount = 1
-            case 0xC2...0xDF: width = 2; unitCount = 1
-            case 0xE0...0xEF: width = 3; unitCount = 1
-            case 0xF0...0xF4: width = 4; unitCount = 2
+            case 0..<0x80:
+                width = 1
+                unitCount = 1
+            case 0xC2...0xDF:
+                width = 2
+                unitCount = 1
+            case 0xE0...0xEF:
+                width = 3
+                unitCount = 1
+            case 0xF0...0xF4:
+                width = 4
+                unitCount = 2
             default: return nil
             }
             guard remaining >= unitCount, cursor + width <= body.count else { return nil }

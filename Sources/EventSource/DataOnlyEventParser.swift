@@ -50,8 +50,10 @@ struct DataOnlyEventParser {
         try outcome.get()
     }
 
-    private mutating func consume(_ fragment: UnsafeRawBufferPointer, endsLine: Bool,
-                                  _ emit: (ServerEvent) -> Void) throws(SSEParserError) {
+    private mutating func consume(
+        _ fragment: UnsafeRawBufferPointer, endsLine: Bool,
+        _ emit: (ServerEvent) -> Void
+    ) throws(SSEParserError) {
         if self.atLineStart {
             if fragment.isEmpty && endsLine {
                 // An empty line ends the block.

@@ -29,9 +29,10 @@ struct EventDecoder {
         self.extras = extras
         switch kind {
         case .standard:
-            let configuration = SSEParser.Configuration(maximumLineLength: maximumEventSize + 64,
-                                                        maximumEventSize: maximumEventSize,
-                                                        reportsComments: extras.contains(.comments))
+            let configuration = SSEParser.Configuration(
+                maximumLineLength: maximumEventSize + 64,
+                maximumEventSize: maximumEventSize,
+                reportsComments: extras.contains(.comments))
             self.state = .standard(SSEParser(configuration: configuration, lastEventId: lastEventId))
         case .dataOnly:
             self.state = .dataOnly(DataOnlyEventParser(maximumEventSize: maximumEventSize))
@@ -181,7 +182,8 @@ struct EventBuffer {
         var lastEventId: String?
         if self.changeIndex < self.lastEventIdChanges.count {
             while self.changeIndex < self.lastEventIdChanges.count
-                    && self.lastEventIdChanges[self.changeIndex].position <= self.head {
+                && self.lastEventIdChanges[self.changeIndex].position <= self.head
+            {
                 lastEventId = self.lastEventIdChanges[self.changeIndex].id
                 self.changeIndex += 1
             }

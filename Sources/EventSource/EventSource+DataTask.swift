@@ -1,11 +1,12 @@
+import RealtimeSync
+import RealtimeTime
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 import Foundation
 #else
 public import Foundation
 #endif
-import RealtimeTime
-import RealtimeSync
 
 extension EventSource {
     /// One request's event stream: iterate ``events()`` to connect and receive events.
@@ -56,8 +57,10 @@ extension EventSource {
             self.urlRequest = urlRequest
             self.configuration = configuration
             let initialId = urlRequest.value(forHTTPHeaderField: "Last-Event-ID") ?? ""
-            self.state = LockedValue(SharedState(machine: EventSourceStateMachine(policy: configuration.reconnectionPolicy),
-                                           lastMessageId: initialId))
+            self.state = LockedValue(
+                SharedState(
+                    machine: EventSourceStateMachine(policy: configuration.reconnectionPolicy),
+                    lastMessageId: initialId))
         }
 
         /// The state of the connection: `.none` before ``events()``, then `.connecting`,

@@ -32,11 +32,15 @@ extension EventSource {
     /// The events of a ``DataTask``: an `AsyncSequence` that never throws (failures arrive as
     /// ``EventType/error(_:)``). Unicast: see ``DataTask/events()``.
     public struct EventStream: AsyncSequence, Sendable {
+        /// The elements: what ``DataTask/events()`` delivers.
         public typealias Element = EventType
+        /// The stream never throws: failures arrive as ``EventType/error(_:)``.
         public typealias Failure = Never
 
         let task: DataTask?
 
+        /// Makes the iterator; the first one made from the task's first ``DataTask/events()`` result
+        /// receives the stream, any other yields `.error(EventSourceError.alreadyConsumed)` and ends.
         public func makeAsyncIterator() -> Iterator {
             guard let task = self.task, task.claimIterator() else {
                 return Iterator(driver: nil)
@@ -46,7 +50,9 @@ extension EventSource {
 
         /// Iterates an ``EventStream``. Dropping it (leaving the loop) closes the connection.
         public struct Iterator: AsyncIteratorProtocol {
+            /// The elements: what ``DataTask/events()`` delivers.
             public typealias Element = EventType
+            /// The iterator never throws: failures arrive as ``EventType/error(_:)``.
             public typealias Failure = Never
 
             @usableFromInline let driver: EventStreamDriver?
@@ -58,12 +64,17 @@ extension EventSource {
 
             // Inlinable: an event already decoded is returned inside the caller's own async
             // function, without the async call frame (task allocator) of a non-inlined `next`.
+            /// The next event; `nil` once the stream ended (after `.closed`) or the task was cancelled.
+            ///
+            /// Connects on the first call, then reads the connection only while it is called.
             @inlinable
             public mutating func next() async -> EventType? {
                 if let event = self.driver?.nextBuffered() { return event }
                 return await self.nextSlow()
             }
 
+            /// The next event, in the caller's isolation; `nil` once the stream ended or the task was
+            /// cancelled. What `for await` calls from iOS 18 / macOS 15 on; see ``next()``.
             @inlinable
             public mutating func next(isolation actor: isolated (any Actor)?) async -> EventType? {
                 // Events of the current chunk are handed out without another suspension point.

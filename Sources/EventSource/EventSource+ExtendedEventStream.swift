@@ -3,8 +3,10 @@ public import Foundation
 extension EventSource {
     /// What ``DataTask/events(including:)`` delivers besides the events.
     public struct Extras: OptionSet, Sendable, Hashable {
+        /// The bits of the set.
         public let rawValue: Int
 
+        /// Creates a set from its bits (see ``comments`` and ``retry``).
         public init(rawValue: Int) {
             self.rawValue = rawValue
         }
@@ -67,12 +69,16 @@ extension EventSource {
     /// The elements of ``DataTask/events(including:)``: an `AsyncSequence` that never
     /// throws. Unicast: see ``DataTask/events()``.
     public struct ExtendedEventStream: AsyncSequence, Sendable {
+        /// The elements: events, comments and `retry:` fields.
         public typealias Element = StreamElement
+        /// The stream never throws: failures arrive as ``EventType/error(_:)`` events.
         public typealias Failure = Never
 
         let task: DataTask?
         let extras: Extras
 
+        /// Makes the iterator; only the first one of the task's stream receives it (see
+        /// ``DataTask/events(including:)``).
         public func makeAsyncIterator() -> Iterator {
             guard let task = self.task, task.claimIterator() else {
                 return Iterator(driver: nil)
@@ -82,7 +88,9 @@ extension EventSource {
 
         /// Iterates an ``ExtendedEventStream``. Dropping it (leaving the loop) closes the connection.
         public struct Iterator: AsyncIteratorProtocol {
+            /// The elements: events, comments and `retry:` fields.
             public typealias Element = StreamElement
+            /// The iterator never throws: failures arrive as ``EventType/error(_:)`` events.
             public typealias Failure = Never
 
             let driver: EventStreamDriver?
@@ -92,10 +100,13 @@ extension EventSource {
                 self.driver = driver
             }
 
+            /// The next element; `nil` once the stream ended or the task was cancelled.
             public mutating func next() async -> StreamElement? {
                 await self.next(isolation: nil)
             }
 
+            /// The next element, in the caller's isolation; `nil` once the stream ended or the task was
+            /// cancelled.
             public mutating func next(isolation actor: isolated (any Actor)?) async -> StreamElement? {
                 guard let driver = self.driver else {
                     guard !self.reportedAlreadyConsumed else { return nil }

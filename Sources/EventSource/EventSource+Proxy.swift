@@ -55,11 +55,16 @@ extension EventSource {
             Proxy(configuration: .environment())
         }
 
-        private static func server(_ kind: ProxyServer.Kind, host: String, port: Int,
-                                   username: String?, password: String?) -> Proxy {
+        private static func server(
+            _ kind: ProxyServer.Kind, host: String, port: Int,
+            username: String?, password: String?
+        ) -> Proxy {
             let credentials = username.map { ProxyCredentials(username: $0, password: password ?? "") }
-            return Proxy(configuration: .server(ProxyServer(kind: kind, host: host, port: UInt16(clamping: port),
-                                                            credentials: credentials)))
+            return Proxy(
+                configuration: .server(
+                    ProxyServer(
+                        kind: kind, host: host, port: UInt16(clamping: port),
+                        credentials: credentials)))
         }
 
         /// Names the proxy without its password.

@@ -53,9 +53,10 @@ extension EventSource {
 
         /// No reconnection: one connection per data task.
         public static var disabled: ReconnectionPolicy {
-            ReconnectionPolicy(isEnabled: false, initialDelay: 3, maximumDelay: 30, multiplier: 2, jitter: 0,
-                               maximumAttempts: 0, healthyConnectionInterval: 30,
-                               reconnectsAfterEndOfStream: false, prepareRequest: nil)
+            ReconnectionPolicy(
+                isEnabled: false, initialDelay: 3, maximumDelay: 30, multiplier: 2, jitter: 0,
+                maximumAttempts: 0, healthyConnectionInterval: 30,
+                reconnectsAfterEndOfStream: false, prepareRequest: nil)
         }
 
         /// Reconnection with exponential backoff and jitter.
@@ -80,18 +81,21 @@ extension EventSource {
             reconnectsAfterEndOfStream: Bool = true,
             prepareRequest: (@Sendable (_ request: URLRequest, _ attempt: Int) async -> URLRequest)? = nil
         ) -> ReconnectionPolicy {
-            ReconnectionPolicy(isEnabled: true, initialDelay: initialDelay, maximumDelay: maximumDelay,
-                               multiplier: multiplier, jitter: jitter, maximumAttempts: maximumAttempts,
-                               healthyConnectionInterval: healthyConnectionInterval,
-                               reconnectsAfterEndOfStream: reconnectsAfterEndOfStream,
-                               prepareRequest: prepareRequest)
+            ReconnectionPolicy(
+                isEnabled: true, initialDelay: initialDelay, maximumDelay: maximumDelay,
+                multiplier: multiplier, jitter: jitter, maximumAttempts: maximumAttempts,
+                healthyConnectionInterval: healthyConnectionInterval,
+                reconnectsAfterEndOfStream: reconnectsAfterEndOfStream,
+                prepareRequest: prepareRequest)
         }
 
         /// A policy with every value given.
-        public init(isEnabled: Bool, initialDelay: TimeInterval, maximumDelay: TimeInterval, multiplier: Double,
-                    jitter: Double, maximumAttempts: Int?, healthyConnectionInterval: TimeInterval,
-                    reconnectsAfterEndOfStream: Bool,
-                    prepareRequest: (@Sendable (_ request: URLRequest, _ attempt: Int) async -> URLRequest)?) {
+        public init(
+            isEnabled: Bool, initialDelay: TimeInterval, maximumDelay: TimeInterval, multiplier: Double,
+            jitter: Double, maximumAttempts: Int?, healthyConnectionInterval: TimeInterval,
+            reconnectsAfterEndOfStream: Bool,
+            prepareRequest: (@Sendable (_ request: URLRequest, _ attempt: Int) async -> URLRequest)?
+        ) {
             self.isEnabled = isEnabled
             self.initialDelay = initialDelay
             self.maximumDelay = maximumDelay

@@ -101,11 +101,13 @@ public struct EventSource: Sendable {
     ///   - timeoutInterval: the idle timeout in seconds (300 by default).
     ///   - reconnectionPolicy: reconnection after errors and end of stream (off by default).
     ///   - transport: the HTTP stack (``Transport/automatic`` by default).
-    public init(mode: Mode = .default,
-                eventParser: (any EventParser)? = nil,
-                timeoutInterval: TimeInterval = 300,
-                reconnectionPolicy: ReconnectionPolicy = .disabled,
-                transport: Transport = .automatic) {
+    public init(
+        mode: Mode = .default,
+        eventParser: (any EventParser)? = nil,
+        timeoutInterval: TimeInterval = 300,
+        reconnectionPolicy: ReconnectionPolicy = .disabled,
+        transport: Transport = .automatic
+    ) {
         self.mode = mode
         self.eventParser = eventParser
         self.timeoutInterval = timeoutInterval
@@ -126,10 +128,12 @@ public struct EventSource: Sendable {
     ///   - timeoutIntervalForRequest: the idle timeout in seconds (``timeoutInterval``).
     ///   - timeoutIntervalForResource: the longest a connection may last, in seconds
     ///     (``timeoutIntervalForResource``).
-    public init(mode: Mode = .default,
-                eventParser: (any EventParser)? = nil,
-                timeoutIntervalForRequest: TimeInterval,
-                timeoutIntervalForResource: TimeInterval) {
+    public init(
+        mode: Mode = .default,
+        eventParser: (any EventParser)? = nil,
+        timeoutIntervalForRequest: TimeInterval,
+        timeoutIntervalForResource: TimeInterval
+    ) {
         self.init(mode: mode, eventParser: eventParser, timeoutInterval: timeoutIntervalForRequest)
         self.timeoutIntervalForResource = timeoutIntervalForResource
     }
@@ -141,11 +145,14 @@ public struct EventSource: Sendable {
     ///   - mode: how the built-in parser reads events (ignored with a custom `eventParser`).
     ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
     ///   - timeoutIntervalForRequest: the idle timeout in seconds (``timeoutInterval``).
-    public init(mode: Mode = .default,
-                eventParser: (any EventParser)? = nil,
-                timeoutIntervalForRequest: TimeInterval) {
-        self.init(mode: mode, eventParser: eventParser, timeoutIntervalForRequest: timeoutIntervalForRequest,
-                  timeoutIntervalForResource: Self.urlSessionResourceTimeout)
+    public init(
+        mode: Mode = .default,
+        eventParser: (any EventParser)? = nil,
+        timeoutIntervalForRequest: TimeInterval
+    ) {
+        self.init(
+            mode: mode, eventParser: eventParser, timeoutIntervalForRequest: timeoutIntervalForRequest,
+            timeoutIntervalForResource: Self.urlSessionResourceTimeout)
     }
 
     /// Creates an event source with a resource timeout, with the label of Recouse's
@@ -156,11 +163,14 @@ public struct EventSource: Sendable {
     ///   - eventParser: a parser for non-standard streams; each connection gets a fresh copy.
     ///   - timeoutIntervalForResource: the longest a connection may last, in seconds
     ///     (``timeoutIntervalForResource``).
-    public init(mode: Mode = .default,
-                eventParser: (any EventParser)? = nil,
-                timeoutIntervalForResource: TimeInterval) {
-        self.init(mode: mode, eventParser: eventParser, timeoutIntervalForRequest: Self.urlSessionRequestTimeout,
-                  timeoutIntervalForResource: timeoutIntervalForResource)
+    public init(
+        mode: Mode = .default,
+        eventParser: (any EventParser)? = nil,
+        timeoutIntervalForResource: TimeInterval
+    ) {
+        self.init(
+            mode: mode, eventParser: eventParser, timeoutIntervalForRequest: Self.urlSessionRequestTimeout,
+            timeoutIntervalForResource: timeoutIntervalForResource)
     }
 
     /// `URLSessionConfiguration.default`'s timeouts, for the 0.1.7 initializers given only one.
@@ -184,13 +194,15 @@ public struct EventSource: Sendable {
         } else {
             decoder = self.mode == .dataOnly ? .dataOnly : .standard
         }
-        return DataTask(urlRequest: urlRequest, configuration: DataTask.Configuration(
-            decoder: decoder,
-            timeoutInterval: self.timeoutInterval,
-            reconnectionPolicy: self.reconnectionPolicy,
-            transport: self.transport.proxied(self.proxy),
-            maximumEventSize: self.maximumEventSize,
-            resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
-                ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil))
+        return DataTask(
+            urlRequest: urlRequest,
+            configuration: DataTask.Configuration(
+                decoder: decoder,
+                timeoutInterval: self.timeoutInterval,
+                reconnectionPolicy: self.reconnectionPolicy,
+                transport: self.transport.proxied(self.proxy),
+                maximumEventSize: self.maximumEventSize,
+                resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
+                    ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil))
     }
 }

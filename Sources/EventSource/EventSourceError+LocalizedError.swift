@@ -1,6 +1,8 @@
 public import Foundation
 
 extension EventSourceError: LocalizedError {
+    /// A sentence saying what failed, with the HTTP status and the size of the error body (not
+    /// its bytes, which may hold anything the server sent).
     public var errorDescription: String? {
         switch self {
         case .connectionError(let statusCode, let response):
@@ -14,5 +16,6 @@ extension EventSourceError: LocalizedError {
 }
 
 extension EventStreamLimitError: LocalizedError {
+    /// The same text as ``description``: which limit the stream exceeded.
     public var errorDescription: String? { self.description }
 }

@@ -1,5 +1,5 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
 
 /// Decides what an EventSource data task does next: open, fail, close or reconnect, given
 /// response heads, the end of bodies, `retry:` fields and the current time. No I/O, no clock.

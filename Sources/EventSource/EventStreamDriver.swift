@@ -1,7 +1,7 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
+import RealtimeTime
 import SSEProtocol
 
 /// Runs a data task's connections for its iterator: connects, reads the body, decodes
@@ -41,10 +41,11 @@ final class EventStreamDriver {
     init(task: EventSource.DataTask, extras: EventSource.Extras = []) {
         self.task = task
         self.transport = task.configuration.transport.makeHTTPTransport()
-        self.decoder = EventDecoder(kind: task.configuration.decoder,
-                                    maximumEventSize: task.configuration.maximumEventSize,
-                                    lastEventId: task.lastMessageId,
-                                    extras: extras)
+        self.decoder = EventDecoder(
+            kind: task.configuration.decoder,
+            maximumEventSize: task.configuration.maximumEventSize,
+            lastEventId: task.lastMessageId,
+            extras: extras)
     }
 
     deinit {
@@ -215,7 +216,7 @@ final class EventStreamDriver {
                 return .failure(error)
             }
         }
-        guard let outcome else { return } // cancelled
+        guard let outcome else { return }  // cancelled
         let response: HTTPClientResponse
         switch outcome {
         case .success(let value): response = value
@@ -238,8 +239,9 @@ final class EventStreamDriver {
             return
         }
         let decision = self.task.state.withLock {
-            $0.machine.receivedHead(status: response.status, contentType: response.headers.first(name: "Content-Type"),
-                                    at: .now)
+            $0.machine.receivedHead(
+                status: response.status, contentType: response.headers.first(name: "Content-Type"),
+                at: .now)
         }
         switch decision {
         case .open:
@@ -279,12 +281,13 @@ final class EventStreamDriver {
         if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "text/event-stream") }
         if !headers.contains(name: "Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
         let timeout = self.task.configuration.timeoutInterval
-        return HTTPClientRequest(method: request.httpMethod ?? "GET",
-                                 url: url,
-                                 headers: headers,
-                                 body: request.httpBody.map { [UInt8]($0) },
-                                 idleTimeout: EventSourceStateMachine.duration(timeout > 0 ? timeout : 300),
-                                 maxRedirects: Self.maximumRedirects)
+        return HTTPClientRequest(
+            method: request.httpMethod ?? "GET",
+            url: url,
+            headers: headers,
+            body: request.httpBody.map { [UInt8]($0) },
+            idleTimeout: EventSourceStateMachine.duration(timeout > 0 ? timeout : 300),
+            maxRedirects: Self.maximumRedirects)
     }
 
     /// Reads up to ``errorBodyLimit`` bytes of an error response (whatever came before an
@@ -292,8 +295,10 @@ final class EventStreamDriver {
     nonisolated(nonsending) private func readErrorBody(_ source: any HTTPBodySource) async -> [UInt8] {
         var body: [UInt8] = []
         while body.count < Self.errorBodyLimit {
-            guard let chunk = try? await withTaskCancellationHandler(operation: { try await source.next() },
-                                                                      onCancel: { source.cancel() })
+            guard
+                let chunk = try? await withTaskCancellationHandler(
+                    operation: { try await source.next() },
+                    onCancel: { source.cancel() })
             else { break }
             body += chunk.prefix(Self.errorBodyLimit - body.count)
         }
@@ -305,8 +310,9 @@ final class EventStreamDriver {
     nonisolated(nonsending) private func read(_ source: any HTTPBodySource) async {
         let chunk: [UInt8]?
         do {
-            chunk = try await withTaskCancellationHandler(operation: { try await source.next() },
-                                                         onCancel: { source.cancel() })
+            chunk = try await withTaskCancellationHandler(
+                operation: { try await source.next() },
+                onCancel: { source.cancel() })
         } catch {
             self.end(with: error as? HTTPClientError ?? HTTPClientError(.cancelled, "\(error)"))
             return
@@ -398,8 +404,9 @@ final class EventStreamDriver {
             child.cancel()
             return nil
         }
-        let value = await withTaskCancellationHandler(operation: { await child.value },
-                                                      onCancel: { child.cancel() })
+        let value = await withTaskCancellationHandler(
+            operation: { await child.value },
+            onCancel: { child.cancel() })
         self.task.state.withLock { $0.cancelInFlight = nil }
         return value
     }

@@ -5,9 +5,4 @@ public struct EventStreamLimitError: Error, Sendable, Hashable, CustomStringConv
     public var limit: Int
     /// What exceeded it.
     public var description: String
-
-    init(limit: Int, description: String) {
-        self.limit = limit
-        self.description = description
-    }
 }

@@ -175,7 +175,8 @@ package final class HTTPContentDecoder: @unchecked Sendable {
             if produced > 0 {
                 let allowed = self.limit.allowance + self.limit.maxRatio * self.inputBytes
                 guard self.outputBytes + produced <= allowed else {
-                    throw HTTPContentDecodingError(.limitExceeded,
+                    throw HTTPContentDecodingError(
+                        .limitExceeded,
                         "the decompressed body exceeds \(self.limit.maxRatio)x its compressed size plus \(self.limit.allowance) bytes")
                 }
                 self.outputBytes += produced

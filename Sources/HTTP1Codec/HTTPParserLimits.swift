@@ -10,10 +10,12 @@ package struct HTTPParserLimits: Sendable, Hashable {
     /// Interim (1xx other than 101) responses skipped before one final response. Default 16.
     package var maxInformationalResponses: Int
 
-    package init(maxHeaderBytes: Int = 64 * 1024,
-                 maxHeaderCount: Int = 256,
-                 maxChunkSizeLineBytes: Int = 4 * 1024,
-                 maxInformationalResponses: Int = 16) {
+    package init(
+        maxHeaderBytes: Int = 64 * 1024,
+        maxHeaderCount: Int = 256,
+        maxChunkSizeLineBytes: Int = 4 * 1024,
+        maxInformationalResponses: Int = 16
+    ) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxChunkSizeLineBytes = maxChunkSizeLineBytes

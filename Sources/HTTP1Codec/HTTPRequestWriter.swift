@@ -15,8 +15,10 @@
 /// that cannot appear in a request line are percent-encoded.
 package enum HTTPRequestWriter {
     /// The request line, the fields and the body as bytes ready to write.
-    package static func serialize(method: String, target: String, headers: HTTPHeaders,
-                                  body: [UInt8]?) -> [UInt8] {
+    package static func serialize(
+        method: String, target: String, headers: HTTPHeaders,
+        body: [UInt8]?
+    ) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64 + target.utf8.count + headers.count * 32 + (body?.count ?? 0))
         Self.appendToken(method, to: &output)
@@ -69,7 +71,8 @@ package enum HTTPRequestWriter {
             if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
                 || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^")
                 || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "|")
-                || byte == UInt8(ascii: "}") {
+                || byte == UInt8(ascii: "}")
+            {
                 output.append(UInt8(ascii: "%"))
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])

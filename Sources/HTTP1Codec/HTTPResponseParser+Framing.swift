@@ -33,7 +33,8 @@ extension HTTPResponseParser {
 
     static func lastCodingIsChunked(_ values: [String]) -> Bool {
         guard let lastValue = values.last,
-              let lastCoding = lastValue.split(separator: ",").last else { return false }
+            let lastCoding = lastValue.split(separator: ",").last
+        else { return false }
         return lastCoding.trimmingHTTPWhitespace().lowercased() == "chunked"
     }
 

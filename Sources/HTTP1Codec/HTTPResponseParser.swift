@@ -209,8 +209,11 @@ package struct HTTPResponseParser: Sendable {
                 return .end
 
             case .head:
-                guard let line = try self.nextLine(limit: self.limits.maxHeaderBytes - self.headBytes,
-                                                   overflow: Self.headersTooLarge) else {
+                guard
+                    let line = try self.nextLine(
+                        limit: self.limits.maxHeaderBytes - self.headBytes,
+                        overflow: Self.headersTooLarge)
+                else {
                     if self.receivedEOF {
                         if self.buffer.isEmpty && self.status == nil && self.headBytes == 0 { return nil }
                         throw HTTPParseError(.truncatedHead, "connection closed inside a response head")
@@ -224,8 +227,9 @@ package struct HTTPResponseParser: Sendable {
             case .fixedBody(let remaining):
                 if self.buffer.isEmpty {
                     if self.receivedEOF {
-                        throw HTTPParseError(.truncatedBody,
-                                             "connection closed with \(remaining) bytes of the body missing")
+                        throw HTTPParseError(
+                            .truncatedBody,
+                            "connection closed with \(remaining) bytes of the body missing")
                     }
                     return nil
                 }
@@ -243,8 +247,11 @@ package struct HTTPResponseParser: Sendable {
                 return nil
 
             case .chunkSizeLine:
-                guard let line = try self.nextLine(limit: self.limits.maxChunkSizeLineBytes,
-                                                   overflow: Self.chunkLineTooLong) else {
+                guard
+                    let line = try self.nextLine(
+                        limit: self.limits.maxChunkSizeLineBytes,
+                        overflow: Self.chunkLineTooLong)
+                else {
                     if self.receivedEOF { throw Self.truncatedChunkedBody }
                     return nil
                 }
@@ -288,8 +295,11 @@ package struct HTTPResponseParser: Sendable {
                 self.state = .chunkSizeLine
 
             case .trailers:
-                guard let line = try self.nextLine(limit: self.limits.maxHeaderBytes - self.headBytes,
-                                                   overflow: Self.headersTooLarge) else {
+                guard
+                    let line = try self.nextLine(
+                        limit: self.limits.maxHeaderBytes - self.headBytes,
+                        overflow: Self.headersTooLarge)
+                else {
                     if self.receivedEOF { throw Self.truncatedChunkedBody }
                     return nil
                 }
@@ -301,7 +311,8 @@ package struct HTTPResponseParser: Sendable {
     /// Finds the next line: its length without the line end, and with it. Resumes the LF
     /// search where the previous call stopped.
     private mutating func nextLine(limit: Int, overflow: HTTPParseError)
-        throws(HTTPParseError) -> (length: Int, total: Int)? {
+        throws(HTTPParseError) -> (length: Int, total: Int)?
+    {
         guard let lineFeed = self.buffer.firstLineFeed(from: self.scanOffset) else {
             self.scanOffset = self.buffer.count
             if self.buffer.count > limit { throw overflow }
@@ -389,15 +400,17 @@ package struct HTTPResponseParser: Sendable {
 
     private mutating func completeHead() throws(HTTPParseError) -> HTTPResponseEvent? {
         let status = self.status ?? 0
-        let head = HTTPResponseHead(status: status, reason: self.reason, headers: self.headers,
-                                    versionMinor: self.versionMinor)
+        let head = HTTPResponseHead(
+            status: status, reason: self.reason, headers: self.headers,
+            versionMinor: self.versionMinor)
         self.resetHead()
 
         if status < 200 && status != 101 {
             self.informationalCount += 1
             guard self.informationalCount <= self.limits.maxInformationalResponses else {
-                throw HTTPParseError(.tooManyInformationalResponses,
-                                     "more than \(self.limits.maxInformationalResponses) interim 1xx responses")
+                throw HTTPParseError(
+                    .tooManyInformationalResponses,
+                    "more than \(self.limits.maxInformationalResponses) interim 1xx responses")
             }
             return nil
         }

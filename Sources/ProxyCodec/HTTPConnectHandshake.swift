@@ -28,8 +28,10 @@ package struct HTTPConnectHandshake: ProxyHandshake {
     ///   - port: the target's port.
     ///   - credentials: sent as Basic `Proxy-Authorization` when given.
     ///   - limits: bounds on the reply head.
-    package init(host: String, port: UInt16, credentials: ProxyCredentials?,
-                 limits: HTTPParserLimits = HTTPParserLimits(maxHeaderBytes: 16 * 1024, maxHeaderCount: 64)) {
+    package init(
+        host: String, port: UInt16, credentials: ProxyCredentials?,
+        limits: HTTPParserLimits = HTTPParserLimits(maxHeaderBytes: 16 * 1024, maxHeaderCount: 64)
+    ) {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         self.authority = "\(bracketed):\(port)"
         self.credentials = credentials
@@ -72,13 +74,19 @@ package struct HTTPConnectHandshake: ProxyHandshake {
         case 407, 401:
             // 407 is the proxy's status (RFC 9110 §15.5.8); tinyproxy 1.11 answers wrong
             // credentials with 401, which a CONNECT to a proxy cannot mean otherwise.
-            let detail = self.credentials == nil ? "the proxy requires authentication"
-                                                 : "the proxy rejected the credentials"
-            throw self.fail(ProxyHandshakeError(.authenticationFailed, code: head.status,
-                                                "\(detail) (\(head.status) \(head.reason))"))
+            let detail =
+                self.credentials == nil
+                ? "the proxy requires authentication"
+                : "the proxy rejected the credentials"
+            throw self.fail(
+                ProxyHandshakeError(
+                    .authenticationFailed, code: head.status,
+                    "\(detail) (\(head.status) \(head.reason))"))
         default:
-            throw self.fail(ProxyHandshakeError(.targetRefused, code: head.status,
-                                                "the proxy refused CONNECT \(self.authority) (\(head.status) \(head.reason))"))
+            throw self.fail(
+                ProxyHandshakeError(
+                    .targetRefused, code: head.status,
+                    "the proxy refused CONNECT \(self.authority) (\(head.status) \(head.reason))"))
         }
     }
 

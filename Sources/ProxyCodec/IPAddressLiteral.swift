@@ -7,7 +7,8 @@ enum IPAddressLiteral {
         var bytes: [UInt8] = []
         for part in parts {
             guard !part.isEmpty, part.count <= 3, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  part.count == 1 || part.first != "0", let value = UInt8(part) else { return nil }
+                part.count == 1 || part.first != "0", let value = UInt8(part)
+            else { return nil }
             bytes.append(value)
         }
         return bytes

@@ -64,9 +64,11 @@ package struct SOCKS5Handshake: ProxyHandshake {
                     output += try self.authenticationRequest()
                     self.state = .awaitingAuthStatus
                 case 0x02, 0xFF:
-                    throw self.fail(.authenticationFailed,
-                                    self.credentials == nil ? "the SOCKS5 proxy requires a user name and password"
-                                                            : "the SOCKS5 proxy accepts none of the offered methods")
+                    throw self.fail(
+                        .authenticationFailed,
+                        self.credentials == nil
+                            ? "the SOCKS5 proxy requires a user name and password"
+                            : "the SOCKS5 proxy accepts none of the offered methods")
                 default:
                     throw self.fail(.protocolError, "the SOCKS5 proxy chose a method that was not offered (\(method))")
                 }
@@ -88,8 +90,9 @@ package struct SOCKS5Handshake: ProxyHandshake {
                 }
                 let code = self.buffer[1]
                 guard code == 0x00 else {
-                    throw self.fail(.targetRefused, code: Int(code),
-                                    "the SOCKS5 proxy refused \(self.host):\(self.port): \(Self.meaning(ofReply: code))")
+                    throw self.fail(
+                        .targetRefused, code: Int(code),
+                        "the SOCKS5 proxy refused \(self.host):\(self.port): \(Self.meaning(ofReply: code))")
                 }
                 let leftover = Array(self.buffer[length...])
                 self.buffer = []

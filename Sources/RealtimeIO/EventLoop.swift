@@ -94,8 +94,9 @@ package final class EventLoop: Sendable {
         // gone fails with EPIPE instead of killing the process, without altering the host app.
         self.epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.wakeupFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        precondition(self.epollFD >= 0 && self.wakeupFD >= 0,
-                     "EventLoop: epoll_create1/eventfd failed (errno \(errno))")
+        precondition(
+            self.epollFD >= 0 && self.wakeupFD >= 0,
+            "EventLoop: epoll_create1/eventfd failed (errno \(errno))")
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLET.rawValue
         event.data.u64 = Self.wakeupID
@@ -103,12 +104,14 @@ package final class EventLoop: Sendable {
 
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(self)
-        let rc = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
-            loop.run()
-            return nil
-        }, unmanaged.toOpaque())
+        let rc = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let loop = Unmanaged<EventLoop>.fromOpaque(argument).takeRetainedValue()
+                loop.run()
+                return nil
+            }, unmanaged.toOpaque())
         precondition(rc == 0, "EventLoop: pthread_create failed (\(rc))")
         pthread_detach(thread)
     }
@@ -167,8 +170,10 @@ package final class EventLoop: Sendable {
     ///
     /// - Important: `callback` runs on the loop thread; it must be short and never block.
     @discardableResult
-    package func scheduleTimer(at deadline: MonotonicInstant,
-                               _ callback: @escaping @Sendable () -> Void) -> TimerID {
+    package func scheduleTimer(
+        at deadline: MonotonicInstant,
+        _ callback: @escaping @Sendable () -> Void
+    ) -> TimerID {
         let (id, mustWake) = self.state.withLock { state -> (UInt64, Bool) in
             let id = state.nextTimerID
             state.nextTimerID &+= 1

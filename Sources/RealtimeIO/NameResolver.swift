@@ -22,16 +22,21 @@ package enum NameResolver {
     ///
     /// - Throws: `.nameResolutionFailed` if the name does not resolve, `.connectTimedOut` if the
     ///   deadline passes first, `.cancelled` if the task is cancelled.
-    package static func resolve(host: String, port: UInt16,
-                                deadline: MonotonicInstant) async throws(NetworkError) -> [SocketAddress] {
+    package static func resolve(
+        host: String, port: UInt16,
+        deadline: MonotonicInstant
+    ) async throws(NetworkError) -> [SocketAddress] {
         if let literal = SocketAddress(numericHost: host, port: port) { return [literal] }
         guard !host.isEmpty, !host.utf8.contains(0) else {
             throw NetworkError(.invalidAddress, "invalid host name \"\(host)\"")
         }
         let request = ResolutionRequest(host: host, port: port)
         let timer = EventLoop.shared.scheduleTimer(at: deadline) {
-            request.complete(.failure(NetworkError(.connectTimedOut,
-                                                   "resolving \(host) did not finish before the connect deadline")))
+            request.complete(
+                .failure(
+                    NetworkError(
+                        .connectTimedOut,
+                        "resolving \(host) did not finish before the connect deadline")))
         }
         defer { EventLoop.shared.cancelTimer(timer) }
         let result = await withTaskCancellationHandler {
@@ -123,12 +128,14 @@ final class ResolverPool: @unchecked Sendable {
         sem_init(self.semaphore, 0, 0)
         for _ in 0..<NameResolver.threadCount {
             var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { argument in
-                guard let argument else { return nil }
-                let pool = Unmanaged<ResolverPool>.fromOpaque(argument).takeRetainedValue()
-                pool.run()
-                return nil
-            }, Unmanaged.passRetained(self).toOpaque())
+            let rc = pthread_create(
+                &thread, nil,
+                { argument in
+                    guard let argument else { return nil }
+                    let pool = Unmanaged<ResolverPool>.fromOpaque(argument).takeRetainedValue()
+                    pool.run()
+                    return nil
+                }, Unmanaged.passRetained(self).toOpaque())
             precondition(rc == 0, "ResolverPool: pthread_create failed (\(rc))")
             pthread_detach(thread)
         }
@@ -166,7 +173,8 @@ final class ResolverPool: @unchecked Sendable {
         var cursor = list
         while let entry = cursor {
             if let sockaddr = entry.pointee.ai_addr,
-               let address = SocketAddress(sockaddr, length: entry.pointee.ai_addrlen) {
+                let address = SocketAddress(sockaddr, length: entry.pointee.ai_addrlen)
+            {
                 addresses.append(address)
             }
             cursor = entry.pointee.ai_next

@@ -1,4 +1,5 @@
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 /// Connection racing over several addresses (RFC 8305 "Happy Eyeballs v2", simplified).
 extension NetworkConnector {
@@ -26,8 +27,10 @@ extension NetworkConnector {
     ///
     /// - Throws: the last attempt's error (a non-cancellation error is preferred), or
     ///   `.cancelled` if the task is cancelled.
-    static func connectFirst(of addresses: [SocketAddress],
-                             deadline: MonotonicInstant) async throws(NetworkError) -> TCPStream {
+    static func connectFirst(
+        of addresses: [SocketAddress],
+        deadline: MonotonicInstant
+    ) async throws(NetworkError) -> TCPStream {
         if addresses.count == 1 {
             return try await TCPStream.connect(to: addresses[0], deadline: deadline)
         }

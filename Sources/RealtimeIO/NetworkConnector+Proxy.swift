@@ -13,19 +13,23 @@ extension NetworkConnector {
     /// - Throws: `.proxyAuthenticationFailed`, `.proxyRefused(code:)`, `.proxyFailed`, or the
     ///   stream's errors (`.connectTimedOut`, `.cancelled`, `.connectionReset`...). The stream is
     ///   closed on failure.
-    static func openTunnel(over tcp: TCPStream, toHost host: String, port: UInt16,
-                           via proxy: ProxyServer) async throws(NetworkError) {
+    static func openTunnel(
+        over tcp: TCPStream, toHost host: String, port: UInt16,
+        via proxy: ProxyServer
+    ) async throws(NetworkError) {
         var handshake = proxy.handshake(toHost: host, port: port)
         do throws(NetworkError) {
             let greeting = handshake.start()
             try await tcp.core.send(greeting, range: greeting.indices)
             let buffer = tcp.readBuffer.bytes
             while true {
-                let count = try await tcp.core.receive(into: UnsafeMutableRawBufferPointer(
-                    rebasing: buffer[0..<min(Self.proxyReadSize, buffer.count)]))
+                let count = try await tcp.core.receive(
+                    into: UnsafeMutableRawBufferPointer(
+                        rebasing: buffer[0..<min(Self.proxyReadSize, buffer.count)]))
                 let step: ProxyHandshakeStep
                 do throws(ProxyHandshakeError) {
-                    step = count == 0
+                    step =
+                        count == 0
                         ? try handshake.receiveEOF()
                         : try handshake.receive([UInt8](UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
                 } catch {

@@ -12,7 +12,8 @@ package struct SocketAddress: Sendable, CustomStringConvertible {
     init?(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
         let family = Int32(address.pointee.sa_family)
         guard family == AF_INET || family == AF_INET6,
-              Int(length) <= MemoryLayout<sockaddr_storage>.size else { return nil }
+            Int(length) <= MemoryLayout<sockaddr_storage>.size
+        else { return nil }
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))

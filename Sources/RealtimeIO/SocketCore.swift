@@ -1,4 +1,5 @@
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import CRealtimeOpenSSL
@@ -198,9 +199,12 @@ final class SocketCore: EventLoopHandler {
     /// errors, and closes the descriptor (now, or when the last syscall in flight ends).
     /// Idempotent: only the first call has an effect.
     func shutdown(readError: NetworkError, writeError: NetworkError) {
-        let taken = self.state.withLock { state -> (UnsafeContinuation<NetworkError?, Never>?,
-                                                     UnsafeContinuation<NetworkError?, Never>?,
-                                                     EventLoop.TimerID?)? in
+        let taken = self.state.withLock {
+            state -> (
+                UnsafeContinuation<NetworkError?, Never>?,
+                UnsafeContinuation<NetworkError?, Never>?,
+                EventLoop.TimerID?
+            )? in
             guard state.closeErrors == nil else { return nil }
             state.closeErrors = (readError, writeError)
             // Deregister under the lock so no concurrent endSyscall can close (and the kernel

@@ -1,4 +1,5 @@
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Glibc
 import Synchronization
@@ -40,11 +41,14 @@ package final class TCPStream: ByteStream {
     ///
     /// - Throws: `.connectionRefused`, `.connectTimedOut` (at `deadline`), `.cancelled`, or
     ///   `.systemError`. The socket is closed on failure.
-    static func connect(to address: SocketAddress,
-                        deadline: MonotonicInstant) async throws(NetworkError) -> TCPStream {
-        let descriptor = socket(address.family,
-                                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-                                Int32(IPPROTO_TCP))
+    static func connect(
+        to address: SocketAddress,
+        deadline: MonotonicInstant
+    ) async throws(NetworkError) -> TCPStream {
+        let descriptor = socket(
+            address.family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+            Int32(IPPROTO_TCP))
         guard descriptor >= 0 else {
             throw NetworkError(.systemError, "socket() failed: \(SystemErrno.describe(errno))")
         }
@@ -77,8 +81,9 @@ package final class TCPStream: ByteStream {
         }
         defer { self.isReading.store(false, ordering: .releasing) }
         let buffer = self.readBuffer.bytes
-        let count = try await self.core.receive(into: UnsafeMutableRawBufferPointer(
-            rebasing: buffer[0..<min(max(1, maxLength), buffer.count)]))
+        let count = try await self.core.receive(
+            into: UnsafeMutableRawBufferPointer(
+                rebasing: buffer[0..<min(max(1, maxLength), buffer.count)]))
         return [UInt8](UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
 

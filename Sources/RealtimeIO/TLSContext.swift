@@ -35,9 +35,10 @@ final class TLSContext: @unchecked Sendable {
     /// The shared context for `configuration`, made on first use.
     /// - Throws: `.tlsHandshakeFailed` if the context cannot be built (e.g. a root is not PEM).
     static func forConfiguration(_ configuration: TLSConfiguration) throws(NetworkError) -> TLSContext {
-        let key = Key(verification: configuration.verification,
-                      roots: configuration.additionalTrustRootsPEM,
-                      protocols: configuration.applicationProtocols)
+        let key = Key(
+            verification: configuration.verification,
+            roots: configuration.additionalTrustRootsPEM,
+            protocols: configuration.applicationProtocols)
         if let cached = self.cache.withLock({ $0[key] }) { return cached }
         let context = try self.make(key)
         return self.cache.withLock { cache in
@@ -87,7 +88,8 @@ final class TLSContext: @unchecked Sendable {
     private static func addTrustRoots(_ pem: String, index: Int, to context: OpaquePointer) throws(NetworkError) {
         let bytes = Array(pem.utf8)
         guard let store = SSL_CTX_get_cert_store(context),
-              let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
+            let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) })
+        else {
             throw NetworkError(.tlsHandshakeFailed, "cannot read additionalTrustRootsPEM[\(index)]")
         }
         defer { BIO_free(bio) }
@@ -98,8 +100,9 @@ final class TLSContext: @unchecked Sendable {
         }
         ERR_clear_error()  // the loop ends with a "no start line" error
         guard added > 0 else {
-            throw NetworkError(.tlsHandshakeFailed,
-                               "additionalTrustRootsPEM[\(index)] contains no PEM certificate")
+            throw NetworkError(
+                .tlsHandshakeFailed,
+                "additionalTrustRootsPEM[\(index)] contains no PEM certificate")
         }
     }
 }
@@ -113,8 +116,10 @@ enum TLSErrors {
         var buffer = [CChar](repeating: 0, count: 256)
         while case let code = ERR_get_error(), code != 0 {
             ERR_error_string_n(code, &buffer, buffer.count)
-            messages.append(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
-                                   as: UTF8.self))
+            messages.append(
+                String(
+                    decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
         return messages.isEmpty ? "no OpenSSL error detail" : messages.joined(separator: "; ")
     }

@@ -15,10 +15,13 @@ extension TLSStream {
         let verifyResult = Int32(truncatingIfNeeded: SSL_get_verify_result(ssl))
         let detail = TLSErrors.drain()
         if verifyResult != X509_V_OK {
-            let reason = X509_verify_cert_error_string(Int(verifyResult)).map {
-                String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
-                                                     count: strlen($0)), as: UTF8.self)
-            } ?? "verification error \(verifyResult)"
+            let reason =
+                X509_verify_cert_error_string(Int(verifyResult)).map {
+                    String(
+                        decoding: UnsafeBufferPointer(
+                            start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                            count: strlen($0)), as: UTF8.self)
+                } ?? "verification error \(verifyResult)"
             switch verifyResult {
             case X509_V_ERR_CERT_HAS_EXPIRED:
                 return NetworkError(.certificateExpired, "the certificate of \(host) has expired (\(reason))")
@@ -27,8 +30,9 @@ extension TLSStream {
             case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
                 return NetworkError(.hostnameMismatch, "the certificate is not valid for \(host) (\(reason))")
             default:
-                return NetworkError(.certificateUntrusted,
-                                    "the certificate of \(host) is not trusted: \(reason) (error \(verifyResult))")
+                return NetworkError(
+                    .certificateUntrusted,
+                    "the certificate of \(host) is not trusted: \(reason) (error \(verifyResult))")
             }
         }
         return NetworkError(.tlsHandshakeFailed, "TLS handshake with \(host) failed: \(detail)")

@@ -76,8 +76,10 @@ package final class TLSStream: ByteStream {
     /// - Throws: `.certificateExpired`, `.hostnameMismatch`, `.certificateUntrusted` for
     ///   verification failures, `.tlsHandshakeFailed` for any other handshake failure,
     ///   `.connectTimedOut` / `.cancelled` from the transport. The transport is closed on failure.
-    static func handshake(over transport: TCPStream, host: String,
-                          configuration: TLSConfiguration) async throws(NetworkError) -> TLSStream {
+    static func handshake(
+        over transport: TCPStream, host: String,
+        configuration: TLSConfiguration
+    ) async throws(NetworkError) -> TLSStream {
         do throws(NetworkError) {
             let context = try TLSContext.forConfiguration(configuration)
             let session = try TLSSession(context: context)
@@ -88,8 +90,12 @@ package final class TLSStream: ByteStream {
                 ERR_clear_error()
                 let result = SSL_do_handshake(session.ssl)
                 let code = SSL_get_error(session.ssl, result)
-                let failure: NetworkError? = result == 1 ? nil : Self.handshakeFailure(session.ssl, code: code,
-                                                                                       host: configuration.serverName ?? host)
+                let failure: NetworkError? =
+                    result == 1
+                    ? nil
+                    : Self.handshakeFailure(
+                        session.ssl, code: code,
+                        host: configuration.serverName ?? host)
                 session.drainOutput(into: &outbound)
                 if !outbound.isEmpty {
                     try await transport.core.send(outbound, range: outbound.indices)
@@ -106,16 +112,19 @@ package final class TLSStream: ByteStream {
                 }
             }
             transport.core.disarmConnectDeadline()
-            return TLSStream(transport: transport, session: session, readBuffer: readBuffer,
-                             alpn: Self.selectedProtocol(session.ssl))
+            return TLSStream(
+                transport: transport, session: session, readBuffer: readBuffer,
+                alpn: Self.selectedProtocol(session.ssl))
         } catch {
             transport.close()
             throw error
         }
     }
 
-    private static func configureIdentity(_ ssl: OpaquePointer, host: String,
-                                          configuration: TLSConfiguration) throws(NetworkError) {
+    private static func configureIdentity(
+        _ ssl: OpaquePointer, host: String,
+        configuration: TLSConfiguration
+    ) throws(NetworkError) {
         var name = configuration.serverName ?? host
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         // An empty name would make SSL_set1_host clear the check; a NUL would truncate it.
@@ -327,7 +336,11 @@ package final class TLSStream: ByteStream {
     /// sent everything queued, including this task's bytes (the writer: `write` returns only once
     /// the kernel took its records). Cancelling a waiting writer closes the stream.
     private func flush(waitForDelivery: Bool) async throws(NetworkError) {
-        enum Start { case idle, send([UInt8]), wait }
+        enum Start {
+            case idle
+            case send([UInt8])
+            case wait
+        }
         var start: Start = self.state.withLock { state in
             guard !state.outbound.isEmpty else { return .idle }
             guard !state.isFlushing else { return waitForDelivery ? .wait : .idle }

@@ -1,5 +1,5 @@
-package import RealtimeTime
 package import Foundation
+package import RealtimeTime
 
 /// One HTTP request.
 package struct HTTPClientRequest: Sendable {
@@ -18,13 +18,15 @@ package struct HTTPClientRequest: Sendable {
     /// `URLSessionHTTPTransport` maps it to `connectionProxyDictionary` (see there).
     package var proxy: ProxyConfiguration = .direct
 
-    package init(method: String = "GET",
-                 url: URL,
-                 headers: HTTPHeaders = [:],
-                 body: [UInt8]? = nil,
-                 idleTimeout: TimeAmount = .seconds(60),
-                 maxRedirects: Int = 0,
-                 tls: TLSConfiguration = TLSConfiguration()) {
+    package init(
+        method: String = "GET",
+        url: URL,
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        idleTimeout: TimeAmount = .seconds(60),
+        maxRedirects: Int = 0,
+        tls: TLSConfiguration = TLSConfiguration()
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

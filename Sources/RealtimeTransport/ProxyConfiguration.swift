@@ -32,7 +32,8 @@ package struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     /// The proxies named by the environment variables (see ``ProxyEnvironment``), read now.
     package static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment)
-        -> ProxyConfiguration {
+        -> ProxyConfiguration
+    {
         ProxyConfiguration(source: .environment(ProxyEnvironment(variables: variables)))
     }
 
@@ -72,7 +73,8 @@ package struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
             text = (defaultKind == .socks5 ? "socks5://" : "http://") + text
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              var host = components.host, !host.isEmpty else { return nil }
+            var host = components.host, !host.isEmpty
+        else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let kind: ProxyServer.Kind
         let defaultPort: Int
@@ -84,8 +86,9 @@ package struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
         guard let port = UInt16(exactly: components.port ?? defaultPort), port > 0 else { return nil }
         var credentials: ProxyCredentials?
         if let user = components.percentEncodedUser {
-            credentials = ProxyCredentials(username: user.removingPercentEncoding ?? user,
-                                           password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 } ?? "")
+            credentials = ProxyCredentials(
+                username: user.removingPercentEncoding ?? user,
+                password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 } ?? "")
         }
         return ProxyServer(kind: kind, host: host, port: port, credentials: credentials)
     }

@@ -18,8 +18,10 @@ package struct ProxyEnvironment: Sendable, Hashable {
     package var allProxy: ProxyServer?
     package var noProxy: [String]
 
-    package init(httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, allProxy: ProxyServer? = nil,
-                 noProxy: [String] = []) {
+    package init(
+        httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, allProxy: ProxyServer? = nil,
+        noProxy: [String] = []
+    ) {
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
         self.allProxy = allProxy

@@ -17,10 +17,12 @@ package struct TLSConfiguration: Sendable, Hashable {
     /// ALPN protocols to offer, e.g. `["http/1.1"]`.
     package var applicationProtocols: [String] = []
 
-    package init(verification: CertificateVerification = .fullVerification,
-                 additionalTrustRootsPEM: [String] = [],
-                 serverName: String? = nil,
-                 applicationProtocols: [String] = []) {
+    package init(
+        verification: CertificateVerification = .fullVerification,
+        additionalTrustRootsPEM: [String] = [],
+        serverName: String? = nil,
+        applicationProtocols: [String] = []
+    ) {
         self.verification = verification
         self.additionalTrustRootsPEM = additionalTrustRootsPEM
         self.serverName = serverName

@@ -18,12 +18,14 @@ package struct WebSocketOptions: Sendable {
     /// `URLSessionWebSocketTransport` maps it to `connectionProxyDictionary` (see there).
     package var proxy: ProxyConfiguration = .direct
 
-    package init(headers: HTTPHeaders = [:],
-                 maxMessageSize: Int = 16 << 20,
-                 enableCompression: Bool = false,
-                 connectTimeout: TimeAmount = .seconds(20),
-                 tls: TLSConfiguration = TLSConfiguration(),
-                 subprotocols: [String] = []) {
+    package init(
+        headers: HTTPHeaders = [:],
+        maxMessageSize: Int = 16 << 20,
+        enableCompression: Bool = false,
+        connectTimeout: TimeAmount = .seconds(20),
+        tls: TLSConfiguration = TLSConfiguration(),
+        subprotocols: [String] = []
+    ) {
         self.headers = headers
         self.maxMessageSize = maxMessageSize
         self.enableCompression = enableCompression

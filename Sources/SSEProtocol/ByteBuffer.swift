@@ -160,7 +160,8 @@ struct ByteBuffer: @unchecked Sendable {
     @inline(__always)
     mutating func removeAll(retainedCapacity: Int) {
         guard isKnownUniquelyReferenced(&self.storage), let storage = self.storage,
-              storage.capacity <= retainedCapacity else {
+            storage.capacity <= retainedCapacity
+        else {
             self.storage = nil
             return
         }
@@ -169,8 +170,10 @@ struct ByteBuffer: @unchecked Sendable {
 
     /// Calls `body` with the bytes `range` of the buffer.
     @inline(__always)
-    func withBytes<Result, Failure: Error>(_ range: Range<Int>,
-                                           _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+    func withBytes<Result, Failure: Error>(
+        _ range: Range<Int>,
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         precondition(range.lowerBound >= 0 && range.upperBound <= self.count)
         guard let pointer = self.storage?.pointer else {
             return try body(UnsafeRawBufferPointer(start: nil, count: 0))

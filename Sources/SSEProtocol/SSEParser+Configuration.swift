@@ -12,9 +12,11 @@ extension SSEParser {
         package var reportsComments: Bool
 
         /// 16 MiB lines and events, comments not reported.
-        package init(maximumLineLength: Int = 16 << 20,
-                     maximumEventSize: Int = 16 << 20,
-                     reportsComments: Bool = false) {
+        package init(
+            maximumLineLength: Int = 16 << 20,
+            maximumEventSize: Int = 16 << 20,
+            reportsComments: Bool = false
+        ) {
             self.maximumLineLength = maximumLineLength
             self.maximumEventSize = maximumEventSize
             self.reportsComments = reportsComments

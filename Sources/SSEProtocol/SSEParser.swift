@@ -124,8 +124,10 @@ package struct SSEParser: Sendable {
     ///   - output: called for each event, retry and (if configured) comment, in order.
     /// - Throws: ``SSEParserError`` when a limit is exceeded; the parser then stays failed
     ///   until ``reset()``. Outputs reported before the error remain valid.
-    package mutating func feed(_ bytes: UnsafeRawBufferPointer,
-                               _ output: (consuming Output) -> Void) throws(SSEParserError) {
+    package mutating func feed(
+        _ bytes: UnsafeRawBufferPointer,
+        _ output: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         if let failure = self.failure { throw failure }
         var scanner = self.scanner
         defer { self.scanner = scanner }
@@ -166,8 +168,10 @@ package struct SSEParser: Sendable {
     // MARK: - Lines
 
     @inline(__always)
-    private mutating func consume(_ fragment: UnsafeRawBufferPointer, endsLine: Bool,
-                                  _ output: (consuming Output) -> Void) throws(SSEParserError) {
+    private mutating func consume(
+        _ fragment: UnsafeRawBufferPointer, endsLine: Bool,
+        _ output: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         switch self.lineState {
         case .lineStart:
             if endsLine {
@@ -236,8 +240,10 @@ package struct SSEParser: Sendable {
 
     /// Interprets one complete line (WHATWG §9.2.6).
     @inline(__always)
-    private mutating func interpretLine(_ line: UnsafeRawBufferPointer,
-                                        _ output: (consuming Output) -> Void) throws(SSEParserError) {
+    private mutating func interpretLine(
+        _ line: UnsafeRawBufferPointer,
+        _ output: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         if line.isEmpty {
             self.dispatch(output)
             return
@@ -268,8 +274,10 @@ package struct SSEParser: Sendable {
     }
 
     /// WHATWG §9.2.6 "process the field".
-    private mutating func processField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
-                                       _ output: (consuming Output) -> Void) throws(SSEParserError) {
+    private mutating func processField(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+        _ output: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         if ByteScanning.bytes(name, equal: "data") {
             try self.appendData(value)
             self.dataBuffer.append(ByteScanning.lineFeed)
@@ -302,10 +310,11 @@ package struct SSEParser: Sendable {
     /// Keeps `value` in the chunk being fed, when it is large enough a share of it.
     private mutating func keepPiece(_ value: UnsafeRawBufferPointer) -> Bool {
         guard let chunk = self.currentChunk, self.currentChunkBase != 0, let start = value.baseAddress,
-              value.count &* 2 >= chunk.count else { return false }
+            value.count &* 2 >= chunk.count
+        else { return false }
         let offset = Int(bitPattern: start) - self.currentChunkBase
         guard offset >= 0, offset + value.count <= chunk.count else { return false }
-        self.dataPieces.append(DataPiece(bytes: chunk[offset ..< offset + value.count], offset: self.dataBuffer.count))
+        self.dataPieces.append(DataPiece(bytes: chunk[offset..<offset + value.count], offset: self.dataBuffer.count))
         self.dataPieceBytes += value.count
         return true
     }
@@ -332,8 +341,9 @@ package struct SSEParser: Sendable {
                 raw.count >= ByteBuffer.hugePageThreshold ? Self.decodeLarge(raw) : Self.decode(raw)
             }
         } else {
-            data = Self.decode(pieces: self.dataPieces, between: self.dataBuffer,
-                               count: self.dataBuffer.count + self.dataPieceBytes - 1)
+            data = Self.decode(
+                pieces: self.dataPieces, between: self.dataBuffer,
+                count: self.dataBuffer.count + self.dataPieceBytes - 1)
             self.dataPieces.removeAll(keepingCapacity: self.dataPieces.capacity <= 1024)
             self.dataPieceBytes = 0
         }

@@ -1,5 +1,5 @@
-import SocketIO
 import RealtimeSync
+import SocketIO
 
 /// The shared state of one ``SocketIOClient/AsyncThrowingStream``: a bounded buffer, the
 /// waiting consumers, the terminal result and the termination handler, behind one lock.

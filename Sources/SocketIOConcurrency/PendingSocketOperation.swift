@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import SocketIO
 import RealtimeSync
+import SocketIO
 
 /// One async operation waiting on a socket: its one-shot outcome, the handlers it registered
 /// and the continuation of the task awaiting it, behind one lock.
@@ -74,8 +74,10 @@ final class PendingSocketOperation<Value: Sendable>: Sendable {
     /// fire even when that queue is busy or (for the main queue) not serviced. It holds the
     /// operation weakly (the awaiting task keeps a pending operation alive) and is cancelled
     /// when the operation finishes otherwise, so nothing outlives the operation.
-    func finish(after seconds: TimeInterval, with outcome: Outcome,
-                cleanup: (@Sendable (SocketIOClient) -> Void)? = nil) {
+    func finish(
+        after seconds: TimeInterval, with outcome: Outcome,
+        cleanup: (@Sendable (SocketIOClient) -> Void)? = nil
+    ) {
         let timer = self.socket.timers.schedule(after: seconds) { [weak self] in
             self?.finish(outcome, cleanup: cleanup)
         }

@@ -143,6 +143,7 @@ extension SocketIOClient {
             self.consumer = consumer
         }
 
+        /// Makes the iterator. The stream is unicast: iterate it from one task.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(consumer: self.consumer)
         }

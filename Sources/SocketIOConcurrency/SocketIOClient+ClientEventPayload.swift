@@ -44,23 +44,28 @@ extension SocketIOClient.ClientEventPayload {
             guard (1...2).contains(items.count), items[0] is String else {
                 throw Self.invalid(event, items, expected: "[namespace] or [namespace, payload]")
             }
-            self = items.count == 1
+            self =
+                items.count == 1
                 ? .connect
                 : .connectWithPayload(payload: try SocketIOClient.Payload(socketValue: items[1]))
         case .disconnect:
-            self = .disconnect(reason: SocketIOClient.DisconnectReason(
-                rawReason: try Self.optionalString(items, event, expected: "[reason]")))
+            self = .disconnect(
+                reason: SocketIOClient.DisconnectReason(
+                    rawReason: try Self.optionalString(items, event, expected: "[reason]")))
         case .error:
             // "Tried emitting when not connected" names the client event, as the seed package.
-            self = .error(SocketIOClient.Error(clientErrorItems: items, event: nil,
-                                               notConnectedEvent: SocketClientEvent.error.rawValue))
+            self = .error(
+                SocketIOClient.Error(
+                    clientErrorItems: items, event: nil,
+                    notConnectedEvent: SocketClientEvent.error.rawValue))
         case .ping:
             self = .ping
         case .pong:
             self = .pong
         case .reconnect:
-            self = .reconnect(reason: SocketIOClient.DisconnectReason(
-                rawReason: try Self.optionalString(items, event, expected: "[reason]")))
+            self = .reconnect(
+                reason: SocketIOClient.DisconnectReason(
+                    rawReason: try Self.optionalString(items, event, expected: "[reason]")))
         case .reconnectAttempt:
             guard items.count == 1, case .int(let remaining) = try SocketIOClient.Payload(socketValue: items[0]) else {
                 throw Self.invalid(event, items, expected: "[remainingAttempts]")
@@ -98,8 +103,10 @@ extension SocketIOClient.ClientEventPayload {
         return nil
     }
 
-    private static func optionalString(_ items: [Any], _ event: SocketClientEvent,
-                                       expected: String) throws(SocketIOClient.Error) -> String? {
+    private static func optionalString(
+        _ items: [Any], _ event: SocketClientEvent,
+        expected: String
+    ) throws(SocketIOClient.Error) -> String? {
         guard items.count <= 1 else { throw Self.invalid(event, items, expected: expected) }
         guard let first = items.first else { return nil }
         guard let text = first as? String else { throw Self.invalid(event, items, expected: expected) }
@@ -107,7 +114,8 @@ extension SocketIOClient.ClientEventPayload {
     }
 
     private static func invalid(_ event: SocketClientEvent, _ items: [Any], expected: String) -> SocketIOClient.Error {
-        .invalidSocketData(event: event.rawValue,
-                           message: "items of '\(event.rawValue)' should be \(expected), got \(items.count) item(s)")
+        .invalidSocketData(
+            event: event.rawValue,
+            message: "items of '\(event.rawValue)' should be \(expected), got \(items.count) item(s)")
     }
 }

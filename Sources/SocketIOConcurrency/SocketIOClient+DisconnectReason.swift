@@ -1,5 +1,5 @@
-public import SocketIO
 import Foundation
+public import SocketIO
 
 extension SocketIOClient {
     /// Why a socket disconnected, parsed from socket.io-client-swift's reason strings.
@@ -17,7 +17,7 @@ extension SocketIOClient {
     public enum DisconnectReason: Sendable, Hashable, CustomStringConvertible {
         /// `"Ping timeout"`: the engine saw no ping from the server within `pingInterval + pingTimeout`.
         case pingTimeout
-        /// `"Namespace leave"`: this socket left its namespace (``SocketIOClient/disconnect()``).
+        /// `"Namespace leave"`: this socket left its namespace (`SocketIOClient.disconnect()`).
         case namespaceLeave
         /// `"Got Disconnect"`: the server sent a Socket.IO DISCONNECT packet for the namespace.
         case gotDisconnect
@@ -91,6 +91,7 @@ extension SocketIOClient {
             }
         }
 
+        /// The reason string (``rawReason``), or `no reason` for ``none``.
         public var description: String {
             self.rawReason ?? "no reason"
         }

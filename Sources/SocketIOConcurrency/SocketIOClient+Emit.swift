@@ -1,6 +1,6 @@
 public import Foundation
-public import SocketIO
 import RealtimeSync
+public import SocketIO
 
 extension SocketIOClient {
     /// Emits `event` with `items` and returns once the write completed.

@@ -43,8 +43,9 @@ extension SocketIOClient.Error {
             return
         }
         let message = items.map(Self.text(of:)).joined(separator: " ")
-        self = .clientError(event: event, message: message.isEmpty ? "Socket.IO client error" : message,
-                            source: Self.source(of: message))
+        self = .clientError(
+            event: event, message: message.isEmpty ? "Socket.IO client error" : message,
+            source: Self.source(of: message))
     }
 
     /// Maps an ack's items: `["NO ACK"]` is upstream's timeout sentinel.
@@ -63,8 +64,10 @@ extension SocketIOClient.Error {
     private static func source(of message: String) -> Source {
         let lowered = message.lowercased()
         if lowered.contains("engine") { return .engine }
-        let transportWords = ["websocket", "polling", "transport", "connection", "refused", "tls",
-                              "certificate", "dns", "host", "network", "timed out"]
+        let transportWords = [
+            "websocket", "polling", "transport", "connection", "refused", "tls",
+            "certificate", "dns", "host", "network", "timed out",
+        ]
         if transportWords.contains(where: lowered.contains) { return .transport }
         return .socketIO
     }

@@ -61,6 +61,8 @@ extension SocketIOClient {
         /// A received dictionary has a key that is not a `String`.
         case unsupportedDictionaryKeyType(typeName: String)
 
+        /// A one-line English description with the case's values, e.g.
+        /// `no ack for 'message:send' within 3.0 s`.
         public var description: String {
             switch self {
             case .cancelled:
@@ -91,5 +93,6 @@ extension SocketIOClient {
 }
 
 extension SocketIOClient.Error: LocalizedError {
+    /// The same text as ``description``, for `localizedDescription`.
     public var errorDescription: String? { self.description }
 }

@@ -22,11 +22,14 @@ extension SocketIOClient.Payload: Codable {
         } else if let value = try? container.decode([String: SocketIOClient.Payload].self) {
             self = .object(value)
         } else {
-            throw DecodingError.dataCorruptedError(in: container,
-                                                   debugDescription: "Not a JSON value Payload can hold")
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "Not a JSON value Payload can hold")
         }
     }
 
+    /// Encodes the JSON value in a single-value container (a ``data(_:)`` as `Data` encodes
+    /// itself: base64 text with `JSONEncoder`'s default).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -48,7 +48,7 @@ extension SocketIOClient.Payload {
     ///
     /// Accepts Swift and Foundation strings, numbers, booleans, `Data`/`NSData`,
     /// `NSNull` and `nil`, arrays and string-keyed dictionaries of those, other
-    /// ``SocketIO/SocketData`` values (through their `socketRepresentation()`), and payloads.
+    /// `SocketData` values (through their `socketRepresentation()`), and payloads.
     ///
     /// - Throws: ``SocketIOClient/Error/unsupportedPayloadType(typeName:)``,
     ///   ``SocketIOClient/Error/unsupportedDictionaryKeyType(typeName:)``, or

@@ -6,7 +6,7 @@ extension SocketIOClient {
     ///
     /// socket.io-client-swift hands events and acks over as `[Any]`; this enum is the typed,
     /// `Sendable` form of those values (JSON plus binary attachments). It is also
-    /// ``SocketIO/SocketData``, so it can be emitted as it is, and literals build it:
+    /// `SocketData`, so it can be emitted as it is, and literals build it:
     ///
     /// ```swift
     /// let payload: SocketIOClient.Payload = ["message": "hi", "attempt": 1, "ok": true]
@@ -79,26 +79,32 @@ extension SocketIOClient.Payload {
 // MARK: - Literals
 
 extension SocketIOClient.Payload: ExpressibleByStringLiteral {
+    /// A ``string(_:)`` from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension SocketIOClient.Payload: ExpressibleByIntegerLiteral {
+    /// An ``int(_:)`` from an integer literal.
     public init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension SocketIOClient.Payload: ExpressibleByFloatLiteral {
+    /// A ``double(_:)`` from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension SocketIOClient.Payload: ExpressibleByBooleanLiteral {
+    /// A ``bool(_:)`` from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension SocketIOClient.Payload: ExpressibleByNilLiteral {
+    /// ``null`` from `nil`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension SocketIOClient.Payload: ExpressibleByArrayLiteral {
+    /// An ``array(_:)`` from an array literal.
     public init(arrayLiteral elements: SocketIOClient.Payload...) { self = .array(elements) }
 }
 
@@ -130,6 +136,7 @@ extension SocketIOClient.Payload: CustomStringConvertible, CustomDebugStringConv
         }
     }
 
+    /// ``description`` wrapped in `Payload(...)`.
     public var debugDescription: String { "Payload(\(self.description))" }
 
     private static func quoted(_ text: String) -> String {

@@ -26,6 +26,7 @@ extension SocketIOClient {
             }
         }
 
+        /// `N attempts remaining` or `unlimited attempts`.
         public var description: String {
             switch self {
             case .remaining(let count): "\(count) attempts remaining"

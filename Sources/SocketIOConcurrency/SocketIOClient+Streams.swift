@@ -45,15 +45,18 @@ extension SocketIOClient {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
             // Network events arrive as decoded values (on the thread that read them, when no
             // `[Any]` handler wants the event); `handleEvent` callers' items are converted.
-            let eventID = self.on(event, values: { arguments in
-                continuation.yield(Payload(arguments: arguments))
-            }, items: { items, _ in
-                do throws(Error) {
-                    continuation.yield(try Payload(socketItems: items))
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            })
+            let eventID = self.on(
+                event,
+                values: { arguments in
+                    continuation.yield(Payload(arguments: arguments))
+                },
+                items: { items, _ in
+                    do throws(Error) {
+                        continuation.yield(try Payload(socketItems: items))
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                })
             let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
                 let reason = DisconnectReason(rawReason: items.first as? String)
                 continuation.finish(throwing: .disconnected(event: event, reason: reason))
@@ -103,7 +106,7 @@ extension SocketIOClient {
         }
     }
 
-    /// The socket's status changes (`.statusChange` events) as a stream of ``SocketIOStatus``.
+    /// The socket's status changes (`.statusChange` events) as a stream of `SocketIOStatus`.
     ///
     /// ```swift
     /// for try await status in socket.onStatusChange() where status == .connected {
@@ -113,7 +116,7 @@ extension SocketIOClient {
     ///
     /// Registers one `.statusChange` handler and removes it exactly once when the stream ends
     /// (see ``on(clientEvent:bufferingPolicy:)``). The current status is not replayed: read
-    /// ``SocketIOClient/status`` first if you need it.
+    /// `SocketIOClient.status` first if you need it.
     ///
     /// - Parameter bufferingPolicy: What to keep while the consumer is slower than the socket;
     ///   the default keeps the newest 100 changes.
@@ -123,9 +126,10 @@ extension SocketIOClient {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
             let handlerID = self.on(clientEvent: .statusChange) { items, _ in
                 guard let status = ClientEventPayload.status(items) else {
-                    continuation.finish(throwing: .invalidSocketData(
-                        event: SocketClientEvent.statusChange.rawValue,
-                        message: "items of 'statusChange' should be [SocketIOStatus, rawValue]"))
+                    continuation.finish(
+                        throwing: .invalidSocketData(
+                            event: SocketClientEvent.statusChange.rawValue,
+                            message: "items of 'statusChange' should be [SocketIOStatus, rawValue]"))
                     return
                 }
                 continuation.yield(status)

@@ -40,8 +40,8 @@ extension SocketPacket {
     /// For EVENT / BINARY_EVENT: the event name (the first array element, when a string).
     package var eventName: String? {
         guard self.type == .event || self.type == .binaryEvent,
-              case .array(let elements) = self.data,
-              case .string(let name)? = elements.first
+            case .array(let elements) = self.data,
+            case .string(let name)? = elements.first
         else { return nil }
         return name
     }

@@ -31,8 +31,10 @@ package struct SocketPacketDecoder: Sendable {
     package var requiresStringEventName: Bool
 
     /// A decoder with the given limits (defaults: 1,000 attachments, depth 128) and revision.
-    package init(maximumAttachments: Int = 1_000, maximumDepth: Int = 128, revision: SocketProtocolRevision = .v5,
-                 requiresStringEventName: Bool = false) {
+    package init(
+        maximumAttachments: Int = 1_000, maximumDepth: Int = 128, revision: SocketProtocolRevision = .v5,
+        requiresStringEventName: Bool = false
+    ) {
         self.maximumAttachments = maximumAttachments
         self.maximumDepth = maximumDepth
         self.revision = revision

@@ -56,7 +56,8 @@ package final class PerMessageDeflateCompressor: @unchecked Sendable {
         self.stream.pointee.next_in = nil
         self.stream.pointee.next_out = nil
         if output.count >= 4 && output[output.count - 4] == 0 && output[output.count - 3] == 0
-            && output[output.count - 2] == 0xFF && output[output.count - 1] == 0xFF {
+            && output[output.count - 2] == 0xFF && output[output.count - 1] == 0xFF
+        {
             output.removeLast(4)
         }
         if self.noContextTakeover { deflateReset(self.stream) }

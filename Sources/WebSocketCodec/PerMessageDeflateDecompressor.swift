@@ -41,8 +41,10 @@ package final class PerMessageDeflateDecompressor: @unchecked Sendable {
     /// output grows only by bytes that really exist and the limit is checked before they
     /// are stored.
     /// - Throws: 1009 when `output` would exceed `limit` bytes; 1007 for corrupt data.
-    package func decompress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8],
-                            limit: Int) throws(WebSocketProtocolError) {
+    package func decompress(
+        _ input: UnsafeRawBufferPointer, into output: inout [UInt8],
+        limit: Int
+    ) throws(WebSocketProtocolError) {
         guard let inputBase = input.baseAddress, input.count > 0 else { return }
         self.stream.pointee.next_in = UnsafeMutablePointer(mutating: inputBase.assumingMemoryBound(to: Bytef.self))
         self.stream.pointee.avail_in = uInt(input.count)

@@ -14,8 +14,10 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
     /// LZ77 window of the server's compressor, 8...15 (§7.1.2.1).
     package var serverMaxWindowBits: Int = 15
 
-    package init(clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false,
-                 clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15) {
+    package init(
+        clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false,
+        clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15
+    ) {
         self.clientNoContextTakeover = clientNoContextTakeover
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientMaxWindowBits = clientMaxWindowBits
@@ -87,7 +89,8 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
 
     private static func windowBits(_ value: String?) -> Int? {
         guard let value, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), !value.hasPrefix("0"),
-              let bits = Int(value), (8...15).contains(bits) else { return nil }
+            let bits = Int(value), (8...15).contains(bits)
+        else { return nil }
         return bits
     }
 

@@ -57,7 +57,8 @@ package struct SHA1: Sendable {
     private mutating func compress() {
         var w = [UInt32](repeating: 0, count: 80)
         for t in 0..<16 {
-            w[t] = UInt32(self.block[t * 4]) << 24 | UInt32(self.block[t * 4 + 1]) << 16
+            w[t] =
+                UInt32(self.block[t * 4]) << 24 | UInt32(self.block[t * 4 + 1]) << 16
                 | UInt32(self.block[t * 4 + 2]) << 8 | UInt32(self.block[t * 4 + 3])
         }
         for t in 16..<80 {
@@ -68,10 +69,18 @@ package struct SHA1: Sendable {
             let f: UInt32
             let k: UInt32
             switch t {
-            case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
-            case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-            case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
-            default: f = b ^ c ^ d; k = 0xCA62_C1D6
+            case 0..<20:
+                f = (b & c) | (~b & d)
+                k = 0x5A82_7999
+            case 20..<40:
+                f = b ^ c ^ d
+                k = 0x6ED9_EBA1
+            case 40..<60:
+                f = (b & c) | (b & d) | (c & d)
+                k = 0x8F1B_BCDC
+            default:
+                f = b ^ c ^ d
+                k = 0xCA62_C1D6
             }
             let temp = a.rotatedLeft(by: 5) &+ f &+ e &+ k &+ w[t]
             e = d
@@ -80,8 +89,10 @@ package struct SHA1: Sendable {
             b = a
             a = temp
         }
-        self.state = (self.state.0 &+ a, self.state.1 &+ b, self.state.2 &+ c,
-                      self.state.3 &+ d, self.state.4 &+ e)
+        self.state = (
+            self.state.0 &+ a, self.state.1 &+ b, self.state.2 &+ c,
+            self.state.3 &+ d, self.state.4 &+ e
+        )
     }
 }
 

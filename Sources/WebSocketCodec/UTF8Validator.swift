@@ -44,19 +44,33 @@ package struct UTF8Validator: Sendable, Hashable {
                 case 0x00...0x7F:
                     continue
                 case 0xC2...0xDF:
-                    self.remaining = 1; self.lowerBound = 0x80; self.upperBound = 0xBF
+                    self.remaining = 1
+                    self.lowerBound = 0x80
+                    self.upperBound = 0xBF
                 case 0xE0:
-                    self.remaining = 2; self.lowerBound = 0xA0; self.upperBound = 0xBF
+                    self.remaining = 2
+                    self.lowerBound = 0xA0
+                    self.upperBound = 0xBF
                 case 0xE1...0xEC, 0xEE...0xEF:
-                    self.remaining = 2; self.lowerBound = 0x80; self.upperBound = 0xBF
+                    self.remaining = 2
+                    self.lowerBound = 0x80
+                    self.upperBound = 0xBF
                 case 0xED:
-                    self.remaining = 2; self.lowerBound = 0x80; self.upperBound = 0x9F
+                    self.remaining = 2
+                    self.lowerBound = 0x80
+                    self.upperBound = 0x9F
                 case 0xF0:
-                    self.remaining = 3; self.lowerBound = 0x90; self.upperBound = 0xBF
+                    self.remaining = 3
+                    self.lowerBound = 0x90
+                    self.upperBound = 0xBF
                 case 0xF1...0xF3:
-                    self.remaining = 3; self.lowerBound = 0x80; self.upperBound = 0xBF
+                    self.remaining = 3
+                    self.lowerBound = 0x80
+                    self.upperBound = 0xBF
                 case 0xF4:
-                    self.remaining = 3; self.lowerBound = 0x80; self.upperBound = 0x8F
+                    self.remaining = 3
+                    self.lowerBound = 0x80
+                    self.upperBound = 0x8F
                 default:
                     return false
                 }

@@ -10,8 +10,10 @@ package struct WebSocketFrame: Sendable, Hashable {
     /// Application (or extension) data, unmasked.
     package var payload: [UInt8]
 
-    package init(fin: Bool = true, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false,
-                 opcode: WebSocketOpcode, payload: [UInt8]) {
+    package init(
+        fin: Bool = true, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false,
+        opcode: WebSocketOpcode, payload: [UInt8]
+    ) {
         self.fin = fin
         self.rsv1 = rsv1
         self.rsv2 = rsv2

@@ -138,8 +138,9 @@ package struct WebSocketFrameDecoder: Sendable {
     }
 
     private static func frame(_ header: Header, _ payload: [UInt8]) -> WebSocketFrame {
-        WebSocketFrame(fin: header.fin, rsv1: header.rsv1, rsv2: header.rsv2, rsv3: header.rsv3,
-                       opcode: header.opcode, payload: payload)
+        WebSocketFrame(
+            fin: header.fin, rsv1: header.rsv1, rsv2: header.rsv2, rsv3: header.rsv3,
+            opcode: header.opcode, payload: payload)
     }
 
     private mutating func consume(_ count: Int) {
@@ -206,11 +207,13 @@ package struct WebSocketFrameDecoder: Sendable {
         }
         var maskingKey: WebSocketMaskingKey?
         if masked {
-            maskingKey = WebSocketMaskingKey(self.buffer[index], self.buffer[index + 1],
-                                             self.buffer[index + 2], self.buffer[index + 3])
+            maskingKey = WebSocketMaskingKey(
+                self.buffer[index], self.buffer[index + 1],
+                self.buffer[index + 2], self.buffer[index + 3])
         }
         self.consume(headerSize)
-        return Header(fin: fin, rsv1: rsv1, rsv2: rsv2, rsv3: rsv3, opcode: opcode,
-                      maskingKey: maskingKey, payloadLength: payloadLength)
+        return Header(
+            fin: fin, rsv1: rsv1, rsv2: rsv2, rsv3: rsv3, opcode: opcode,
+            maskingKey: maskingKey, payloadLength: payloadLength)
     }
 }

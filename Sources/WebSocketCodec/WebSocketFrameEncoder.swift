@@ -15,9 +15,11 @@ package enum WebSocketFrameEncoder {
     /// Appends one frame to `output`: header, then the payload masked with `maskingKey`
     /// (client frames) or as is (`nil`, server frames). One copy of the payload; the XOR
     /// runs in place over the appended bytes, a word at a time.
-    package static func encode(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer,
-                               fin: Bool = true, rsv1: Bool = false,
-                               maskingKey: WebSocketMaskingKey?, into output: inout [UInt8]) {
+    package static func encode(
+        opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer,
+        fin: Bool = true, rsv1: Bool = false,
+        maskingKey: WebSocketMaskingKey?, into output: inout [UInt8]
+    ) {
         let count = payload.count
         output.reserveCapacity(output.count + self.headerSize(payloadLength: count, masked: maskingKey != nil) + count)
         output.append((fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode.rawValue)
@@ -51,17 +53,21 @@ package enum WebSocketFrameEncoder {
     }
 
     /// Appends one frame whose payload is `payload`.
-    package static func encode(opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true,
-                               rsv1: Bool = false, maskingKey: WebSocketMaskingKey?,
-                               into output: inout [UInt8]) {
+    package static func encode(
+        opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true,
+        rsv1: Bool = false, maskingKey: WebSocketMaskingKey?,
+        into output: inout [UInt8]
+    ) {
         payload.withUnsafeBytes {
             self.encode(opcode: opcode, payload: $0, fin: fin, rsv1: rsv1, maskingKey: maskingKey, into: &output)
         }
     }
 
     /// One frame as a new array.
-    package static func encode(opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true,
-                               rsv1: Bool = false, maskingKey: WebSocketMaskingKey?) -> [UInt8] {
+    package static func encode(
+        opcode: WebSocketOpcode, payload: [UInt8], fin: Bool = true,
+        rsv1: Bool = false, maskingKey: WebSocketMaskingKey?
+    ) -> [UInt8] {
         var output: [UInt8] = []
         self.encode(opcode: opcode, payload: payload, fin: fin, rsv1: rsv1, maskingKey: maskingKey, into: &output)
         return output

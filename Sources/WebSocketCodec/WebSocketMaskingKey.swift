@@ -14,7 +14,8 @@ package struct WebSocketMaskingKey: Sendable, Hashable {
         guard bytes.count >= 4 else { return nil }
         var iterator = bytes.makeIterator()
         guard let b0 = iterator.next(), let b1 = iterator.next(),
-              let b2 = iterator.next(), let b3 = iterator.next() else { return nil }
+            let b2 = iterator.next(), let b3 = iterator.next()
+        else { return nil }
         self.bytes = (b0, b1, b2, b3)
     }
 

@@ -58,8 +58,10 @@ package struct WebSocketMessageAssembler: Sendable {
     /// any payload byte, so they win over invalid UTF-8 in the payload: the close code then
     /// does not depend on how the bytes were chunked. Lets the owner reject invalid text
     /// before the frame is complete (fail fast; ``WebSocketPartialTextCheck``).
-    package func textValidator(forFrameWith opcode: WebSocketOpcode, rsv1: Bool,
-                               payloadLength: Int) -> UTF8Validator? {
+    package func textValidator(
+        forFrameWith opcode: WebSocketOpcode, rsv1: Bool,
+        payloadLength: Int
+    ) -> UTF8Validator? {
         guard !rsv1 else { return nil }
         switch (self.state, opcode) {
         case (.idle, .text):
@@ -130,8 +132,10 @@ package struct WebSocketMessageAssembler: Sendable {
         return .text(String(decoding: frame.payload, as: UTF8.self))
     }
 
-    private mutating func appendFragment(_ frame: WebSocketFrame, opcode: WebSocketOpcode,
-                                         compressed: Bool) throws(WebSocketProtocolError) -> Event? {
+    private mutating func appendFragment(
+        _ frame: WebSocketFrame, opcode: WebSocketOpcode,
+        compressed: Bool
+    ) throws(WebSocketProtocolError) -> Event? {
         let start = self.buffer.count
         if compressed, let decompressor = self.decompressor {
             try decompressor.decompress(frame.payload, into: &self.buffer, limit: self.maxMessageSize)

@@ -28,12 +28,17 @@ package struct WebSocketPartialTextCheck: Sendable {
     /// Validates the payload bytes of `decoder`'s partial frame received since the last call.
     ///
     /// - Throws: ``WebSocketProtocolError/invalidUTF8(_:)`` (1007) at the first invalid byte.
-    package mutating func check(_ decoder: WebSocketFrameDecoder,
-                                _ assembler: WebSocketMessageAssembler) throws(WebSocketProtocolError) {
+    package mutating func check(
+        _ decoder: WebSocketFrameDecoder,
+        _ assembler: WebSocketMessageAssembler
+    ) throws(WebSocketProtocolError) {
         guard !self.skipped, let partial = decoder.partialFrame else { return }
         if self.state == nil {
-            guard let validator = assembler.textValidator(forFrameWith: partial.opcode, rsv1: partial.rsv1,
-                                                          payloadLength: partial.payloadLength) else {
+            guard
+                let validator = assembler.textValidator(
+                    forFrameWith: partial.opcode, rsv1: partial.rsv1,
+                    payloadLength: partial.payloadLength)
+            else {
                 self.skipped = true
                 return
             }

@@ -1,7 +1,8 @@
 import RealtimeTime
-import Testing
-@testable import EngineIOProtocol
 import TestSupport
+import Testing
+
+@testable import EngineIOProtocol
 
 /// Narrated Engine.IO v4 sessions (engine.io-protocol v4, "Protocol"), asserting every action.
 @Suite struct EngineClientStateMachineTests {
@@ -32,40 +33,44 @@ import TestSupport
         // Writes before the handshake wait for it.
         #expect(machine.send(.message("early")) == [])
         // The server answers with the open packet (and, here, a message in the same body).
-        #expect(machine.pollingGETCompleted(body: Self.body("0" + Self.openText + "\u{1E}4hi"), now: self.t0) == [
-            .opened(Self.handshake),
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
-            .sendPollingPOST(sid: Self.sid, body: Self.body("4early")),
-            .deliverMessage("hi"),
-            .sendPollingGET(sid: Self.sid),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("0" + Self.openText + "\u{1E}4hi"), now: self.t0) == [
+                .opened(Self.handshake),
+                .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
+                .sendPollingPOST(sid: Self.sid, body: Self.body("4early")),
+                .deliverMessage("hi"),
+                .sendPollingGET(sid: Self.sid),
+            ])
         #expect(machine.isOpen && machine.sid == Self.sid && machine.currentTransport == .polling)
         // One POST in flight: later writes are buffered, then sent joined.
         #expect(machine.send(.message("a")) == [])
         #expect(machine.send([.message("b"), .binaryMessage([1, 2, 3, 4])]) == [])
-        #expect(machine.pollingPOSTCompleted(now: self.t0) == [
-            .sendPollingPOST(sid: Self.sid, body: Self.body("4a\u{1E}4b\u{1E}bAQIDBA==")),
-        ])
+        #expect(
+            machine.pollingPOSTCompleted(now: self.t0) == [
+                .sendPollingPOST(sid: Self.sid, body: Self.body("4a\u{1E}4b\u{1E}bAQIDBA=="))
+            ])
         #expect(machine.pollingPOSTCompleted(now: self.t0) == [])
         #expect(!machine.isPollingPOSTInFlight)
         // A duplicate completion report is ignored.
         #expect(machine.pollingPOSTCompleted(now: self.t0) == [])
         // The server pings: the client answers `3` and re-arms the liveness timer.
         let t1 = self.t0 + .seconds(25)
-        #expect(machine.pollingGETCompleted(body: Self.body("2"), now: t1) == [
-            .scheduleHeartbeatTimeout(t1 + .seconds(45)),
-            .sendPollingPOST(sid: Self.sid, body: Self.body("3")),
-            .sendPollingGET(sid: Self.sid),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("2"), now: t1) == [
+                .scheduleHeartbeatTimeout(t1 + .seconds(45)),
+                .sendPollingPOST(sid: Self.sid, body: Self.body("3")),
+                .sendPollingGET(sid: Self.sid),
+            ])
         // Spec example body: message, ping, message; plus a binary message.
         let t2 = t1 + .seconds(1)
-        #expect(machine.pollingGETCompleted(body: Self.body("4hello\u{1E}2\u{1E}4world\u{1E}bAQIDBA=="), now: t2) == [
-            .deliverMessage("hello"),
-            .scheduleHeartbeatTimeout(t2 + .seconds(45)),
-            .deliverMessage("world"),
-            .deliverBinaryMessage([1, 2, 3, 4]),
-            .sendPollingGET(sid: Self.sid),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("4hello\u{1E}2\u{1E}4world\u{1E}bAQIDBA=="), now: t2) == [
+                .deliverMessage("hello"),
+                .scheduleHeartbeatTimeout(t2 + .seconds(45)),
+                .deliverMessage("world"),
+                .deliverBinaryMessage([1, 2, 3, 4]),
+                .sendPollingGET(sid: Self.sid),
+            ])
         // The pong is buffered behind the POST still in flight, and sent when it completes.
         #expect(machine.pollingPOSTCompleted(now: t2) == [.sendPollingPOST(sid: Self.sid, body: Self.body("3"))])
         // A noop just re-polls.
@@ -75,7 +80,8 @@ import TestSupport
     @Test func postsAreSplitByMaxPayload() {
         var machine = EngineClientStateMachine(configuration: .init(forcePolling: true))
         _ = machine.start()
-        _ = machine.pollingGETCompleted(body: Self.body(#"0{"sid":"s","upgrades":[],"pingInterval":300,"pingTimeout":200,"maxPayload":12}"#), now: self.t0)
+        _ = machine.pollingGETCompleted(
+            body: Self.body(#"0{"sid":"s","upgrades":[],"pingInterval":300,"pingTimeout":200,"maxPayload":12}"#), now: self.t0)
         #expect(machine.send(.message("first")) == [.sendPollingPOST(sid: "s", body: Self.body("4first"))])
         #expect(machine.send([.message("aaaa"), .message("bbbb"), .message("cccccccccccccccc")]) == [])
         // "4aaaa" (5) + RS + "4bbbb" (5) = 11 <= 12; the long one goes alone even though it is too big.
@@ -110,11 +116,12 @@ import TestSupport
         let deadline = self.t0 + .seconds(45)
         // A timer that fires early (or stale) re-arms for the real deadline.
         #expect(machine.heartbeatTimerFired(now: deadline - .milliseconds(1)) == [.scheduleHeartbeatTimeout(deadline)])
-        #expect(machine.heartbeatTimerFired(now: deadline) == [
-            .cancelPollingRequests,
-            .cancelHeartbeatTimeout,
-            .closed(.pingTimeout),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: deadline) == [
+                .cancelPollingRequests,
+                .cancelHeartbeatTimeout,
+                .closed(.pingTimeout),
+            ])
         #expect(machine.closeReason == .pingTimeout)
         // Everything after the close is ignored.
         #expect(machine.heartbeatTimerFired(now: deadline + .seconds(1)) == [])
@@ -132,11 +139,12 @@ import TestSupport
 
     @Test func serverClosePacket() {
         var machine = self.openPollingSession()
-        #expect(machine.pollingGETCompleted(body: Self.body("4bye\u{1E}1\u{1E}4ignored"), now: self.t0) == [
-            .deliverMessage("bye"),
-            .cancelHeartbeatTimeout,
-            .closed(.serverClosed),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("4bye\u{1E}1\u{1E}4ignored"), now: self.t0) == [
+                .deliverMessage("bye"),
+                .cancelHeartbeatTimeout,
+                .closed(.serverClosed),
+            ])
     }
 
     @Test func clientCloseSendsClosePacketInAPost() {
@@ -170,14 +178,16 @@ import TestSupport
     @Test func transportErrorsClose() {
         var getFails = self.openPollingSession()
         _ = getFails.send(.message("a"))
-        #expect(getFails.pollingGETFailed(reason: "HTTP 400") == [
-            .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.transportError("HTTP 400")),
-        ])
+        #expect(
+            getFails.pollingGETFailed(reason: "HTTP 400") == [
+                .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.transportError("HTTP 400")),
+            ])
         var postFails = self.openPollingSession()
         _ = postFails.send(.message("a"))
-        #expect(postFails.pollingPOSTFailed(reason: "reset") == [
-            .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.transportError("reset")),
-        ])
+        #expect(
+            postFails.pollingPOSTFailed(reason: "reset") == [
+                .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.transportError("reset")),
+            ])
         var handshakeFails = EngineClientStateMachine()
         _ = handshakeFails.start()
         #expect(handshakeFails.pollingGETFailed(reason: "refused") == [.closed(.transportError("refused"))])
@@ -207,7 +217,8 @@ import TestSupport
     @Test func oversizedPollingBodyCloses() {
         var machine = EngineClientStateMachine(configuration: .init(forcePolling: true, maximumPollingBodyLength: 8))
         _ = machine.start()
-        #expect(machine.pollingGETCompleted(body: Self.body("0" + Self.openText), now: self.t0) == [.closed(.protocolError(.payloadTooLarge(limit: 8)))])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("0" + Self.openText), now: self.t0) == [.closed(.protocolError(.payloadTooLarge(limit: 8)))])
     }
 
     // MARK: Upgrade
@@ -216,12 +227,13 @@ import TestSupport
         var machine = EngineClientStateMachine()
         #expect(machine.start() == [.sendPollingGET(sid: nil)])
         // The handshake offers websocket: the probe WebSocket opens alongside polling.
-        #expect(machine.pollingGETCompleted(body: Self.body("0" + Self.openText), now: self.t0) == [
-            .opened(Self.handshake),
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
-            .openWebSocket(sid: Self.sid),
-            .sendPollingGET(sid: Self.sid),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("0" + Self.openText), now: self.t0) == [
+                .opened(Self.handshake),
+                .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
+                .openWebSocket(sid: Self.sid),
+                .sendPollingGET(sid: Self.sid),
+            ])
         #expect(machine.isUpgrading)
         // Polling still carries writes while the WebSocket opens.
         #expect(machine.send(.message("a")) == [.sendPollingPOST(sid: Self.sid, body: Self.body("4a"))])
@@ -236,13 +248,14 @@ import TestSupport
         // The old GET returns with packets (the server ends it with a noop): they are delivered,
         // then the upgrade completes: `5`, then the buffered writes in order (the pong last).
         let t1 = self.t0 + .seconds(2)
-        #expect(machine.pollingGETCompleted(body: Self.body("4x\u{1E}2\u{1E}4y\u{1E}6"), now: t1) == [
-            .deliverMessage("x"),
-            .scheduleHeartbeatTimeout(t1 + .seconds(45)),
-            .deliverMessage("y"),
-            .sendWebSocketFrames([.text("5"), .text("4b"), .text("4c"), .text("3")]),
-            .upgraded,
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("4x\u{1E}2\u{1E}4y\u{1E}6"), now: t1) == [
+                .deliverMessage("x"),
+                .scheduleHeartbeatTimeout(t1 + .seconds(45)),
+                .deliverMessage("y"),
+                .sendWebSocketFrames([.text("5"), .text("4b"), .text("4c"), .text("3")]),
+                .upgraded,
+            ])
         #expect(machine.currentTransport == .webSocket && !machine.isUpgrading)
         #expect(!machine.isPollingGETInFlight && !machine.isPollingPOSTInFlight)
         // Over the WebSocket now.
@@ -251,10 +264,11 @@ import TestSupport
         #expect(machine.webSocketReceived(.binary([9]), now: t1) == [.deliverBinaryMessage([9])])
         #expect(machine.send([.message("d"), .binaryMessage([1])]) == [.sendWebSocketFrames([.text("4d"), .binary([1])])])
         let t2 = t1 + .seconds(25)
-        #expect(machine.webSocketReceived(.text("2"), now: t2) == [
-            .scheduleHeartbeatTimeout(t2 + .seconds(45)),
-            .sendWebSocketFrames([.text("3")]),
-        ])
+        #expect(
+            machine.webSocketReceived(.text("2"), now: t2) == [
+                .scheduleHeartbeatTimeout(t2 + .seconds(45)),
+                .sendWebSocketFrames([.text("3")]),
+            ])
         // Stale polling reports are ignored.
         #expect(machine.pollingGETCompleted(body: Self.body("4stale"), now: t2) == [])
         #expect(machine.pollingPOSTCompleted(now: t2) == [])
@@ -290,9 +304,10 @@ import TestSupport
         _ = machine.webSocketOpened(now: self.t0)
         _ = machine.webSocketReceived(.text("3probe"), now: self.t0)
         #expect(machine.send(.message("held")) == [])
-        #expect(machine.pollingGETCompleted(body: Self.body("6"), now: self.t0) == [
-            .sendWebSocketFrames([.text("5"), .text("4held")]), .upgraded,
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("6"), now: self.t0) == [
+                .sendWebSocketFrames([.text("5"), .text("4held")]), .upgraded,
+            ])
     }
 
     @Test func unexpectedWebSocketPacketWhilePausedAbandonsTheUpgrade() {
@@ -302,9 +317,10 @@ import TestSupport
         #expect(machine.send(.message("held")) == [])
         // Only `3probe` may come before `5`; anything else means the probe is not trustworthy.
         // The GET is still in flight, so only the buffered write needs a POST.
-        #expect(machine.webSocketReceived(.text("4early"), now: self.t0) == [
-            .closeWebSocket, .sendPollingPOST(sid: Self.sid, body: Self.body("4held")),
-        ])
+        #expect(
+            machine.webSocketReceived(.text("4early"), now: self.t0) == [
+                .closeWebSocket, .sendPollingPOST(sid: Self.sid, body: Self.body("4held")),
+            ])
         #expect(machine.pollingGETCompleted(body: Self.body("6"), now: self.t0) == [.sendPollingGET(sid: Self.sid)])
     }
 
@@ -363,7 +379,10 @@ import TestSupport
                     case .sendWebSocketFrames(let frames):
                         for frame in frames {
                             guard case .text(let text) = frame else { continue }
-                            if text == "5" { upgraded = true; continue }
+                            if text == "5" {
+                                upgraded = true
+                                continue
+                            }
                             if text == "2probe" { continue }
                             #expect(upgraded, "message on the WebSocket before 5")
                             if text.hasPrefix("4") { serverReceived.append(String(text.dropFirst())) }
@@ -426,11 +445,12 @@ import TestSupport
         #expect(machine.start() == [.openWebSocket(sid: nil)])
         #expect(machine.send(.message("early")) == [])
         #expect(machine.webSocketOpened(now: self.t0) == [])
-        #expect(machine.webSocketReceived(.text("0" + Self.openText), now: self.t0) == [
-            .opened(Self.handshake),
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
-            .sendWebSocketFrames([.text("4early")]),
-        ])
+        #expect(
+            machine.webSocketReceived(.text("0" + Self.openText), now: self.t0) == [
+                .opened(Self.handshake),
+                .scheduleHeartbeatTimeout(self.t0 + .seconds(45)),
+                .sendWebSocketFrames([.text("4early")]),
+            ])
         #expect(machine.currentTransport == .webSocket && !machine.isUpgrading)
         #expect(machine.webSocketReceived(.text(#"40{"sid":"x"}"#), now: self.t0) == [.deliverMessage(#"0{"sid":"x"}"#)])
         #expect(machine.webSocketReceived(.text("1"), now: self.t0) == [.closeWebSocket, .cancelHeartbeatTimeout, .closed(.serverClosed)])
@@ -439,12 +459,18 @@ import TestSupport
     @Test func webSocketOnlyFailures() {
         var notOpen = EngineClientStateMachine(configuration: .init(forceWebSockets: true))
         _ = notOpen.start()
-        #expect(notOpen.webSocketReceived(.text("4hi"), now: self.t0) == [.closeWebSocket, .closed(.protocolError(.invalidHandshake("first packet is not open")))])
+        #expect(
+            notOpen.webSocketReceived(.text("4hi"), now: self.t0) == [
+                .closeWebSocket, .closed(.protocolError(.invalidHandshake("first packet is not open"))),
+            ])
 
         var garbage = EngineClientStateMachine(configuration: .init(forceWebSockets: true))
         _ = garbage.start()
         _ = garbage.webSocketReceived(.text("0" + Self.openText), now: self.t0)
-        #expect(garbage.webSocketReceived(.text("?"), now: self.t0) == [.closeWebSocket, .cancelHeartbeatTimeout, .closed(.protocolError(.unknownPacketType(UInt8(ascii: "?"))))])
+        #expect(
+            garbage.webSocketReceived(.text("?"), now: self.t0) == [
+                .closeWebSocket, .cancelHeartbeatTimeout, .closed(.protocolError(.unknownPacketType(UInt8(ascii: "?")))),
+            ])
 
         var dropped = EngineClientStateMachine(configuration: .init(forceWebSockets: true))
         _ = dropped.start()

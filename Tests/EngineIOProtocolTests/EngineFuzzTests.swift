@@ -1,7 +1,8 @@
 import RealtimeTime
-import Testing
-@testable import EngineIOProtocol
 import TestSupport
+import Testing
+
+@testable import EngineIOProtocol
 
 /// Random and mutated input for everything that parses server bytes, and random walks through
 /// the client state machine checking its invariants. Deterministic seeds: a failure reproduces.

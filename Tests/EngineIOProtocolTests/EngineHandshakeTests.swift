@@ -1,21 +1,25 @@
 import Testing
+
 @testable import EngineIOProtocol
 
 /// engine.io-protocol v4, "Handshake".
 @Suite struct EngineHandshakeTests {
     @Test func decodesTheSpecExample() throws {
-        let handshake = try EngineHandshake(jsonText: """
-            {
-              "sid": "lv_VI97HAXpY6yYWAAAC",
-              "upgrades": ["websocket"],
-              "pingInterval": 25000,
-              "pingTimeout": 20000,
-              "maxPayload": 1000000
-            }
-            """)
-        #expect(handshake == EngineHandshake(
-            sid: "lv_VI97HAXpY6yYWAAAC", upgrades: ["websocket"],
-            pingInterval: .seconds(25), pingTimeout: .seconds(20), maxPayload: 1_000_000))
+        let handshake = try EngineHandshake(
+            jsonText: """
+                {
+                  "sid": "lv_VI97HAXpY6yYWAAAC",
+                  "upgrades": ["websocket"],
+                  "pingInterval": 25000,
+                  "pingTimeout": 20000,
+                  "maxPayload": 1000000
+                }
+                """)
+        #expect(
+            handshake
+                == EngineHandshake(
+                    sid: "lv_VI97HAXpY6yYWAAAC", upgrades: ["websocket"],
+                    pingInterval: .seconds(25), pingTimeout: .seconds(20), maxPayload: 1_000_000))
     }
 
     @Test func optionalFieldsDefault() throws {

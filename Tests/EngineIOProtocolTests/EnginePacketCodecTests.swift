@@ -1,6 +1,7 @@
-import Testing
-@testable import EngineIOProtocol
 import TestSupport
+import Testing
+
+@testable import EngineIOProtocol
 
 /// Vectors from engine.io-protocol v4, "Packet encoding".
 @Suite struct EnginePacketCodecTests {
@@ -53,12 +54,17 @@ import TestSupport
         ("4hello\u{1E}2\u{1E}4world", [.message("hello"), .ping(""), .message("world")]),
         ("4hello\u{1E}bAQIDBA==", [.message("hello"), .binaryMessage([1, 2, 3, 4])]),
         (#"42["hello"]"# + "\u{1E}" + #"42["world"]"#, [.message(#"2["hello"]"#), .message(#"2["world"]"#)]),
-        (#"0{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#,
-         [.open(#"{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#)]),
+        (
+            #"0{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#,
+            [.open(#"{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000,"maxPayload":1000000}"#)]
+        ),
         ("6", [.noop]),
-        ("4€\u{1E}4😀\u{1E}3probe\u{1E}b\u{1E}bAQ==\u{1E}bAQI=", [
-            .message("€"), .message("😀"), .pong("probe"), .binaryMessage([]), .binaryMessage([1]), .binaryMessage([1, 2]),
-        ]),
+        (
+            "4€\u{1E}4😀\u{1E}3probe\u{1E}b\u{1E}bAQ==\u{1E}bAQI=",
+            [
+                .message("€"), .message("😀"), .pong("probe"), .binaryMessage([]), .binaryMessage([1]), .binaryMessage([1, 2]),
+            ]
+        ),
         ("", []),
     ]
 

@@ -1,5 +1,6 @@
 import RealtimeTime
 import Testing
+
 @testable import EngineIOProtocol
 
 /// Engine.IO v3 (engine.io-protocol v3, "Encoding", "Timeouts"): length-prefixed payloads,
@@ -25,8 +26,10 @@ import Testing
         (Array("3:4€é2:4x".utf8), [.message("€é"), .message("x")]),
         (Array("6:4€é2:4x".utf8), [.message("€é"), .message("x")]),
         (Array("10:b4AQIDBA==".utf8), [.binaryMessage([1, 2, 3, 4])]),
-        (Self.record(#"0{"sid":"a","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000}"#),
-         [.open(#"{"sid":"a","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000}"#)]),
+        (
+            Self.record(#"0{"sid":"a","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000}"#),
+            [.open(#"{"sid":"a","upgrades":["websocket"],"pingInterval":25000,"pingTimeout":5000}"#)]
+        ),
         // Binary (XHR2) form.
         ([0, 6, 0xFF] + Array("4hello".utf8) + [1, 5, 0xFF, 4, 1, 2, 3, 4], [.message("hello"), .binaryMessage([1, 2, 3, 4])]),
         ([0, 1, 0, 0xFF] + Array("4abcdefghi".utf8), [.message("abcdefghi")]),
@@ -55,7 +58,7 @@ import Testing
         (Array("2:x1".utf8), .unknownPacketType(UInt8(ascii: "x"))),
         (Array("3:b3A".utf8), .unknownPacketType(UInt8(ascii: "3"))),
         (Array("4:b4A!".utf8), .invalidBase64),
-        (Array("2:4é9".utf8) , .invalidLengthPrefix),
+        (Array("2:4é9".utf8), .invalidLengthPrefix),
         ([0, 9, 0xFF, 0x34], .invalidLengthPrefix),
         ([0, 1, 2, 3], .invalidLengthPrefix),
         ([0, 0xFF, 0x34], .invalidLengthPrefix),
@@ -116,30 +119,35 @@ import Testing
         #expect(machine.start() == [.sendPollingGET(sid: nil)])
         let handshake = EngineHandshake(sid: "s", upgrades: [], pingInterval: .seconds(25), pingTimeout: .seconds(5), maxPayload: nil)
         // The first timer is the first ping, pingInterval after the handshake.
-        #expect(machine.pollingGETCompleted(body: Self.openBody, now: self.t0) == [
-            .opened(handshake), .scheduleHeartbeatTimeout(self.t0 + .seconds(25)), .sendPollingGET(sid: "s"),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Self.openBody, now: self.t0) == [
+                .opened(handshake), .scheduleHeartbeatTimeout(self.t0 + .seconds(25)), .sendPollingGET(sid: "s"),
+            ])
         #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(24)) == [.scheduleHeartbeatTimeout(self.t0 + .seconds(25))])
         // Ping goes out; the pong is due within pingTimeout.
-        #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
-            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(30)),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
+                .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+                .scheduleHeartbeatTimeout(self.t0 + .seconds(30)),
+            ])
         #expect(machine.pollingPOSTCompleted(now: self.t0 + .seconds(25)) == [])
         // The pong arrives: the next ping is pingInterval later.
         let t1 = self.t0 + .seconds(26)
-        #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
-            .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
+                .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+            ])
         #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(30)) == [.scheduleHeartbeatTimeout(t1 + .seconds(25))])
-        #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
-            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
-            .scheduleHeartbeatTimeout(t1 + .seconds(30)),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
+                .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+                .scheduleHeartbeatTimeout(t1 + .seconds(30)),
+            ])
         // No pong this time.
-        #expect(machine.heartbeatTimerFired(now: t1 + .seconds(30)) == [
-            .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.pingTimeout),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: t1 + .seconds(30)) == [
+                .cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.pingTimeout),
+            ])
     }
 
     /// With pingTimeout longer than pingInterval (python-engineio 3 defaults: 60 s and 25 s) the
@@ -149,19 +157,22 @@ import Testing
         _ = machine.start()
         let open = Self.record(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":60000}"#)
         _ = machine.pollingGETCompleted(body: open, now: self.t0)
-        #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
-            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
-            .scheduleHeartbeatTimeout(self.t0 + .seconds(85)),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
+                .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+                .scheduleHeartbeatTimeout(self.t0 + .seconds(85)),
+            ])
         _ = machine.pollingPOSTCompleted(now: self.t0 + .seconds(25))
         let t1 = self.t0 + .seconds(26)
-        #expect(machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
-            .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
-        ])
-        #expect(machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
-            .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
-            .scheduleHeartbeatTimeout(t1 + .seconds(85)),
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Array("1:3".utf8), now: t1) == [
+                .pongReceived, .scheduleHeartbeatTimeout(t1 + .seconds(25)), .sendPollingGET(sid: "s"),
+            ])
+        #expect(
+            machine.heartbeatTimerFired(now: t1 + .seconds(25)) == [
+                .sendPollingPOST(sid: "s", body: Array("1:2".utf8)),
+                .scheduleHeartbeatTimeout(t1 + .seconds(85)),
+            ])
     }
 
     @Test func anyPacketKeepsTheSessionAlive() {
@@ -188,17 +199,20 @@ import Testing
         #expect(machine.webSocketReceived(.text("3probe"), now: self.t0) == [])
         #expect(machine.send(.binaryMessage([8])) == [])
         #expect(machine.pollingPOSTCompleted(now: self.t0) == [])
-        #expect(machine.pollingGETCompleted(body: Array("1:6".utf8), now: self.t0) == [
-            .sendWebSocketFrames([.text("5"), .binary([4, 8])]), .upgraded,
-        ])
+        #expect(
+            machine.pollingGETCompleted(body: Array("1:6".utf8), now: self.t0) == [
+                .sendWebSocketFrames([.text("5"), .binary([4, 8])]), .upgraded,
+            ])
         #expect(machine.webSocketReceived(.binary([4, 1, 2]), now: self.t0) == [.deliverBinaryMessage([1, 2])])
         // The client pings over the WebSocket now.
-        #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
-            .sendWebSocketFrames([.text("2")]), .scheduleHeartbeatTimeout(self.t0 + .seconds(30)),
-        ])
+        #expect(
+            machine.heartbeatTimerFired(now: self.t0 + .seconds(25)) == [
+                .sendWebSocketFrames([.text("2")]), .scheduleHeartbeatTimeout(self.t0 + .seconds(30)),
+            ])
         // The pong re-arms the timer for the next ping.
-        #expect(machine.webSocketReceived(.text("3"), now: self.t0 + .seconds(26)) == [
-            .pongReceived, .scheduleHeartbeatTimeout(self.t0 + .seconds(51)),
-        ])
+        #expect(
+            machine.webSocketReceived(.text("3"), now: self.t0 + .seconds(26)) == [
+                .pongReceived, .scheduleHeartbeatTimeout(self.t0 + .seconds(51)),
+            ])
     }
 }

@@ -1,5 +1,6 @@
-@testable import EngineIOProtocol
 import Testing
+
+@testable import EngineIOProtocol
 
 /// The WebSocket send queue machine: one writer at a time, batches in queue order, a close
 /// after everything before it, nothing after it.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EngineIOProtocol
 
 @Suite struct JSONParserTests {

@@ -1,6 +1,7 @@
-import Testing
-@testable import EngineIOProtocol
 import TestSupport
+import Testing
+
+@testable import EngineIOProtocol
 
 @Suite struct JSONSerializerTests {
     @Test func writesCompactText() {
@@ -73,8 +74,9 @@ import TestSupport
 
     @Test func binaryPrintsNumberedPlaceholders() {
         let value: JSONValue = ["e", .binary([1]), ["x": .binary([2])]]
-        #expect(value.serializedString()
-            == #"["e",{"_placeholder":true,"num":0},{"x":{"_placeholder":true,"num":1}}]"#)
+        #expect(
+            value.serializedString()
+                == #"["e",{"_placeholder":true,"num":0},{"x":{"_placeholder":true,"num":1}}]"#)
         #expect(value.containsBinary)
         #expect(!JSONValue.array(["e"]).containsBinary)
     }

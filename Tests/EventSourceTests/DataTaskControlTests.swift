@@ -1,7 +1,8 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
+import RealtimeTime
 import Testing
+
 @testable import EventSource
 
 /// The data task's controls: restart on demand, a settable last event ID and ready state,
@@ -10,8 +11,10 @@ import Testing
 @Suite struct DataTaskControlTests {
     private let url = URL(string: "http://127.0.0.1:9/stream")!
 
-    private func source(_ transport: ScriptedHTTPTransport,
-                        policy: EventSource.ReconnectionPolicy = .disabled) -> EventSource {
+    private func source(
+        _ transport: ScriptedHTTPTransport,
+        policy: EventSource.ReconnectionPolicy = .disabled
+    ) -> EventSource {
         EventSource(reconnectionPolicy: policy, transport: .custom(transport))
     }
 
@@ -153,7 +156,7 @@ import Testing
         let consumer = Task { await summaries(of: task) }
         // The event is delivered (its id published), the read waits for more.
         while task.lastMessageId != "1" { try await Task.sleep(.milliseconds(5)) }
-        task.readyState = .connecting // not the caller's to set: nothing happens
+        task.readyState = .connecting  // not the caller's to set: nothing happens
         #expect(task.readyState == .open)
         task.readyState = .closed
         #expect(await consumer.value == ["open", "event(-,1,a)"])
@@ -164,16 +167,22 @@ import Testing
     // MARK: - Comments and retry
 
     @Test func extrasArriveInStreamOrder() async throws {
-        let transport = ScriptedHTTPTransport([.success(.init(chunks: [
-            ": hi\n", "retry: 20\ndata: a\n:x", "\n\nid: 3\ndata: b\n", "\n: tail\n",
-        ]))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(chunks: [
+                    ": hi\n", "retry: 20\ndata: a\n:x", "\n\nid: 3\ndata: b\n", "\n: tail\n",
+                ]))
+        ])
         let task = self.source(transport).dataTask(for: URLRequest(url: self.url))
         var elements: [String] = []
         for await element in task.events(including: .all) {
             elements.append(element.summary)
         }
-        #expect(elements == ["open", "comment(hi)", "retry(20 ms)", "comment(x)", "event(-,-,a)", "event(-,3,b)",
-                             "comment(tail)", "closed"])
+        #expect(
+            elements == [
+                "open", "comment(hi)", "retry(20 ms)", "comment(x)", "event(-,-,a)", "event(-,3,b)",
+                "comment(tail)", "closed",
+            ])
         #expect(task.lastMessageId == "3")
     }
 

@@ -1,14 +1,17 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
+import RealtimeTime
 import Testing
+
 @testable import EventSource
 
 @Suite struct DataTaskTests {
     private let url = URL(string: "http://127.0.0.1:9/stream")!
 
-    private func source(_ transport: ScriptedHTTPTransport, mode: EventSource.Mode = .default,
-                        policy: EventSource.ReconnectionPolicy = .disabled) -> EventSource {
+    private func source(
+        _ transport: ScriptedHTTPTransport, mode: EventSource.Mode = .default,
+        policy: EventSource.ReconnectionPolicy = .disabled
+    ) -> EventSource {
         EventSource(mode: mode, reconnectionPolicy: policy, transport: .custom(transport))
     }
 
@@ -46,8 +49,12 @@ import Testing
     }
 
     @Test func errorStatusReportsTheBodyThenCloses() async {
-        let transport = ScriptedHTTPTransport([.success(.init(status: 503, headers: ["Content-Type": "text/plain"],
-                                                              chunks: ["try ", "later"]))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(
+                    status: 503, headers: ["Content-Type": "text/plain"],
+                    chunks: ["try ", "later"]))
+        ])
         let events = await summaries(of: self.source(transport).dataTask(for: URLRequest(url: self.url)))
         #expect(events == ["error(503,try later)", "closed"])
     }
@@ -59,8 +66,12 @@ import Testing
     }
 
     @Test func contentTypeParametersAreAccepted() async {
-        let transport = ScriptedHTTPTransport([.success(.init(headers: ["content-type": "Text/Event-Stream; charset=utf-8"],
-                                                              chunks: ["data: x\n\n"]))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(
+                    headers: ["content-type": "Text/Event-Stream; charset=utf-8"],
+                    chunks: ["data: x\n\n"]))
+        ])
         let events = await summaries(of: self.source(transport).dataTask(for: URLRequest(url: self.url)))
         #expect(events == ["open", "event(-,-,x)", "closed"])
     }
@@ -72,8 +83,12 @@ import Testing
     }
 
     @Test func idleTimeoutMidStreamIsReported() async {
-        let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: a\n\n"],
-                                                              ending: .failure(HTTPClientError(.timedOut, "idle"))))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(
+                    chunks: ["data: a\n\n"],
+                    ending: .failure(HTTPClientError(.timedOut, "idle"))))
+        ])
         let events = await summaries(of: self.source(transport).dataTask(for: URLRequest(url: self.url)))
         #expect(events == ["open", "event(-,-,a)", "error(url \(URLError.Code.timedOut.rawValue))", "closed"])
     }
@@ -130,7 +145,8 @@ import Testing
             .success(.init(chunks: ["data: b\n\n"], ending: .failure(HTTPClientError(.network(.connectionReset), "reset")))),
             .success(.init(status: 204, headers: [:])),
         ])
-        let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 5, maximumDelay: 0.05, jitter: 0,
+        let policy = EventSource.ReconnectionPolicy.exponentialBackoff(
+            initialDelay: 5, maximumDelay: 0.05, jitter: 0,
             prepareRequest: { request, attempt in
                 var request = request
                 request.setValue("token-\(attempt)", forHTTPHeaderField: "Authorization")
@@ -141,8 +157,11 @@ import Testing
         request.httpBody = Data("body".utf8)
         let task = self.source(transport, policy: policy).dataTask(for: request)
         let events = await summaries(of: task)
-        #expect(events == ["open", "event(-,7,a)", "open", "event(-,-,b)",
-                           "error(url \(URLError.Code.networkConnectionLost.rawValue))", "closed"])
+        #expect(
+            events == [
+                "open", "event(-,7,a)", "open", "event(-,-,b)",
+                "error(url \(URLError.Code.networkConnectionLost.rawValue))", "closed",
+            ])
         let sent = transport.requests
         #expect(sent.count == 3)
         #expect(sent.map { $0.headers.first(name: "Last-Event-ID") } == [nil, "7", "7"])
@@ -161,8 +180,12 @@ import Testing
     }
 
     @Test func eventLargerThanTheLimitFailsTheConnection() async throws {
-        let transport = ScriptedHTTPTransport([.success(.init(chunks: ["data: " + String(repeating: "x", count: 100) + "\n\n"],
-                                                              ending: .hang))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(
+                    chunks: ["data: " + String(repeating: "x", count: 100) + "\n\n"],
+                    ending: .hang))
+        ])
         var eventSource = self.source(transport)
         eventSource.maximumEventSize = 64
         let events = await summaries(of: eventSource.dataTask(for: URLRequest(url: self.url)))
@@ -171,9 +194,12 @@ import Testing
     }
 
     @Test func dataOnlyModeKeepsThePayloadWhole() async {
-        let transport = ScriptedHTTPTransport([.success(.init(chunks: [
-            ": ping\n\ndata: {\"a\":\n", "data: 1}\n\n", "data: [DONE]\r\n\r\n", "event: x\n\n",
-        ]))])
+        let transport = ScriptedHTTPTransport([
+            .success(
+                .init(chunks: [
+                    ": ping\n\ndata: {\"a\":\n", "data: 1}\n\n", "data: [DONE]\r\n\r\n", "event: x\n\n",
+                ]))
+        ])
         let events = await summaries(of: self.source(transport, mode: .dataOnly).dataTask(for: URLRequest(url: self.url)))
         #expect(events == ["open", "event(-,-,{\"a\":\ndata: 1})", "event(-,-,[DONE])", "event(x,-,nil)", "closed"])
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// Credentials never follow a redirect to another origin (RFC 9110 §15.4: a client should
@@ -32,8 +33,9 @@ import TestSupport
     func credentialsStayOnTheirOrigin(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        let crossOrigin = try await self.echoedHeaders(transport, port: server.port,
-                                                       to: "http://localhost:\(server.port)/echo")
+        let crossOrigin = try await self.echoedHeaders(
+            transport, port: server.port,
+            to: "http://localhost:\(server.port)/echo")
         #expect(crossOrigin["authorization"] == nil, "\(transport): \(crossOrigin)")
         #expect(crossOrigin["cookie"] == nil, "\(transport): \(crossOrigin)")
         #expect(crossOrigin["x-plain"] == "kept")

@@ -1,8 +1,9 @@
-import RealtimeTime
 import Foundation
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// EventSource with a reconnection policy through `fault_proxy.py`: the connection is cut in
@@ -30,8 +31,9 @@ import TestSupport
         defer { proxy.stop() }
         // A first stream through this transport, so what it creates once per process (the
         // shared URLSession's socket pair) is in the baseline.
-        _ = await summaries(of: EventSource(timeoutInterval: 10, transport: transport)
-            .dataTask(for: URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/events?count=1")!)))
+        _ = await summaries(
+            of: EventSource(timeoutInterval: 10, transport: transport)
+                .dataTask(for: URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/events?count=1")!)))
         let descriptors = ProcessResources.openDescriptorCount
         let registrations = Self.loopRegistrations
         let targets = ProcessResources.descriptorTargets
@@ -87,10 +89,13 @@ import TestSupport
         #expect(resumed == resumed.sorted() && !resumed.isEmpty, "\(resumed)")
         print("[fault] EventSource \(transport): \(ids.count) events, \(opens) opens, \(errors) errors, resumed at \(resumed)")
 
-        #expect(await ProcessResources.eventually {
-            ProcessResources.openDescriptorCount <= descriptors
-                && Self.loopRegistrations <= registrations
-        }, "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors), registered \(Self.loopRegistrations) (was \(registrations)): new \(ProcessResources.descriptorTargets.filter { !targets.contains($0) }), gone \(targets.filter { !ProcessResources.descriptorTargets.contains($0) })")
+        #expect(
+            await ProcessResources.eventually {
+                ProcessResources.openDescriptorCount <= descriptors
+                    && Self.loopRegistrations <= registrations
+            },
+            "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors), registered \(Self.loopRegistrations) (was \(registrations)): new \(ProcessResources.descriptorTargets.filter { !targets.contains($0) }), gone \(targets.filter { !ProcessResources.descriptorTargets.contains($0) })"
+        )
         #expect(try await proxy.stats().open == 0)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// EventSource against `sse_raw_server.py` paths that try to exhaust or confuse it: a line
@@ -24,9 +25,11 @@ import TestSupport
         }
     }
 
-    @Test(.disabled(if: Self.floodTransports.isEmpty,
-                    "REALTIME_NO_NATIVE_STACK: the flood runs over URLSession only with REALTIME_URLSESSION_HOSTILE=1 (a corelibs trap, see floodTransports)"),
-          arguments: Self.floodTransports)
+    @Test(
+        .disabled(
+            if: Self.floodTransports.isEmpty,
+            "REALTIME_NO_NATIVE_STACK: the flood runs over URLSession only with REALTIME_URLSESSION_HOSTILE=1 (a corelibs trap, see floodTransports)"),
+        arguments: Self.floodTransports)
     func aLineThatNeverEndsStopsAtTheEventSizeLimit(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
@@ -42,8 +45,9 @@ import TestSupport
         // (Over URLSession on Linux the peak is what libcurl receives before the cancel takes
         // effect, outside this package: reported in docs/RELIABILITY.md.)
         // The connection was dropped (the server's writes fail) and the process still works.
-        let next = await summaries(of: EventSource(timeoutInterval: 10, transport: transport)
-            .dataTask(for: self.request(server, "/events?count=1")))
+        let next = await summaries(
+            of: EventSource(timeoutInterval: 10, transport: transport)
+                .dataTask(for: self.request(server, "/events?count=1")))
         #expect(next == ["open", "event(tick,1,event 1)", "closed"])
     }
 
@@ -51,8 +55,9 @@ import TestSupport
     func invalidUTF8IsReplacedNotFatal(transport: EventSource.Transport) async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
-        let events = await summaries(of: EventSource(timeoutInterval: 10, transport: transport)
-            .dataTask(for: self.request(server, "/invalid-utf8")))
+        let events = await summaries(
+            of: EventSource(timeoutInterval: 10, transport: transport)
+                .dataTask(for: self.request(server, "/invalid-utf8")))
         #expect(events == ["open", "event(-,-,ok \u{FFFD}\u{FFFD} end)", "event(-,-,\u{E9} after)", "closed"])
     }
 }

@@ -1,6 +1,7 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import EventSource
 
 /// The connection decisions, driven step by step with explicit times and jitter.
@@ -8,8 +9,9 @@ import Testing
     private let start = MonotonicInstant.now
 
     private func policy(maximumAttempts: Int? = nil, jitter: Double = 0) -> EventSource.ReconnectionPolicy {
-        .exponentialBackoff(initialDelay: 1, maximumDelay: 10, multiplier: 2, jitter: jitter,
-                            maximumAttempts: maximumAttempts, healthyConnectionInterval: 30)
+        .exponentialBackoff(
+            initialDelay: 1, maximumDelay: 10, multiplier: 2, jitter: jitter,
+            maximumAttempts: maximumAttempts, healthyConnectionInterval: 30)
     }
 
     @Test func heads() {
@@ -44,7 +46,8 @@ import Testing
         var now = self.start
         // Connection attempts that fail at once: 1 s, 2 s, 4 s, 8 s, then capped at 10 s.
         for expected in [1, 2, 4, 8, 10, 10] {
-            #expect(machine.connectionEnded(failed: true, at: now, jitterUnit: 0)
+            #expect(
+                machine.connectionEnded(failed: true, at: now, jitterUnit: 0)
                     == .reconnect(after: .seconds(expected), attempt: machine.failedAttempts))
             #expect(machine.readyState == .connecting)
             machine.reconnect()
@@ -65,7 +68,8 @@ import Testing
         machine.start()
         _ = machine.receivedHead(status: 200, contentType: "text/event-stream", at: self.start)
         machine.receivedRetry(milliseconds: 250)
-        #expect(machine.connectionEnded(failed: false, at: self.start, jitterUnit: 0)
+        #expect(
+            machine.connectionEnded(failed: false, at: self.start, jitterUnit: 0)
                 == .reconnect(after: .milliseconds(250), attempt: 1))
         // A hostile retry is still capped by the policy.
         machine.reconnect()
@@ -113,8 +117,9 @@ import Testing
 /// Restart on demand (``EventSource/DataTask/restart()``), step by step.
 @Suite struct EventSourceStateMachineRestartTests {
     private let start = MonotonicInstant.now
-    private let policy = EventSource.ReconnectionPolicy.exponentialBackoff(initialDelay: 1, maximumDelay: 10, jitter: 0,
-                                                                           maximumAttempts: 3)
+    private let policy = EventSource.ReconnectionPolicy.exponentialBackoff(
+        initialDelay: 1, maximumDelay: 10, jitter: 0,
+        maximumAttempts: 3)
 
     @Test func restartBeforeTheFirstConnectionOrAfterCloseDoesNothing() {
         var machine = EventSourceStateMachine(policy: self.policy)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// EventSource verifies TLS on both transports: the test CA is not in the system store, so
@@ -17,8 +18,11 @@ import TestSupport
     @Test(arguments: LoopbackTests.transports, ["localhost", "wronghost", "expired", "untrusted"])
     func certificatesTheSystemDoesNotTrustAreRefused(transport: EventSource.Transport, leaf: String) async throws {
         let certificates = try await Self.certificates.value
-        let server = try await TestServer.start("io_tcp_server.py", arguments: [
-            "echo", "--tls", certificates.file("\(leaf).pem").path, certificates.file("\(leaf).key").path])
+        let server = try await TestServer.start(
+            "io_tcp_server.py",
+            arguments: [
+                "echo", "--tls", certificates.file("\(leaf).pem").path, certificates.file("\(leaf).key").path,
+            ])
         defer { server.stop() }
         let task = EventSource(timeoutInterval: 10, transport: transport)
             .dataTask(for: URLRequest(url: URL(string: "https://localhost:\(server.port)/events")!))
@@ -36,8 +40,9 @@ import TestSupport
         // Never opened, never an event: one error, then closed.
         #expect(others.isEmpty, "\(transport) \(leaf): \(others)")
         if case .native = transport.kind {
-            #expect(errors.count == 1 && errors.allSatisfy { Self.certificateErrors.contains($0) },
-                    "\(transport) \(leaf): \(errors.map(\.rawValue))")
+            #expect(
+                errors.count == 1 && errors.allSatisfy { Self.certificateErrors.contains($0) },
+                "\(transport) \(leaf): \(errors.map(\.rawValue))")
         } else {
             // URLSession on Linux (libcurl) reports the failure without a certificate code:
             // refused all the same, but untyped (see docs/RELIABILITY.md).

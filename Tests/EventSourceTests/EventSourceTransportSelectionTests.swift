@@ -1,6 +1,7 @@
 import RealtimeHTTP
-import Testing
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// Which HTTP stack each ``EventSource/Transport`` sends requests with: `.automatic` is
@@ -13,7 +14,8 @@ import TestSupport
         let automatic = EventSource.Transport.automatic.makeHTTPTransport()
         #expect((automatic is URLSessionHTTPTransport) == BuildConfiguration.noNativeStack)
         #expect((automatic is HTTPClient) == !BuildConfiguration.noNativeStack)
-        #expect(EventSource.Transport.urlSession.makeHTTPTransport() as AnyObject
+        #expect(
+            EventSource.Transport.urlSession.makeHTTPTransport() as AnyObject
                 === EventSource.Transport.urlSession.makeHTTPTransport() as AnyObject)
     }
 

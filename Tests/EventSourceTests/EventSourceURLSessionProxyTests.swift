@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import EventSource
 import RealtimeHTTP
+import Testing
+
+@testable import EventSource
 
 /// `EventSource.proxy` over URLSession: every transport, URLSession included, gets the proxy
 /// on each request (URLSession then makes it its session's `connectionProxyDictionary`,
@@ -18,7 +19,8 @@ import RealtimeHTTP
             #expect(wrapper.proxy == proxy.configuration)
         }
         guard case .custom(let proxied) = EventSource.Transport.urlSession.proxied(proxy).kind,
-              let wrapper = proxied as? ProxiedHTTPTransport else { return }
+            let wrapper = proxied as? ProxiedHTTPTransport
+        else { return }
         #expect(wrapper.base is URLSessionHTTPTransport)
     }
 

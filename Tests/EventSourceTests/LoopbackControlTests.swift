@@ -1,7 +1,8 @@
-import RealtimeTime
 import Foundation
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// The data task's controls against real servers, as the SSE contract suite
@@ -24,7 +25,8 @@ import TestSupport
         var method = ""
         for await event in task.events() {
             if case .event(let event) = event, let data = event.data?.data(using: .utf8),
-               let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
                 headers = payload["headers"] as? [String: String] ?? [:]
                 method = payload["method"] as? String ?? ""
             }
@@ -42,7 +44,8 @@ import TestSupport
             var result: [String: String?] = [:]
             for await event in EventSource(timeoutInterval: 10).dataTask(for: request).events() {
                 if case .event(let event) = event, let data = event.data?.data(using: .utf8),
-                   let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                    let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                {
                     for (name, value) in payload { result[name] = value as? String }
                 }
             }
@@ -112,7 +115,8 @@ import TestSupport
         #expect(events == ["open", "event(-,1,connection 1)", "open", "event(-,2,connection 2)"])
         _ = try await server.waitForLine { $0 == "REQUEST GET /restart last-event-id=1 body=" }
         _ = try await server.waitForLine { $0 == "DISCONNECTED /restart" }
-        #expect(server.lines.filter { $0.hasPrefix("REQUEST GET /restart") }
+        #expect(
+            server.lines.filter { $0.hasPrefix("REQUEST GET /restart") }
                 == ["REQUEST GET /restart last-event-id=- body=", "REQUEST GET /restart last-event-id=1 body="])
     }
 
@@ -132,13 +136,16 @@ import TestSupport
         }
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID -" }
         while task.lastMessageId != "2" { try await Task.sleep(.milliseconds(10)) }
-        try await Task.sleep(.milliseconds(150)) // a few pings while the stream is idle
+        try await Task.sleep(.milliseconds(150))  // a few pings while the stream is idle
         task.restart()
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID 2" }
         let elements = await consumer.value
-        #expect(elements.filter { !$0.hasPrefix("comment(") }
-                == ["open", "retry(50 ms)", "event(-,1,held 1)", "event(-,2,held 2)",
-                    "open", "retry(50 ms)", "event(-,3,held 3)", "event(-,4,held 4)"])
+        #expect(
+            elements.filter { !$0.hasPrefix("comment(") }
+                == [
+                    "open", "retry(50 ms)", "event(-,1,held 1)", "event(-,2,held 2)",
+                    "open", "retry(50 ms)", "event(-,3,held 3)", "event(-,4,held 4)",
+                ])
         #expect(elements.contains("comment(ping)"))
         #expect(elements.filter { $0.hasPrefix("comment(") }.allSatisfy { $0 == "comment(ping)" })
         _ = try await server.waitForLine { $0 == "DISCONNECTED /hold" }

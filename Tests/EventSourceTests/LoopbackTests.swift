@@ -1,7 +1,8 @@
-import RealtimeTime
 import Foundation
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// EventSource against real servers on 127.0.0.1: a raw asyncio server for edge cases,
@@ -13,7 +14,8 @@ import TestSupport
     }
 
     private func events(_ server: TestServer, _ path: String, eventSource: EventSource = EventSource(timeoutInterval: 10))
-        async -> [String] {
+        async -> [String]
+    {
         await summaries(of: eventSource.dataTask(for: self.request(server, path)))
     }
 
@@ -215,7 +217,7 @@ import TestSupport
         let monitor = LiveDataMonitor()
         await monitor.connect(to: url)
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID -" }
-        try await Task.sleep(.milliseconds(500)) // the stream (ids 1...5) ends
+        try await Task.sleep(.milliseconds(500))  // the stream (ids 1...5) ends
         await monitor.connect(to: url)
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID 5" }
         await monitor.disconnect()
@@ -246,12 +248,14 @@ import TestSupport
         let events = await self.events(server, "/events?count=2")
         #expect(events == ["open", "event(tick,1,starlette 1)", "event(tick,2,starlette 2)", "closed"])
         // Only `: ping` comments (every 0.1 s) for 1.5 s against a 0.8 s idle timeout: still open.
-        #expect(await self.events(server, "/ping?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
+        #expect(
+            await self.events(server, "/ping?seconds=1.5", eventSource: EventSource(timeoutInterval: 0.8))
                 == ["open", "event(-,-,pong)", "closed"])
         var request = self.request(server, "/post")
         request.httpMethod = "POST"
         request.httpBody = Data("hello body".utf8)
-        #expect(await summaries(of: EventSource(timeoutInterval: 10).dataTask(for: request))
+        #expect(
+            await summaries(of: EventSource(timeoutInterval: 10).dataTask(for: request))
                 == ["open", "event(echo,-,hello body)", "closed"])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import EventSource
 
 /// EventSource through real proxies (tinyproxy with Basic auth, pproxy SOCKS5 with
@@ -39,8 +40,9 @@ import TestSupport
         #expect(!good.description.contains("s3cr3t"))
         let url = URL(string: "http://127.0.0.1:\(server.port)/events?count=3")!
         // Wrong credentials first: pproxy lets an address that authenticated once in for a while.
-        #expect(await summaries(of: self.eventSource(wrong).dataTask(for: URLRequest(url: url)))
-            == ["error(url \(URLError.Code.userAuthenticationRequired.rawValue))", "closed"])
+        #expect(
+            await summaries(of: self.eventSource(wrong).dataTask(for: URLRequest(url: url)))
+                == ["error(url \(URLError.Code.userAuthenticationRequired.rawValue))", "closed"])
         #expect(await summaries(of: self.eventSource(good).dataTask(for: URLRequest(url: url))) == Self.expected)
     }
 

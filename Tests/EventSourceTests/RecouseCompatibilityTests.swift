@@ -1,6 +1,7 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import EventSource
 
 // Code as written against Recouse's EventSource 0.1.7 (timeouts named after
@@ -14,8 +15,9 @@ func recouse017Timeouts() -> [EventSource] {
     var resourceOnly = EventSource(timeoutIntervalForResource: 120)
     resourceOnly.timeoutIntervalForRequest = 15
     resourceOnly.timeoutIntervalForResource = 240
-    let parsed = EventSource(mode: .default, eventParser: CustomEventParser(), timeoutIntervalForRequest: 20,
-                             timeoutIntervalForResource: 40)
+    let parsed = EventSource(
+        mode: .default, eventParser: CustomEventParser(), timeoutIntervalForRequest: 20,
+        timeoutIntervalForResource: 40)
     return [both, dataOnly, resourceOnly, parsed]
 }
 

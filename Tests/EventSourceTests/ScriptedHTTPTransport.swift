@@ -2,6 +2,7 @@ import Foundation
 import HTTP1Codec
 import RealtimeHTTP
 import RealtimeSync
+
 @testable import EventSource
 
 /// An in-memory ``HTTPTransport`` for the data task's unit tests: answers each request with
@@ -41,8 +42,9 @@ final class ScriptedHTTPTransport: HTTPTransport {
         let script = try reply.get()
         let body = ScriptedBody(chunks: script.chunks.map { Array($0.utf8) }, ending: script.ending)
         self.state.withLock { $0.bodies.append(body) }
-        return HTTPClientResponse(status: script.status, reason: "", headers: script.headers, url: request.url,
-                                  body: HTTPResponseBody(source: body))
+        return HTTPClientResponse(
+            status: script.status, reason: "", headers: script.headers, url: request.url,
+            body: HTTPResponseBody(source: body))
     }
 }
 
@@ -64,7 +66,12 @@ final class ScriptedBody: HTTPBodySource {
     var isCancelled: Bool { self.state.withLock { $0.cancelled } }
 
     func next() async throws(HTTPClientError) -> [UInt8]? {
-        enum Step { case chunk([UInt8]), end, fail(HTTPClientError), hang, cancelled }
+        enum Step {
+            case chunk([UInt8])
+            case end
+            case fail(HTTPClientError)
+            case hang, cancelled
+        }
         let step = self.state.withLock { state -> Step in
             if state.cancelled { return .cancelled }
             if !state.chunks.isEmpty { return .chunk(state.chunks.removeFirst()) }

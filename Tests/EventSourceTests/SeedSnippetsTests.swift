@@ -141,7 +141,7 @@ actor LiveDataMonitor {
                 case .error(let error):
                     print("📡 Connection error: (error)")
                     // Implement retry logic
-                    try? await Task.sleep(nanoseconds: 5_000_000_000) // 5 seconds
+                    try? await Task.sleep(nanoseconds: 5_000_000_000)  // 5 seconds
                     connect(to: url)
 
                 case .closed:
@@ -205,7 +205,7 @@ func seedConfigureRequest() {
         let requestBody: [String: Any] = [
             "query": "subscribe",
             "topics": ["news", "updates"],
-            "format": "json"
+            "format": "json",
         ]
         urlRequest.httpBody = try! JSONSerialization.data(withJSONObject: requestBody)
 
@@ -257,7 +257,7 @@ actor ResilientSSEClient {
             for await event in dataTask.events() {
                 switch event {
                 case .open:
-                    retryCount = 0 // Reset on successful connection
+                    retryCount = 0  // Reset on successful connection
                     print("✓ Connected successfully")
 
                 case .event(let serverEvent):
@@ -296,7 +296,7 @@ actor ResilientSSEClient {
             // Implement retry with exponential backoff
             if shouldRetry && retryCount < maxRetries {
                 retryCount += 1
-                let delay = min(pow(2.0, Double(retryCount)), 32.0) // Max 32 seconds
+                let delay = min(pow(2.0, Double(retryCount)), 32.0)  // Max 32 seconds
                 print("⏳ Retrying in \(delay) seconds (attempt \(retryCount)/\(maxRetries))")
 
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
@@ -328,7 +328,7 @@ func seedReadmeConnect(urlRequest: URLRequest) -> Task<Void, Never> {
     let task = Task {
         let eventSource = EventSource()
         let dataTask = eventSource.dataTask(for: urlRequest)
-        
+
         for await event in dataTask.events() {
             switch event {
             case .open:
@@ -370,7 +370,7 @@ func seedOpenAIStreaming() {
             "messages": [
                 ["role": "user", "content": "Write a haiku about Swift programming"]
             ],
-            "stream": true
+            "stream": true,
         ]
         urlRequest.httpBody = try! JSONSerialization.data(withJSONObject: requestBody)
 
@@ -392,8 +392,9 @@ func seedOpenAIStreaming() {
 
                 // Parse JSON chunk
                 if let jsonData = data.data(using: .utf8),
-                   let chunk = try? JSONDecoder().decode(ChatChunk.self, from: jsonData),
-                   let content = chunk.choices.first?.delta.content {
+                    let chunk = try? JSONDecoder().decode(ChatChunk.self, from: jsonData),
+                    let content = chunk.choices.first?.delta.content
+                {
                     fullResponse += content
                     print(content, terminator: "")
                     fflush(stdout)
@@ -420,7 +421,7 @@ struct CustomEvent: EVEvent {
     var data: String?
     var other: [String: String]?
     var time: String?
-    var customField: String? // Additional field
+    var customField: String?  // Additional field
 }
 
 // Custom parser implementation
@@ -475,7 +476,8 @@ func seedCustomParserUsage() {
 
         for await event in dataTask.events() {
             if case .event(let serverEvent) = event,
-               let customEvent = serverEvent as? CustomEvent {
+                let customEvent = serverEvent as? CustomEvent
+            {
                 print("Custom Field: \(customEvent.customField ?? "none")")
             }
         }
@@ -487,16 +489,16 @@ func seedCustomParserUsage() {
 func seedStaticParsing() {
     // Parse standard SSE format
     let sseData = """
-    id: 123
-    event: notification
-    data: {"message": "Hello World"}
+        id: 123
+        event: notification
+        data: {"message": "Hello World"}
 
-    id: 124
-    event: update
-    data: {"status": "complete"}
-    data: {"progress": 100}
+        id: 124
+        event: update
+        data: {"status": "complete"}
+        data: {"progress": 100}
 
-    """.data(using: .utf8)!
+        """.data(using: .utf8)!
 
     if let event = ServerEvent.parse(from: sseData, mode: .default) {
         print("Event ID: \(event.id ?? "none")")
@@ -507,9 +509,9 @@ func seedStaticParsing() {
 
     // Parse data-only format
     let dataOnlyPayload = """
-    data: {"content": "Swift is awesome"}
+        data: {"content": "Swift is awesome"}
 
-    """.data(using: .utf8)!
+        """.data(using: .utf8)!
 
     if let event = ServerEvent.parse(from: dataOnlyPayload, mode: .dataOnly) {
         print("Data: \(event.data ?? "")")
@@ -517,12 +519,12 @@ func seedStaticParsing() {
 
     // Multi-line data handling
     let multiLineData = """
-    event: message
-    data: Line 1
-    data: Line 2
-    data: Line 3
+        event: message
+        data: Line 1
+        data: Line 2
+        data: Line 3
 
-    """.data(using: .utf8)!
+        """.data(using: .utf8)!
 
     if let event = ServerEvent.parse(from: multiLineData, mode: .default) {
         // Multi-line data is concatenated with newlines
@@ -538,24 +540,24 @@ func seedReadmeDataOnly() {
         var urlRequest = URLRequest(url: URL(string: "https://api.openai.com/v1/chat/completions")!)
         urlRequest.allHTTPHeaderFields = [
             "Content-Type": "application/json",
-            "Authorization": "Bearer (accessToken)"
+            "Authorization": "Bearer (accessToken)",
         ]
         urlRequest.httpMethod = "POST"
         urlRequest.httpBody = """
-        {
-            "model": "gpt-4o-mini",
-            "messages": [
-                {"role": "user", "content": "Why is the sky blue?"}
-            ],
-            "stream": true
-        }
-        """.data(using: .utf8)!
-        
+            {
+                "model": "gpt-4o-mini",
+                "messages": [
+                    {"role": "user", "content": "Why is the sky blue?"}
+                ],
+                "stream": true
+            }
+            """.data(using: .utf8)!
+
         let eventSource = EventSource(mode: .dataOnly)
         let dataTask = eventSource.dataTask(for: urlRequest)
-        
+
         var response: String = ""
-        
+
         for await event in dataTask.events() {
             switch event {
             case .event(let event):
@@ -568,7 +570,7 @@ func seedReadmeDataOnly() {
                 break
             }
         }
-        
+
         print(response)
     }
 }

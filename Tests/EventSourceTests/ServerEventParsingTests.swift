@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import EventSource
 import SSEProtocol
+import Testing
+
+@testable import EventSource
 
 @Suite struct ServerEventParsingTests {
     @Test func serverEventIsAValueType() {
@@ -15,7 +16,7 @@ import SSEProtocol
         original.event = nil
         #expect(original == ServerEvent(data: "x"))
         #expect(Set([original, ServerEvent(data: "x")]).count == 1)
-        #expect(MemoryLayout<ServerEvent>.size <= 24) // fits `any EVEvent` without a box
+        #expect(MemoryLayout<ServerEvent>.size <= 24)  // fits `any EVEvent` without a box
     }
 
     @Test func staticParseReadsTheFirstBlock() throws {
@@ -42,7 +43,8 @@ import SSEProtocol
     }
 
     @Test func dataOnlyParserFedWholeByteByByteAndSplitEverywhere() throws {
-        let input = Array("\u{FEFF}: ping\r\n\r\ndata: {\"c\":\"\\ntest\\n\"}\r\n\r\nid: 3\n\ndata: a\ndata: b\rnext\r\r:x\nevent: e\n\ndata: tail".utf8)
+        let input = Array(
+            "\u{FEFF}: ping\r\n\r\ndata: {\"c\":\"\\ntest\\n\"}\r\n\r\nid: 3\n\ndata: a\ndata: b\rnext\r\r:x\nevent: e\n\ndata: tail".utf8)
         let expected = [
             ServerEvent(data: "{\"c\":\"\\ntest\\n\"}"),
             ServerEvent(id: "3"),

@@ -58,9 +58,12 @@ func compress(_ parts: [[UInt8]], windowBits: Int32, finish: Bool = true) -> (al
             #expect(try self.decode(encoding, [Array(compressed[..<cut]), Array(compressed[cut...])]) == small)
         }
         let big = compress([Self.text], windowBits: bits).all
-        #expect(try self.decode(encoding, stride(from: 0, to: big.count, by: 1000).map {
-            Array(big[$0..<min($0 + 1000, big.count)])
-        }) == Self.text)
+        #expect(
+            try self.decode(
+                encoding,
+                stride(from: 0, to: big.count, by: 1000).map {
+                    Array(big[$0..<min($0 + 1000, big.count)])
+                }) == Self.text)
     }
 
     @Test(arguments: 0..<3)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP1Codec
 
 @Suite struct HTTPHeadersTests {

@@ -1,18 +1,23 @@
 import Testing
+
 @testable import HTTP1Codec
 
 @Suite struct HTTPRequestWriterTests {
     @Test func getHasNoBodyFraming() {
-        let bytes = HTTPRequestWriter.serialize(method: "GET", target: "/a?b=c",
-                                                headers: ["Host": "example.com", "Accept": "*/*"], body: nil)
-        #expect(String(decoding: bytes, as: UTF8.self)
+        let bytes = HTTPRequestWriter.serialize(
+            method: "GET", target: "/a?b=c",
+            headers: ["Host": "example.com", "Accept": "*/*"], body: nil)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
                 == "GET /a?b=c HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n")
     }
 
     @Test func bodyGetsContentLength() {
-        let bytes = HTTPRequestWriter.serialize(method: "POST", target: "/echo",
-                                                headers: ["Host": "h"], body: Array("hello".utf8))
-        #expect(String(decoding: bytes, as: UTF8.self)
+        let bytes = HTTPRequestWriter.serialize(
+            method: "POST", target: "/echo",
+            headers: ["Host": "h"], body: Array("hello".utf8))
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
                 == "POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello")
     }
 
@@ -22,22 +27,26 @@ import Testing
     }
 
     @Test func explicitFramingIsKept() {
-        let bytes = HTTPRequestWriter.serialize(method: "PUT", target: "/", headers: ["content-length": "3"],
-                                                body: Array("abc".utf8))
+        let bytes = HTTPRequestWriter.serialize(
+            method: "PUT", target: "/", headers: ["content-length": "3"],
+            body: Array("abc".utf8))
         #expect(String(decoding: bytes, as: UTF8.self) == "PUT / HTTP/1.1\r\ncontent-length: 3\r\n\r\nabc")
     }
 
     @Test func fieldsAndTargetCannotBreakFraming() {
-        let bytes = HTTPRequestWriter.serialize(method: "GET", target: "/a b\r\nX: y",
-                                                headers: ["X-Evil\r\nInjected": "v\r\nSet: 1"], body: nil)
+        let bytes = HTTPRequestWriter.serialize(
+            method: "GET", target: "/a b\r\nX: y",
+            headers: ["X-Evil\r\nInjected": "v\r\nSet: 1"], body: nil)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text == "GET /a%20b%0D%0AX:%20y HTTP/1.1\r\nX-Evil--Injected: v  Set: 1\r\n\r\n")
     }
 
     @Test func serializedRequestHeadRoundTripsItsFields() {
-        let head = HTTPRequestHead(method: "GET", target: "/ws",
-                                   headers: ["Host": "h:1", "Upgrade": "websocket", "Connection": "Upgrade"])
-        #expect(String(decoding: HTTPRequestWriter.serialize(head), as: UTF8.self)
+        let head = HTTPRequestHead(
+            method: "GET", target: "/ws",
+            headers: ["Host": "h:1", "Upgrade": "websocket", "Connection": "Upgrade"])
+        #expect(
+            String(decoding: HTTPRequestWriter.serialize(head), as: UTF8.self)
                 == "GET /ws HTTP/1.1\r\nHost: h:1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
     }
 }

@@ -54,8 +54,10 @@ enum Feeding: CustomStringConvertible {
 
 /// Feeds `bytes` to a fresh parser; after each piece drains `next()`; at the end drains
 /// `finish()` when `endOfInput` is true.
-func parse(_ bytes: [UInt8], feeding: Feeding, methods: [String] = [], endOfInput: Bool = true,
-           limits: HTTPParserLimits = HTTPParserLimits()) -> ParseOutcome {
+func parse(
+    _ bytes: [UInt8], feeding: Feeding, methods: [String] = [], endOfInput: Bool = true,
+    limits: HTTPParserLimits = HTTPParserLimits()
+) -> ParseOutcome {
     var parser = HTTPResponseParser(limits: limits)
     for method in methods { parser.expectResponse(toMethod: method) }
     var events: [HTTPResponseEvent] = []

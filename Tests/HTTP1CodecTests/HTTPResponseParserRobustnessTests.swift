@@ -1,6 +1,7 @@
-import Testing
-@testable import HTTP1Codec
 import TestSupport
+import Testing
+
+@testable import HTTP1Codec
 
 /// Mutated and random inputs: the parser must end every input with events or a typed error,
 /// never trap, and keep its buffer within the limits.
@@ -9,7 +10,8 @@ import TestSupport
     func mutatedResponsesNeverTrap(seed: Int) {
         var random = SplitMix64(seed: UInt64(seed) &* 7919)
         let limits = HTTPParserLimits(maxHeaderBytes: 512, maxHeaderCount: 16, maxChunkSizeLineBytes: 64)
-        let alphabet = Array("HTTP/1.1 200 OK\r\n:;0123456789abcdefABCDEF \tTransfer-Encoding: chunked\nContent-Length".utf8)
+        let alphabet =
+            Array("HTTP/1.1 200 OK\r\n:;0123456789abcdefABCDEF \tTransfer-Encoding: chunked\nContent-Length".utf8)
             + [0, 0x7F, 0xFF]
         for vector in HTTPResponseParserTests.vectors {
             var bytes = Array(vector.input.utf8)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP1Codec
 
 /// One response stream and what parsing it must produce.
@@ -18,8 +19,10 @@ struct ResponseVector: CustomStringConvertible, Sendable {
         ResponseVector(
             name: "Content-Length body",
             input: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nhello world",
-            expected: [head(200, "OK", [("Content-Type", "text/plain"), ("Content-Length", "11")]),
-                       body("hello world"), .end]),
+            expected: [
+                head(200, "OK", [("Content-Type", "text/plain"), ("Content-Length", "11")]),
+                body("hello world"), .end,
+            ]),
         ResponseVector(
             name: "chunked with extensions and trailers",
             input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -42,15 +45,19 @@ struct ResponseVector: CustomStringConvertible, Sendable {
             input: "HTTP/1.1 204 No Content\r\nContent-Length: 99\r\n\r\n"
                 + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
                 + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
-            expected: [head(204, "No Content", [("Content-Length", "99")]), .end,
-                       head(200, "OK", [("Content-Length", "2")]), body("ok"), .end,
-                       head(200, "OK", [("Transfer-Encoding", "chunked")]), body("x"), .end]),
+            expected: [
+                head(204, "No Content", [("Content-Length", "99")]), .end,
+                head(200, "OK", [("Content-Length", "2")]), body("ok"), .end,
+                head(200, "OK", [("Transfer-Encoding", "chunked")]), body("x"), .end,
+            ]),
         ResponseVector(
             name: "HEAD response has no body despite Content-Length",
             input: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nz",
             methods: ["HEAD", "GET"],
-            expected: [head(200, "OK", [("Content-Length", "10")]), .end,
-                       head(200, "OK", [("Content-Length", "1")]), body("z"), .end]),
+            expected: [
+                head(200, "OK", [("Content-Length", "10")]), .end,
+                head(200, "OK", [("Content-Length", "1")]), body("z"), .end,
+            ]),
         ResponseVector(
             name: "304 has no body",
             input: "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -71,8 +78,10 @@ struct ResponseVector: CustomStringConvertible, Sendable {
         ResponseVector(
             name: "Transfer-Encoding overrides Content-Length",
             input: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-            expected: [head(200, "OK", [("Content-Length", "100"), ("Transfer-Encoding", "chunked")]),
-                       body("abc"), .end]),
+            expected: [
+                head(200, "OK", [("Content-Length", "100"), ("Transfer-Encoding", "chunked")]),
+                body("abc"), .end,
+            ]),
         ResponseVector(
             name: "UTF-8 and Latin-1 values, empty lines before the status line",
             input: "\r\nHTTP/1.1 200 Gr\u{FC}\u{DF}e\r\nX-Name: caf\u{E9}\r\nContent-Length: 0\r\n\r\n",
@@ -208,8 +217,9 @@ struct ResponseVector: CustomStringConvertible, Sendable {
                 parser.append(piece)
                 while let event = try parser.next() { events.append(event) }
             }
-            #expect(events == [head(101, "Switching Protocols", [("Upgrade", "websocket"), ("Connection", "Upgrade")])],
-                    "\(feeding)")
+            #expect(
+                events == [head(101, "Switching Protocols", [("Upgrade", "websocket"), ("Connection", "Upgrade")])],
+                "\(feeding)")
             #expect(parser.takeRemainingBytes() == frame, "\(feeding)")
             #expect(parser.canReuseConnection == false)
         }
@@ -267,7 +277,10 @@ struct ResponseVector: CustomStringConvertible, Sendable {
         var failure: HTTPParseError?
         for _ in 0..<1000 {
             parser.append([UInt8](repeating: UInt8(ascii: "a"), count: 100))
-            do { _ = try parser.next() } catch { failure = error; break }
+            do { _ = try parser.next() } catch {
+                failure = error
+                break
+            }
             #expect(parser.bufferedByteCount <= 1024 + 100)
         }
         #expect(failure?.kind == .headersTooLarge)

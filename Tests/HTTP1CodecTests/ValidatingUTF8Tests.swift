@@ -1,6 +1,6 @@
 import HTTP1Codec
-import Testing
 import TestSupport
+import Testing
 
 /// `String(validatingUTF8Bytes:)`'s check for systems before iOS 18 agrees with the standard
 /// library's `String(validating:as:)` (which Linux always has) on every input.
@@ -8,7 +8,7 @@ import TestSupport
     @Test(arguments: [
         [UInt8](), Array("plain ascii".utf8), Array("héllo wörld 🎉".utf8),
         [0xC3], [0xC3, 0x28], [0xE2, 0x82], [0xF0, 0x9F, 0x8E], [0xED, 0xA0, 0x80],  // truncated, surrogate
-        [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0x80],                   // overlong, > U+10FFFF, stray
+        [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0x80],  // overlong, > U+10FFFF, stray
     ])
     func agreesWithTheStandardLibrary(bytes: [UInt8]) throws {
         let expected = try #require(Self.reference(bytes), "String(validating:as:) needs macOS 15 / iOS 18")

@@ -7,12 +7,14 @@ import Testing
 
     @Test func requestCarriesAuthorityHostAndBasicCredentials() {
         var plain = HTTPConnectHandshake(host: "example.com", port: 443, credentials: nil)
-        #expect(String(decoding: plain.start(), as: UTF8.self)
-            == "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        #expect(
+            String(decoding: plain.start(), as: UTF8.self)
+                == "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
         var authed = HTTPConnectHandshake(host: "::1", port: 8080, credentials: Self.alice)
         // base64("alice:s3cret:x") — the password may contain a colon (RFC 7617 §2).
-        #expect(String(decoding: authed.start(), as: UTF8.self)
-            == "CONNECT [::1]:8080 HTTP/1.1\r\nHost: [::1]:8080\r\nProxy-Authorization: Basic YWxpY2U6czNjcmV0Ong=\r\n\r\n")
+        #expect(
+            String(decoding: authed.start(), as: UTF8.self)
+                == "CONNECT [::1]:8080 HTTP/1.1\r\nHost: [::1]:8080\r\nProxy-Authorization: Basic YWxpY2U6czNjcmV0Ong=\r\n\r\n")
     }
 
     @Test(arguments: Feeding.allCases)
@@ -33,9 +35,13 @@ import Testing
 
     @Test(arguments: Feeding.allCases)
     func proxyAuthenticationRequiredIsTyped(_ feeding: Feeding) throws {
-        let reply = Array("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"x\"\r\nContent-Length: 5\r\n\r\nnope!".utf8)
+        let reply = Array(
+            "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"x\"\r\nContent-Length: 5\r\n\r\nnope!".utf8)
         for outcome in outcomes({ HTTPConnectHandshake(host: "h", port: 1, credentials: Self.alice) }, reply: reply, feeding) {
-            guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); continue }
+            guard case .failure(let error) = outcome.result else {
+                Issue.record("expected a failure")
+                continue
+            }
             #expect(error.kind == .authenticationFailed)
             #expect(error.code == 407)
             #expect(!error.message.contains("s3cret"))
@@ -45,8 +51,12 @@ import Testing
     @Test func tinyproxysUnauthorizedCountsAsAuthenticationFailure() {
         let reply = Array("HTTP/1.0 401 Unauthorized\r\nConnection: close\r\n\r\n".utf8)
         let outcome = run({ HTTPConnectHandshake(host: "h", port: 1, credentials: Self.alice) }, chunks: [reply])
-        #expect(outcome.result == .failure(ProxyHandshakeError(.authenticationFailed, code: 401,
-                                                                "the proxy rejected the credentials (401 Unauthorized)")))
+        #expect(
+            outcome.result
+                == .failure(
+                    ProxyHandshakeError(
+                        .authenticationFailed, code: 401,
+                        "the proxy rejected the credentials (401 Unauthorized)")))
     }
 
     @Test(arguments: [403, 500, 502, 503])
@@ -54,7 +64,10 @@ import Testing
         let reply = Array("HTTP/1.1 \(status) No\r\nContent-Length: 0\r\n\r\n".utf8)
         for feeding in Feeding.allCases {
             for outcome in outcomes({ HTTPConnectHandshake(host: "h", port: 9, credentials: nil) }, reply: reply, feeding) {
-                guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); continue }
+                guard case .failure(let error) = outcome.result else {
+                    Issue.record("expected a failure")
+                    continue
+                }
                 #expect(error.kind == .targetRefused)
                 #expect(error.code == status)
             }
@@ -62,17 +75,25 @@ import Testing
     }
 
     @Test func garbageIsAProtocolError() {
-        let outcome = run({ HTTPConnectHandshake(host: "h", port: 1, credentials: nil) },
-                          chunks: [Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)])
-        guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
+        let outcome = run(
+            { HTTPConnectHandshake(host: "h", port: 1, credentials: nil) },
+            chunks: [Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)])
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.kind == .protocolError)
     }
 
     @Test func closeBeforeTheReplyIsTyped() {
         for partial in ["", "HTTP/1.1 200 OK\r\n"] {
-            let outcome = run({ HTTPConnectHandshake(host: "h", port: 1, credentials: nil) },
-                              chunks: partial.isEmpty ? [] : [Array(partial.utf8)])
-            guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); continue }
+            let outcome = run(
+                { HTTPConnectHandshake(host: "h", port: 1, credentials: nil) },
+                chunks: partial.isEmpty ? [] : [Array(partial.utf8)])
+            guard case .failure(let error) = outcome.result else {
+                Issue.record("expected a failure")
+                continue
+            }
             #expect(error.kind == .closed)
         }
     }
@@ -100,7 +121,10 @@ import Testing
         var parser = HTTPResponseParser()
         parser.expectResponse(toMethod: "CONNECT")
         parser.append(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n\u{16}\u{03}".utf8))
-        guard case .head(let head)? = try parser.next() else { Issue.record("no head"); return }
+        guard case .head(let head)? = try parser.next() else {
+            Issue.record("no head")
+            return
+        }
         #expect(head.status == 200)
         #expect(try parser.next() == nil)
         #expect(parser.takeRemainingBytes() == [0x16, 0x03])
@@ -111,7 +135,10 @@ import Testing
         var parser = HTTPResponseParser()
         parser.expectResponse(toMethod: "CONNECT")
         parser.append(Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 2\r\n\r\nno".utf8))
-        guard case .head(let head)? = try parser.next() else { Issue.record("no head"); return }
+        guard case .head(let head)? = try parser.next() else {
+            Issue.record("no head")
+            return
+        }
         #expect(head.status == 403)
         #expect(try parser.next() == .body(Array("no".utf8)))
         #expect(try parser.next() == .end)

@@ -1,9 +1,10 @@
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// Compressed responses from a real aiohttp server that compresses an event stream itself
 /// (zlib with Z_SYNC_FLUSH per event) and sends each event only after the previous one arrived.
@@ -13,8 +14,10 @@ import TestSupport
         let server = try await TestServer.start("sse_gzip_server.py")
         defer { server.stop() }
         let client = HTTPClient()
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/stream?coding=\(coding)&count=4"),
-                                                                  idleTimeout: .seconds(8)))
+        let response = try await client.execute(
+            HTTPClientRequest(
+                url: server.url("/stream?coding=\(coding)&count=4"),
+                idleTimeout: .seconds(8)))
         #expect(response.headers.first(name: "Content-Encoding") == (coding == "gzip" ? "gzip" : "deflate"))
         var text = ""
         var seen = 0
@@ -69,8 +72,9 @@ import TestSupport
     }
 
     @Test func theWebSocketUpgradeRequestAsksForNoContentCoding() throws {
-        let request = try WebSocketHandshakeRequest(url: URL(string: "ws://127.0.0.1:1/")!, key: "dGhlIHNhbXBsZSBub25jZQ==",
-                                                    options: WebSocketOptions(enableCompression: true))
+        let request = try WebSocketHandshakeRequest(
+            url: URL(string: "ws://127.0.0.1:1/")!, key: "dGhlIHNhbXBsZSBub25jZQ==",
+            options: WebSocketOptions(enableCompression: true))
         let text = String(decoding: request.serialized(), as: UTF8.self).lowercased()
         #expect(!text.contains("accept-encoding"))
         #expect(text.contains("sec-websocket-extensions: permessage-deflate"))

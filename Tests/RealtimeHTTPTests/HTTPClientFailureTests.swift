@@ -1,10 +1,11 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// The native client against servers that fail: refused, reset, truncated, oversized,
 /// silent (`Tests/Servers/http_raw_server.py` and `http_server.py`).
@@ -105,19 +106,23 @@ import TestSupport
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
         // 6 chunks 300 ms apart: 1.8 s in all, with a 1 s idle timeout.
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/chunked?count=6&size=4&delay=300"),
-                                                                  idleTimeout: .seconds(1)))
+        let response = try await client.execute(
+            HTTPClientRequest(
+                url: server.url("/chunked?count=6&size=4&delay=300"),
+                idleTimeout: .seconds(1)))
         #expect(try await response.body.collect(upTo: 1000) == serverPattern(size: 24))
     }
 
     @Test func aPausedConsumerIsNotTimedOut() async throws {
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/length?size=200000"),
-                                                                  idleTimeout: .milliseconds(300)))
+        let response = try await client.execute(
+            HTTPClientRequest(
+                url: server.url("/length?size=200000"),
+                idleTimeout: .milliseconds(300)))
         var iterator = response.body.makeAsyncIterator()
         var received = try await iterator.next() ?? []
-        try await Task.sleep(.milliseconds(800))   // not pulling is not "no progress"
+        try await Task.sleep(.milliseconds(800))  // not pulling is not "no progress"
         while let chunk = try await iterator.next() { received += chunk }
         #expect(received == serverPattern(size: 200_000))
     }

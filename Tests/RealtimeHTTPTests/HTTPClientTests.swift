@@ -1,19 +1,21 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// The native client against the aiohttp server (`Tests/Servers/http_server.py`).
 @Suite(.serialized) struct HTTPClientTests {
     @Test func echoesMethodHeadersAndBody() async throws {
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
-        let request = HTTPClientRequest(method: "POST", url: server.url("/echo?a=1&b=%20"),
-                                        headers: ["X-Test": "value", "Content-Type": "text/plain"],
-                                        body: Array("payload".utf8))
+        let request = HTTPClientRequest(
+            method: "POST", url: server.url("/echo?a=1&b=%20"),
+            headers: ["X-Test": "value", "Content-Type": "text/plain"],
+            body: Array("payload".utf8))
         let response = try await client.execute(request)
         #expect(response.status == 200)
         #expect(response.reason == "OK")
@@ -100,18 +102,23 @@ import TestSupport
         #expect(Set(client.cookieStore.allCookies.map(\.name)) == ["session", "theme", "scoped", "secureonly"])
         let plain = try await client.execute(HTTPClientRequest(url: server.url("/cookies"))).decode(CookieReply.self)
         #expect(plain.cookie == "session=abc123; theme=dark")
-        let scoped = try await client.execute(HTTPClientRequest(url: server.url("/cookies/sub"),
-                                                                headers: ["Cookie": "mine=1"]))
-            .decode(CookieReply.self)
+        let scoped = try await client.execute(
+            HTTPClientRequest(
+                url: server.url("/cookies/sub"),
+                headers: ["Cookie": "mine=1"])
+        )
+        .decode(CookieReply.self)
         #expect(scoped.cookie == "mine=1; scoped=yes; session=abc123; theme=dark")
     }
 
     @Test func followsSameOriginRedirectsKeepingCredentials() async throws {
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=3"),
-                                                                  headers: ["Authorization": "Bearer t"],
-                                                                  maxRedirects: 3))
+        let response = try await client.execute(
+            HTTPClientRequest(
+                url: server.url("/redirect-chain?n=3"),
+                headers: ["Authorization": "Bearer t"],
+                maxRedirects: 3))
         #expect(response.status == 200)
         #expect(response.url.path == "/echo")
         let echo = try await response.decode(EchoReply.self)
@@ -128,10 +135,13 @@ import TestSupport
         _ = try await client.execute(HTTPClientRequest(url: first.url("/set-cookie"))).body.collect(upTo: 1000)
         let target = second.url("/echo", host: "localhost").absoluteString
             .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let request = HTTPClientRequest(method: "POST", url: first.url("/redirect?status=307&to=\(target)"),
-                                        headers: ["Authorization": "Bearer secret", "Cookie": "mine=1",
-                                                  "X-Keep": "kept"],
-                                        body: Array("body".utf8), maxRedirects: 2)
+        let request = HTTPClientRequest(
+            method: "POST", url: first.url("/redirect?status=307&to=\(target)"),
+            headers: [
+                "Authorization": "Bearer secret", "Cookie": "mine=1",
+                "X-Keep": "kept",
+            ],
+            body: Array("body".utf8), maxRedirects: 2)
         let response = try await client.execute(request)
         #expect(response.url.host == "localhost")
         let echo = try await response.decode(EchoReply.self)
@@ -147,9 +157,10 @@ import TestSupport
     func redirectMethodRules(status: Int, method: String, body: String) async throws {
         let server = try await SharedTestServer.http.server()
         let client = HTTPClient()
-        let response = try await client.execute(HTTPClientRequest(
-            method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
-            headers: ["Content-Type": "text/plain"], body: Array("form".utf8), maxRedirects: 1))
+        let response = try await client.execute(
+            HTTPClientRequest(
+                method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
+                headers: ["Content-Type": "text/plain"], body: Array("form".utf8), maxRedirects: 1))
         let echo = try await response.decode(EchoReply.self)
         #expect(echo.method == method)
         #expect(echo.body == body)
@@ -170,8 +181,11 @@ import TestSupport
 
     @Test func https() async throws {
         let certificates = try TestCertificates.make()
-        let server = try await TestServer.start("http_server.py", arguments: [
-            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path])
+        let server = try await TestServer.start(
+            "http_server.py",
+            arguments: [
+                "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
+            ])
         defer { server.stop() }
         let client = HTTPClient()
         let trusted = TLSConfiguration(additionalTrustRootsPEM: [certificates.caCertificatePEM])

@@ -1,7 +1,8 @@
-import RealtimeTime
-@testable import RealtimeHTTP
 import RealtimeIO
+import RealtimeTime
 import Testing
+
+@testable import RealtimeHTTP
 
 @Suite struct HTTPConnectionPoolStateTests {
     let origin = HTTPOrigin(isSecure: false, host: "a.test", port: 80, tls: nil)

@@ -1,7 +1,8 @@
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
 import Testing
+
+@testable import RealtimeHTTP
 
 @Suite struct HTTPCookieStoreTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
@@ -9,9 +10,10 @@ import Testing
     func url(_ string: String) -> URL { URL(string: string)! }
 
     @Test func parsesNameValueAndAttributes() throws {
-        let cookie = try #require(HTTPCookie.parse(
-            setCookie: "sid = a=b ; Path=/api; Domain=.Example.com; Secure; HttpOnly; Max-Age=60",
-            requestURL: self.url("https://www.example.com/login"), now: self.now))
+        let cookie = try #require(
+            HTTPCookie.parse(
+                setCookie: "sid = a=b ; Path=/api; Domain=.Example.com; Secure; HttpOnly; Max-Age=60",
+                requestURL: self.url("https://www.example.com/login"), now: self.now))
         #expect(cookie.name == "sid")
         #expect(cookie.value == "a=b")
         #expect(cookie.path == "/api")
@@ -22,8 +24,10 @@ import Testing
     }
 
     @Test func defaultsFollowTheRequest() throws {
-        let cookie = try #require(HTTPCookie.parse(setCookie: "a=1", requestURL: self.url("http://h.test/x/y/z?q"),
-                                                   now: self.now))
+        let cookie = try #require(
+            HTTPCookie.parse(
+                setCookie: "a=1", requestURL: self.url("http://h.test/x/y/z?q"),
+                now: self.now))
         #expect(cookie.domain == "h.test")
         #expect(cookie.isHostOnly)
         #expect(cookie.path == "/x/y")
@@ -51,16 +55,19 @@ import Testing
         #expect(HTTPCookieDateParser.parse(text[...]) == Date(timeIntervalSince1970: expected))
     }
 
-    @Test(arguments: ["Fri, 30 Feb 2024 00:00:00 GMT", "Wed, 21 Oct 2015 25:00:00 GMT", "Wed, 21 Oct 1500 07:28:00 GMT",
-                      "no date here", ""])
+    @Test(arguments: [
+        "Fri, 30 Feb 2024 00:00:00 GMT", "Wed, 21 Oct 2015 25:00:00 GMT", "Wed, 21 Oct 1500 07:28:00 GMT",
+        "no date here", "",
+    ])
     func rejectsInvalidCookieDates(_ text: String) {
         #expect(HTTPCookieDateParser.parse(text[...]) == nil)
     }
 
     @Test func maxAgeWinsOverExpires() throws {
-        let cookie = try #require(HTTPCookie.parse(
-            setCookie: "a=1; Max-Age=10; Expires=Wed, 21 Oct 2015 07:28:00 GMT",
-            requestURL: self.url("http://h.test/"), now: self.now))
+        let cookie = try #require(
+            HTTPCookie.parse(
+                setCookie: "a=1; Max-Age=10; Expires=Wed, 21 Oct 2015 07:28:00 GMT",
+                requestURL: self.url("http://h.test/"), now: self.now))
         #expect(cookie.expires == self.now.addingTimeInterval(10))
     }
 
@@ -74,9 +81,11 @@ import Testing
         headers.add(name: "Set-Cookie", value: "defaultPath=5")
         store.storeCookies(from: headers, for: self.url("https://www.example.com/a/b/c"), now: self.now)
 
-        #expect(store.cookieHeaderValue(for: self.url("https://www.example.com/a/b/c"), now: self.now)
+        #expect(
+            store.cookieHeaderValue(for: self.url("https://www.example.com/a/b/c"), now: self.now)
                 == "deep=2; defaultPath=5; root=1; secure=3; wide=4")
-        #expect(store.cookieHeaderValue(for: self.url("http://www.example.com/a/bc"), now: self.now)
+        #expect(
+            store.cookieHeaderValue(for: self.url("http://www.example.com/a/bc"), now: self.now)
                 == "root=1; wide=4")
         #expect(store.cookieHeaderValue(for: self.url("http://api.example.com/"), now: self.now) == "wide=4")
         #expect(store.cookieHeaderValue(for: self.url("http://example.org/"), now: self.now) == nil)

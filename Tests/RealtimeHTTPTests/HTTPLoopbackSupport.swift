@@ -1,8 +1,9 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
+import RealtimeTime
 import TestSupport
+
+@testable import RealtimeHTTP
 
 /// What `/echo` on `Tests/Servers/http_server.py` returns.
 struct EchoReply: Decodable {
@@ -12,16 +13,23 @@ struct EchoReply: Decodable {
     var target: String
     var headers: [[String]]
     var body: String
-    var peer_port: Int?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var peer_port: Int?  // the server's JSON field
 
     func header(_ name: String) -> String? {
         self.headers.first { $0.first?.lowercased() == name.lowercased() }?.last
     }
 }
 
-struct PeerPortReply: Decodable { var peer_port: Int }
+struct PeerPortReply: Decodable {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var peer_port: Int  // the server's JSON field
+}
 struct CookieReply: Decodable { var cookie: String? }
-struct ForeverStats: Decodable { var sent: Int; var blocked: Bool }
+struct ForeverStats: Decodable {
+    var sent: Int
+    var blocked: Bool
+}
 
 extension HTTPClientResponse {
     func decode<T: Decodable>(_ type: T.Type, limit: Int = 1 << 20) async throws -> T {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RealtimeHTTP
 
 /// The request-target of the request line (RFC 9112 §3.2.1, origin-form): the URL's path as

@@ -1,10 +1,11 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// The native HTTP and WebSocket clients against servers that try to exhaust them
 /// (`http_raw_server.py`, `ws_hostile_server.py`): each ends in a typed error with the peak
@@ -42,8 +43,10 @@ import TestSupport
 
     // MARK: WebSocket
 
-    static func connect(_ server: TestServer, _ path: String,
-                        options: WebSocketOptions = WebSocketOptions()) async throws -> WebSocketClientConnection {
+    static func connect(
+        _ server: TestServer, _ path: String,
+        options: WebSocketOptions = WebSocketOptions()
+    ) async throws -> WebSocketClientConnection {
         try await WebSocketClient().openConnection(to: URL(string: "ws://127.0.0.1:\(server.port)\(path)")!, options: options)
     }
 

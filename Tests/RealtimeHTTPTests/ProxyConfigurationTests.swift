@@ -1,15 +1,20 @@
 import Foundation
 import ProxyCodec
-@testable import RealtimeHTTP
 import Testing
+
+@testable import RealtimeHTTP
 
 @Suite struct ProxyConfigurationTests {
     @Test func proxyURLsParse() {
         let http = ProxyConfiguration.parseProxyURL("http://us%40r:p%3Ass@proxy.corp:3128")
-        #expect(http == ProxyServer(kind: .httpConnect, host: "proxy.corp", port: 3128,
-                                    credentials: ProxyCredentials(username: "us@r", password: "p:ss")))
-        #expect(ProxyConfiguration.parseProxyURL("socks5h://[::1]")
-            == ProxyServer(kind: .socks5, host: "::1", port: 1080))
+        #expect(
+            http
+                == ProxyServer(
+                    kind: .httpConnect, host: "proxy.corp", port: 3128,
+                    credentials: ProxyCredentials(username: "us@r", password: "p:ss")))
+        #expect(
+            ProxyConfiguration.parseProxyURL("socks5h://[::1]")
+                == ProxyServer(kind: .socks5, host: "::1", port: 1080))
         #expect(ProxyConfiguration.parseProxyURL("proxy:8080")?.kind == .httpConnect)
         #expect(ProxyConfiguration.parseProxyURL("http://proxy")?.port == 80)
         for unsupported in ["https://proxy:443", "socks4://proxy:1080", "", "http://"] {
@@ -46,7 +51,8 @@ import Testing
         #expect(!proxied("https://api.example:8443/"))
         #expect(proxied("https://api.example/"))
         #expect(!proxied("http://[::1]:80/"))
-        #expect(ProxyEnvironment(variables: ["all_proxy": "http://p:1", "no_proxy": "*"])
-            .server(for: URL(string: "http://any.example/")!) == nil)
+        #expect(
+            ProxyEnvironment(variables: ["all_proxy": "http://p:1", "no_proxy": "*"])
+                .server(for: URL(string: "http://any.example/")!) == nil)
     }
 }

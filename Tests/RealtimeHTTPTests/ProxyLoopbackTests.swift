@@ -1,10 +1,11 @@
 import Foundation
 import HTTP1Codec
 import ProxyCodec
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// The real proxies the project installs, each with the configuration the client needs.
 enum RealProxy: String, CustomStringConvertible, Sendable {
@@ -81,33 +82,45 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
         let certificates = try await TestCertificates.makeOffThePool()
         let proxy = try await kind.start()
         defer { proxy.stop() }
-        let good = try await TestServer.start("http_server.py", arguments: [
-            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path, "--log-sni"])
+        let good = try await TestServer.start(
+            "http_server.py",
+            arguments: [
+                "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path, "--log-sni",
+            ])
         defer { good.stop() }
         let trusted = TLSConfiguration(additionalTrustRootsPEM: [certificates.caCertificatePEM])
         let client = HTTPClient()
         // The proxy is 127.0.0.1; the origin is `localhost`: SNI and verification use `localhost`.
-        let response = try await client.execute(self.request(good.url("/echo", scheme: "https", host: "localhost"),
-                                                             via: kind.server(proxy), tls: trusted))
+        let response = try await client.execute(
+            self.request(
+                good.url("/echo", scheme: "https", host: "localhost"),
+                via: kind.server(proxy), tls: trusted))
         #expect(response.status == 200)
         _ = try await response.body.collect(upTo: 1 << 20)
         #expect(try await good.waitForLine { $0.hasPrefix("SNI ") } == "SNI localhost")
 
         // The default trust store does not know the test CA: refused inside the tunnel too.
         do {
-            _ = try await client.execute(self.request(good.url("/echo", scheme: "https", host: "localhost"),
-                                                      via: kind.server(proxy)))
+            _ = try await client.execute(
+                self.request(
+                    good.url("/echo", scheme: "https", host: "localhost"),
+                    via: kind.server(proxy)))
             Issue.record("the test CA was trusted by default")
         } catch {
             #expect(error.kind == .network(.certificateUntrusted))
         }
         // A certificate for another name fails host-name verification through the tunnel.
-        let wrong = try await TestServer.start("http_server.py", arguments: [
-            "--cert", certificates.file("wronghost.pem").path, "--key", certificates.file("wronghost.key").path])
+        let wrong = try await TestServer.start(
+            "http_server.py",
+            arguments: [
+                "--cert", certificates.file("wronghost.pem").path, "--key", certificates.file("wronghost.key").path,
+            ])
         defer { wrong.stop() }
         do {
-            _ = try await client.execute(self.request(wrong.url("/echo", scheme: "https", host: "localhost"),
-                                                      via: kind.server(proxy), tls: trusted))
+            _ = try await client.execute(
+                self.request(
+                    wrong.url("/echo", scheme: "https", host: "localhost"),
+                    via: kind.server(proxy), tls: trusted))
             Issue.record("a certificate for example.invalid was accepted for localhost")
         } catch {
             #expect(error.kind == .network(.hostnameMismatch))
@@ -122,8 +135,9 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
         defer { server.stop() }
         var options = WebSocketOptions(enableCompression: true)
         options.proxy = .server(kind.server(proxy))
-        let connection = try await WebSocketClient().openConnection(to: URL(string: "ws://127.0.0.1:\(server.port)/")!,
-                                                                    options: options)
+        let connection = try await WebSocketClient().openConnection(
+            to: URL(string: "ws://127.0.0.1:\(server.port)/")!,
+            options: options)
         for message in [WebSocketMessage.text("through \(kind)"), .binary(Array(0..<200))] {
             try await connection.send(message)
             #expect(try await connection.receive() == message)
@@ -145,7 +159,8 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
                 Issue.record("\(kind) accepted \(password ?? "no credentials")")
             } catch {
                 // pproxy's SOCKS5 closes after a greeting without method 2 instead of answering 0xFF.
-                let expected: HTTPClientError.Kind = kind == .pproxySOCKS5 && password == nil
+                let expected: HTTPClientError.Kind =
+                    kind == .pproxySOCKS5 && password == nil
                     ? .network(.proxyFailed) : .network(.proxyAuthenticationFailed)
                 #expect(error.kind == expected, "\(kind): \(error)")
                 #expect(!error.message.contains(RealProxy.password))
@@ -157,8 +172,9 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
                 _ = try await WebSocketClient().openConnection(to: URL(string: "ws://127.0.0.1:\(origin.port)/")!, options: options)
                 Issue.record("\(kind) accepted a WebSocket with \(password ?? "no credentials")")
             } catch {
-                #expect(error.description.contains(kind == .pproxySOCKS5 && password == nil ? "proxyFailed" : "proxyAuthenticationFailed"),
-                        "\(error)")
+                #expect(
+                    error.description.contains(kind == .pproxySOCKS5 && password == nil ? "proxyFailed" : "proxyAuthenticationFailed"),
+                    "\(error)")
             }
         }
     }
@@ -202,8 +218,10 @@ enum RealProxy: String, CustomStringConvertible, Sendable {
         let proxy = try await kind.start()
         let origin = try await TestServer.start("http_server.py")
         defer { origin.stop() }
-        let response = try await HTTPClient().execute(self.request(origin.url("/chunked?count=1000&size=1000&delay=20"),
-                                                                   via: kind.server(proxy)))
+        let response = try await HTTPClient().execute(
+            self.request(
+                origin.url("/chunked?count=1000&size=1000&delay=20"),
+                via: kind.server(proxy)))
         var iterator = response.body.makeAsyncIterator()
         var received = 0
         while received < 5_000, let chunk = try await iterator.next() { received += chunk.count }

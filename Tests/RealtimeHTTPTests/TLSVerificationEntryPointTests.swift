@@ -1,8 +1,9 @@
 import Foundation
-@testable import RealtimeHTTP
 import RealtimeIO
-import Testing
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// TLS verification through the HTTP and WebSocket clients (not only `TLSStream`): with the
 /// test CA trusted, a certificate for another name, an expired one and one from an unknown
@@ -16,8 +17,11 @@ import TestSupport
 
     func withTLSServer(_ leaf: String, _ body: (TestServer, TestCertificates) async throws -> Void) async throws {
         let certificates = try await Self.certificates.value
-        let server = try await TestServer.start("io_tcp_server.py", arguments: [
-            "echo", "--tls", certificates.file("\(leaf).pem").path, certificates.file("\(leaf).key").path])
+        let server = try await TestServer.start(
+            "io_tcp_server.py",
+            arguments: [
+                "echo", "--tls", certificates.file("\(leaf).pem").path, certificates.file("\(leaf).key").path,
+            ])
         defer { server.stop() }
         try await body(server, certificates)
     }
@@ -42,16 +46,18 @@ import TestSupport
             var options = WebSocketOptions()
             options.tls = TLSConfiguration(additionalTrustRootsPEM: [certificates.caCertificatePEM])
             let refused = await webSocketErrorKind {
-                _ = try await WebSocketClient().openConnection(to: URL(string: "wss://localhost:\(server.port)/")!,
-                                                               options: options)
+                _ = try await WebSocketClient().openConnection(
+                    to: URL(string: "wss://localhost:\(server.port)/")!,
+                    options: options)
             }
             #expect(refused == .network(kind), "\(leaf)")
             // Only `verification: .none` lets it through the handshake (the echo server then
             // answers the upgrade request with itself: not a 101).
             options.tls = TLSConfiguration(verification: .none)
             let weakened = await webSocketErrorKind {
-                _ = try await WebSocketClient().openConnection(to: URL(string: "wss://localhost:\(server.port)/")!,
-                                                               options: options)
+                _ = try await WebSocketClient().openConnection(
+                    to: URL(string: "wss://localhost:\(server.port)/")!,
+                    options: options)
             }
             #expect(weakened != .network(kind), "\(leaf)")
         }

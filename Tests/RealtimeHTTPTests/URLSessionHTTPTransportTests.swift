@@ -1,20 +1,23 @@
-import RealtimeTime
 import Foundation
+import HTTP1Codec
+import RealtimeTime
+import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTP1Codec
-@testable import RealtimeHTTP
-import Testing
-import TestSupport
 
 @Suite(.serialized) struct URLSessionHTTPTransportTests {
     @Test func echoesMethodHeadersAndBody() async throws {
         let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
-        let request = HTTPClientRequest(method: "POST", url: server.url("/echo?x=1"),
-                                        headers: ["X-Test": "value", "Content-Type": "text/plain"],
-                                        body: Array("payload".utf8))
+        let request = HTTPClientRequest(
+            method: "POST", url: server.url("/echo?x=1"),
+            headers: ["X-Test": "value", "Content-Type": "text/plain"],
+            body: Array("payload".utf8))
         let response = try await transport.execute(request)
         #expect(response.status == 200)
         let echo = try await response.decode(EchoReply.self)
@@ -136,8 +139,10 @@ extension URLSessionHTTPTransportTests {
             _ = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=4"), maxRedirects: 2))
         }
         #expect(kind == .http(.tooManyRedirects))
-        let followed = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=2"),
-                                                                     maxRedirects: 2))
+        let followed = try await transport.execute(
+            HTTPClientRequest(
+                url: server.url("/redirect-chain?n=2"),
+                maxRedirects: 2))
         #expect(followed.status == 200)
         #expect(followed.url.path == "/echo")
         let unfollowed = try await transport.execute(HTTPClientRequest(url: server.url("/redirect-chain?n=2")))
@@ -149,9 +154,10 @@ extension URLSessionHTTPTransportTests {
     func redirectMethodRules(status: Int, method: String, body: String) async throws {
         let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()
-        let response = try await transport.execute(HTTPClientRequest(
-            method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
-            headers: ["Content-Type": "text/plain"], body: Array("form".utf8), maxRedirects: 1))
+        let response = try await transport.execute(
+            HTTPClientRequest(
+                method: "POST", url: server.url("/redirect?status=\(status)&to=/echo"),
+                headers: ["Content-Type": "text/plain"], body: Array("form".utf8), maxRedirects: 1))
         let echo = try await response.decode(EchoReply.self)
         #expect(echo.method == method)
         #expect(echo.body == body)
@@ -162,8 +168,10 @@ extension URLSessionHTTPTransportTests {
     @Test func aPausedConsumerIsNotTimedOut() async throws {
         let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport(bufferLimit: 64 * 1024)
-        let response = try await transport.execute(HTTPClientRequest(url: server.url("/length?size=2000000"),
-                                                                     idleTimeout: .milliseconds(500)))
+        let response = try await transport.execute(
+            HTTPClientRequest(
+                url: server.url("/length?size=2000000"),
+                idleTimeout: .milliseconds(500)))
         var iterator = response.body.makeAsyncIterator()
         var received = try await iterator.next() ?? []
         try await Task.sleep(.milliseconds(1500))
@@ -180,10 +188,12 @@ extension URLSessionHTTPTransportTests {
     /// with `.bodyTooLarge`, and data after a cancel is dropped.
     @Test func theBridgeQueueIsBoundedWhenSuspensionIsIgnored() async throws {
         let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
-        bridge.didReceive(response: HTTPURLResponse(url: URL(string: "http://h.test/")!, statusCode: 200,
-                                                    httpVersion: "HTTP/1.1", headerFields: [:])!)
+        bridge.didReceive(
+            response: HTTPURLResponse(
+                url: URL(string: "http://h.test/")!, statusCode: 200,
+                httpVersion: "HTTP/1.1", headerFields: [:])!)
         let chunk = Data(repeating: 0x78, count: 64 * 1024)
-        for _ in 0..<200 { bridge.didReceive(data: chunk) }   // 12.5 MiB, far past the limit
+        for _ in 0..<200 { bridge.didReceive(data: chunk) }  // 12.5 MiB, far past the limit
         #expect(bridge.queuedByteCount == 0)
         let kind = await failureKind { while try await bridge.next() != nil {} }
         #expect(kind == .http(.bodyTooLarge))
@@ -199,8 +209,10 @@ extension URLSessionHTTPTransportTests {
     /// The same through a real URLSession against a server sending 256 MiB as fast as it can:
     /// a consumer that stops reading gets `.bodyTooLarge`. The peak is printed, not bounded:
     /// Foundation itself holds what libcurl keeps receiving (see docs/RELIABILITY.md).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["REALTIME_URLSESSION_HOSTILE"] == "1",
-                   "swift-corelibs-foundation can trap when a task is cancelled while a fast server still sends"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["REALTIME_URLSESSION_HOSTILE"] == "1",
+            "swift-corelibs-foundation can trap when a task is cancelled while a fast server still sends"))
     func aConsumerThatStopsReadingFailsTyped() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }

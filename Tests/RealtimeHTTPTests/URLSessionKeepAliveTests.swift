@@ -1,7 +1,8 @@
 import Foundation
-@testable import RealtimeHTTP
-import Testing
 import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
 
 /// Keep-alive as URLSession does it: the requests of one ``URLSessionHTTPTransport`` (one
 /// engine's polling, one event source process-wide) reuse the session's connection, and
@@ -12,8 +13,9 @@ import TestSupport
         let transport = URLSessionHTTPTransport()
         var ports: [Int] = []
         for _ in 0..<3 {
-            ports.append(try await transport.execute(HTTPClientRequest(url: server.url("/conn")))
-                .decode(PeerPortReply.self).peer_port)
+            ports.append(
+                try await transport.execute(HTTPClientRequest(url: server.url("/conn")))
+                    .decode(PeerPortReply.self).peer_port)
         }
         #expect(Set(ports).count == 1, "one connection for three requests: \(ports)")
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RealtimeHTTP
 import Testing
+
+@testable import RealtimeHTTP
 
 /// The PEM reading behind `.security` over URLSession (the certificates handed to the
 /// Security framework as anchors on Apple platforms).
@@ -26,9 +27,11 @@ import Testing
 
     @Test func acceptsCRLFAndSkipsOtherBlocksAndBadBase64() {
         let certificate: [UInt8] = [1, 2, 3, 4, 5]
-        let pem = [Self.block("PRIVATE KEY", [9, 9, 9]),
-                   "-----BEGIN CERTIFICATE-----\n!!not base64!!\n-----END CERTIFICATE-----",
-                   Self.block("CERTIFICATE", certificate)].joined(separator: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        let pem = [
+            Self.block("PRIVATE KEY", [9, 9, 9]),
+            "-----BEGIN CERTIFICATE-----\n!!not base64!!\n-----END CERTIFICATE-----",
+            Self.block("CERTIFICATE", certificate),
+        ].joined(separator: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         #expect(PEMCertificates.derEncoded(in: pem) == [certificate])
         #expect(PEMCertificates.derEncoded(in: "") == [])
         #expect(PEMCertificates.derEncoded(in: "-----BEGIN CERTIFICATE-----\nAAAA") == [])

@@ -1,18 +1,21 @@
 import Foundation
+import ProxyCodec
+import Testing
+
+@testable import RealtimeHTTP
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ProxyCodec
-@testable import RealtimeHTTP
-import Testing
 
 /// How proxies reach URLSession: the `connectionProxyDictionary` of the session a request or
 /// WebSocket uses. No network: FoundationNetworking ignores the dictionary on Linux, so what can
 /// be checked here is the dictionary and which session carries it.
 @Suite struct URLSessionProxyTests {
     let http = ProxyServer(kind: .httpConnect, host: "proxy.test", port: 3128)
-    let socks = ProxyServer(kind: .socks5, host: "127.0.0.1", port: 1080,
-                            credentials: ProxyCredentials(username: "me", password: "secret"))
+    let socks = ProxyServer(
+        kind: .socks5, host: "127.0.0.1", port: 1080,
+        credentials: ProxyCredentials(username: "me", password: "secret"))
 
     @Test func anHTTPProxyFillsTheHTTPAndHTTPSEntries() {
         let dictionary = URLSessionProxy.connectionProxyDictionary(for: self.http)

@@ -1,11 +1,13 @@
 import Foundation
+import RealtimeSync
+import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import RealtimeHTTP
-import RealtimeSync
-import Testing
-import TestSupport
 
 /// Upstream's `.sessionDelegate` on the URLSession backend: the transport keeps its own session
 /// delegate (it streams the bodies) and asks the caller's one about authentication challenges
@@ -29,18 +31,24 @@ import TestSupport
         /// - Parameters:
         ///   - credential: the answer to the first challenge of a request;
         ///   - otherwise: the answer without a credential (`.cancelAuthenticationChallenge`).
-        init(answering credential: URLCredential?,
-             otherwise: URLSession.AuthChallengeDisposition = .cancelAuthenticationChallenge) {
+        init(
+            answering credential: URLCredential?,
+            otherwise: URLSession.AuthChallengeDisposition = .cancelAuthenticationChallenge
+        ) {
             self.answer = LockedValue(credential)
             self.otherwise = otherwise
         }
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
             let space = challenge.protectionSpace
             self.challenges.withLock {
-                $0.append(Challenge(method: space.authenticationMethod, realm: space.realm, host: space.host,
-                                    path: task.originalRequest?.url?.path))
+                $0.append(
+                    Challenge(
+                        method: space.authenticationMethod, realm: space.realm, host: space.host,
+                        path: task.originalRequest?.url?.path))
             }
             // A second challenge for the same request means the credential was refused.
             let credential = challenge.previousFailureCount == 0 ? self.answer.withLock { $0 } : nil
@@ -52,7 +60,10 @@ import TestSupport
         }
     }
 
-    struct AuthReply: Decodable { var user: String; var path: String }
+    struct AuthReply: Decodable {
+        var user: String
+        var path: String
+    }
 
     /// The delegate's credential gets the retried request through, and the caller sees only
     /// that response: FoundationNetworking reports the 401 and its body first and asks at the
@@ -68,9 +79,13 @@ import TestSupport
         let reply = try JSONDecoder().decode(AuthReply.self, from: Data(body))
         #expect(reply.user == "app" && reply.path == "/basic-auth/feed")
         let challenges = delegate.challenges.withLock { $0 }
-        #expect(challenges == [RecordingDelegate.Challenge(method: NSURLAuthenticationMethodHTTPBasic,
-                                                           realm: "swift-realtime", host: "127.0.0.1",
-                                                           path: "/basic-auth/feed")])
+        #expect(
+            challenges == [
+                RecordingDelegate.Challenge(
+                    method: NSURLAuthenticationMethodHTTPBasic,
+                    realm: "swift-realtime", host: "127.0.0.1",
+                    path: "/basic-auth/feed")
+            ])
     }
 
     /// A refused challenge fails the exchange as cancelled (as Apple's URLSession does).
@@ -92,8 +107,10 @@ import TestSupport
         let server = try await SharedTestServer.http.server()
         let delegate = RecordingDelegate(answering: nil, otherwise: disposition)
         let transport = URLSessionHTTPTransport(sessionDelegate: delegate)
-        let response = try await transport.execute(HTTPClientRequest(url: server.url("/basic-auth/feed"),
-                                                                     idleTimeout: .seconds(10)))
+        let response = try await transport.execute(
+            HTTPClientRequest(
+                url: server.url("/basic-auth/feed"),
+                idleTimeout: .seconds(10)))
         #expect(response.status == 401)
         let body = try await response.body.collect(upTo: 1 << 20)
         #expect(String(decoding: body, as: UTF8.self) == "who are you")
@@ -117,8 +134,10 @@ import TestSupport
     @Test func withoutADelegateTheChallengeGetsDefaultHandling() async throws {
         let server = try await SharedTestServer.http.server()
         // No credential anywhere: default handling lets the 401 through as the response.
-        let response = try await URLSessionHTTPTransport().execute(HTTPClientRequest(url: server.url("/basic-auth/feed"),
-                                                                                     idleTimeout: .seconds(10)))
+        let response = try await URLSessionHTTPTransport().execute(
+            HTTPClientRequest(
+                url: server.url("/basic-auth/feed"),
+                idleTimeout: .seconds(10)))
         #expect(response.status == 401)
         #expect(response.headers.first(name: "WWW-Authenticate") == #"Basic realm="swift-realtime""#)
         // The whole body, and its end (FoundationNetworking stalled the task here before).

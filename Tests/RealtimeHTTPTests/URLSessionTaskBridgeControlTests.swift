@@ -63,8 +63,10 @@ import TestSupport
         bridge.attach(task)
         let head = Task { await bridge.start() }
         #expect(await ProcessResources.eventually { task.calls == ["resume"] })
-        bridge.didReceive(response: HTTPURLResponse(url: URL(string: "http://h.test/")!, statusCode: 200,
-                                                    httpVersion: "HTTP/1.1", headerFields: [:])!)
+        bridge.didReceive(
+            response: HTTPURLResponse(
+                url: URL(string: "http://h.test/")!, statusCode: 200,
+                httpVersion: "HTTP/1.1", headerFields: [:])!)
         _ = try await head.value.get()
         // As the delegate queue does: data past the limit suspends the task (from its thread).
         DispatchQueue.global().async { bridge.didReceive(data: Data(repeating: 0x61, count: 2048)) }

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
+import Testing
+
+@testable import RealtimeHTTP
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import RealtimeHTTP
-import Testing
-import TestSupport
 
 /// A dropped ``URLSessionHTTPTransport`` must leave nothing behind once its exchanges ended:
 /// its URLSession, the session's delegate and every bridge are released, whatever state the
@@ -43,7 +45,9 @@ import TestSupport
                 try await Self.run(scenario, on: transport, delegate: transport.sessions[0].delegate, server: server)
             }
             let released = await ProcessResources.eventually(timeout: .seconds(10)) { session == nil && delegate == nil }
-            #expect(released, """
+            #expect(
+                released,
+                """
                 round \(round): session \(session == nil ? "released" : "alive"), \
                 delegate \(delegate == nil ? "released" : "alive"), \
                 bridges: \(delegate?.liveBridges.map(\.debugState) ?? [])
@@ -73,8 +77,10 @@ import TestSupport
         withExtendedLifetime(watchdog) {}
     }
 
-    static func run(_ scenario: Scenario, on transport: URLSessionHTTPTransport,
-                    delegate: URLSessionTransportDelegate, server: TestServer) async throws {
+    static func run(
+        _ scenario: Scenario, on transport: URLSessionHTTPTransport,
+        delegate: URLSessionTransportDelegate, server: TestServer
+    ) async throws {
         switch scenario {
         case .suspendedThenCancelled, .suspendedThenDropped:
             let response = try await transport.execute(HTTPClientRequest(url: server.url("/forever?delay=2")))
@@ -85,9 +91,10 @@ import TestSupport
             if scenario == .suspendedThenCancelled { response.body.cancel() }
         case .redirectAcrossOrigins:
             let target = server.url("/echo", host: "localhost").absoluteString
-            let response = try await transport.execute(HTTPClientRequest(
-                url: server.url("/redirect?status=302&to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"),
-                headers: ["Authorization": "Bearer secret"], maxRedirects: 3))
+            let response = try await transport.execute(
+                HTTPClientRequest(
+                    url: server.url("/redirect?status=302&to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"),
+                    headers: ["Authorization": "Bearer secret"], maxRedirects: 3))
             let echo = try await response.decode(EchoReply.self)
             #expect(echo.path == "/echo")
         case .redirectNotFollowedDroppedUnread:

@@ -1,16 +1,17 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
 import WebSocketCodec
 
 /// The client connection against a scripted in-memory server: exact frames on the wire.
 @Suite struct WebSocketConnectionTests {
     /// A client whose connector hands out `stream`, and the scripted server on the other end.
     static func connected(options: WebSocketOptions = WebSocketOptions(), extraHeaders: String = "")
-        async throws -> (WebSocketClientConnection, WebSocketScriptedServer) {
+        async throws -> (WebSocketClientConnection, WebSocketScriptedServer)
+    {
         let (clientEnd, serverEnd) = WebSocketMemoryStream.pair()
         let client = WebSocketClient { _, _ throws(NetworkError) in clientEnd }
         var server = WebSocketScriptedServer(stream: serverEnd)
@@ -22,7 +23,7 @@ import WebSocketCodec
     @Test func handshakeRequestHasTheRequiredHeaders() async throws {
         var options = WebSocketOptions()
         options.headers.add(name: "Cookie", value: "session=abc")
-        options.headers.add(name: "Upgrade", value: "h2c")   // reserved: dropped
+        options.headers.add(name: "Upgrade", value: "h2c")  // reserved: dropped
         let (_, server) = try await Self.connected(options: options)
         let lines = server.requestHead.split(separator: "\r\n").map(String.init)
         #expect(lines.first == "GET /chat?room=1 HTTP/1.1")
@@ -58,8 +59,8 @@ import WebSocketCodec
         #expect(connection.closeStatus?.code == 4001)
         #expect(connection.closeStatus?.reason == "bye")
         #expect(try await server.nextFrame() == WebSocketFrame(opcode: .close, payload: [0x0F, 0xA1]))
-        #expect(try await server.nextFrame() == nil)   // then the socket closes
-        #expect(try await connection.receive() == nil) // and stays closed
+        #expect(try await server.nextFrame() == nil)  // then the socket closes
+        #expect(try await connection.receive() == nil)  // and stays closed
         #expect(await webSocketErrorKind { try await connection.send(.text("late")) } != nil)
     }
 
@@ -90,18 +91,18 @@ import WebSocketCodec
     /// must not leave the close waiting for the peer forever.
     @Test(TestTimeLimit.minutes(1)) func cancelledCloseStillClosesTheSocket() async throws {
         var options = WebSocketOptions()
-        options.closeTimeout = .seconds(3_600)   // only cancellation can end the wait
+        options.closeTimeout = .seconds(3_600)  // only cancellation can end the wait
         let (opened, scripted) = try await Self.connected(options: options)
         let connection = opened
         var server = scripted
         let reading = Task { try await connection.receive() }
-        try await Task.sleep(.milliseconds(50))   // let the reader start waiting
+        try await Task.sleep(.milliseconds(50))  // let the reader start waiting
         let closing = Task { await connection.close(code: 1001, reason: "") }
-        #expect(try await server.nextFrame()?.opcode == .close)   // the close went out; no answer
+        #expect(try await server.nextFrame()?.opcode == .close)  // the close went out; no answer
         closing.cancel()
         await closing.value
-        #expect(try await server.nextFrame() == nil)   // the client closed the socket
-        _ = try? await reading.value                    // and the reader ended with it
+        #expect(try await server.nextFrame() == nil)  // the client closed the socket
+        _ = try? await reading.value  // and the reader ended with it
         #expect(await webSocketErrorKind { try await connection.send(.text("late")) } != nil)
     }
 
@@ -147,7 +148,9 @@ import WebSocketCodec
         options.subprotocols = ["chat.v2", "chat.v1"]
         let (connection, server) = try await Self.connected(
             options: options,
-            extraHeaders: "Sec-WebSocket-Protocol: chat.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits=10\r\n")
+            extraHeaders:
+                "Sec-WebSocket-Protocol: chat.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_no_context_takeover; client_max_window_bits=10\r\n"
+        )
         #expect(server.requestHead.contains("Sec-WebSocket-Protocol: chat.v2, chat.v1\r\n"))
         #expect(server.requestHead.contains("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits, "))
         #expect(connection.subprotocol == "chat.v1")

@@ -1,16 +1,18 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
 
 /// The native client against a hand-written asyncio server that breaks the protocol
 /// (`Tests/Servers/ws_hostile_server.py`): each violation must end in the right close code
 /// on the wire and a typed error, with bounded memory.
 @Suite(.serialized) struct WebSocketHostileServerTests {
-    static func connect(_ server: TestServer, _ path: String,
-                        options: WebSocketOptions = WebSocketOptions()) async throws -> WebSocketClientConnection {
+    static func connect(
+        _ server: TestServer, _ path: String,
+        options: WebSocketOptions = WebSocketOptions()
+    ) async throws -> WebSocketClientConnection {
         try await WebSocketClient().openConnection(to: URL(string: "ws://127.0.0.1:\(server.port)\(path)")!, options: options)
     }
 
@@ -27,8 +29,9 @@ import TestSupport
         let server = try await TestServer.start("ws_hostile_server.py")
         defer { server.stop() }
         for (index, violation) in Self.violations.enumerated() {
-            let connection = try await Self.connect(server, violation.path,
-                                                    options: WebSocketOptions(maxMessageSize: 1 << 20))
+            let connection = try await Self.connect(
+                server, violation.path,
+                options: WebSocketOptions(maxMessageSize: 1 << 20))
             #expect(await webSocketErrorKind { _ = try await connection.receive() } == violation.kind, "\(violation.path)")
             // The error sticks.
             #expect(await webSocketErrorKind { _ = try await connection.receive() } == violation.kind)

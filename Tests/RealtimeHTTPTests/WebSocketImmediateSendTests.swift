@@ -1,8 +1,9 @@
-@testable import RealtimeHTTP
 import RealtimeSync
-import Testing
 import TestSupport
+import Testing
 import WebSocketCodec
+
+@testable import RealtimeHTTP
 
 /// ``WebSocketFrameWriter/sendImmediately(contentsOf:)`` when the stream takes only part of
 /// the frames at once: the rest is written by a task (on the event loop on Linux, on the
@@ -58,15 +59,21 @@ import WebSocketCodec
         #expect(stream.writeCount == 3)
 
         let frames = try WebSocketBatchSendTests.frames(in: stream.written)
-        #expect(frames == [WebSocketFrame(opcode: .text, payload: Array(String(repeating: "a", count: 200).utf8)),
-                           WebSocketFrame(opcode: .binary, payload: [1, 2, 3]),
-                           WebSocketFrame(opcode: .text, payload: Array("after".utf8))])
+        #expect(
+            frames == [
+                WebSocketFrame(opcode: .text, payload: Array(String(repeating: "a", count: 200).utf8)),
+                WebSocketFrame(opcode: .binary, payload: [1, 2, 3]),
+                WebSocketFrame(opcode: .text, payload: Array("after".utf8)),
+            ])
         // The task released the lock: the writer takes an immediate send again (this stream now
         // takes nothing at once, so a task writes all of it), and a send after it follows it.
         #expect(try writer.sendImmediately(contentsOf: [.text("x")]))
         try await writer.send(.text("y"))
         let tail = try WebSocketBatchSendTests.frames(in: stream.written).dropFirst(3)
-        #expect(Array(tail) == [WebSocketFrame(opcode: .text, payload: Array("x".utf8)),
-                                WebSocketFrame(opcode: .text, payload: Array("y".utf8))])
+        #expect(
+            Array(tail) == [
+                WebSocketFrame(opcode: .text, payload: Array("x".utf8)),
+                WebSocketFrame(opcode: .text, payload: Array("y".utf8)),
+            ])
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
-import Testing
 import TestSupport
+import Testing
 
 /// The native client against the real Python `websockets` 17.4 server
 /// (`Tests/Servers/ws_echo_server.py`).
 @Suite(.serialized) struct WebSocketLoopbackTests {
-    static func connect(_ server: TestServer, _ path: String, options: WebSocketOptions = WebSocketOptions(),
-                        scheme: String = "ws", host: String = "127.0.0.1") async throws -> WebSocketClientConnection {
-        try await WebSocketClient().openConnection(to: URL(string: "\(scheme)://\(host):\(server.port)\(path)")!,
-                                                   options: options)
+    static func connect(
+        _ server: TestServer, _ path: String, options: WebSocketOptions = WebSocketOptions(),
+        scheme: String = "ws", host: String = "127.0.0.1"
+    ) async throws -> WebSocketClientConnection {
+        try await WebSocketClient().openConnection(
+            to: URL(string: "\(scheme)://\(host):\(server.port)\(path)")!,
+            options: options)
     }
 
     @Test func echoesTextAndBinary() async throws {
@@ -126,9 +129,11 @@ import TestSupport
 
     @Test func secureWebSocketWithTestCertificates() async throws {
         let certificates = try TestCertificates.make()
-        let server = try await TestServer.start("ws_echo_server.py", arguments: [
-            "--tls", certificates.file("localhost.pem").path, certificates.file("localhost.key").path,
-        ])
+        let server = try await TestServer.start(
+            "ws_echo_server.py",
+            arguments: [
+                "--tls", certificates.file("localhost.pem").path, certificates.file("localhost.key").path,
+            ])
         defer { server.stop() }
         var options = WebSocketOptions(enableCompression: true)
         options.tls = TLSConfiguration(additionalTrustRootsPEM: [certificates.caCertificatePEM])

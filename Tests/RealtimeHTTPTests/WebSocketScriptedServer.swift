@@ -21,10 +21,12 @@ struct WebSocketScriptedServer {
             head += bytes
         }
         self.requestHead = String(decoding: head, as: UTF8.self)
-        let key = self.requestHead.split(separator: "\r\n")
+        let key =
+            self.requestHead.split(separator: "\r\n")
             .first { $0.lowercased().hasPrefix("sec-websocket-key:") }
             .map { String($0.dropFirst("sec-websocket-key:".count)).webSocketTestTrimmed() } ?? ""
-        let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let response =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(extraHeaders)\r\n"
         try await self.stream.write(Array(response.utf8))
     }

@@ -1,5 +1,6 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Testing
 import RealtimeSync

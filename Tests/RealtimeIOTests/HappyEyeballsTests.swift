@@ -1,5 +1,6 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -13,8 +14,10 @@ struct HappyEyeballsTests {
 
     @Test("families are interleaved starting with the first address's family")
     func interleaving() throws {
-        let input = [try self.address("::1", 1), try self.address("::2", 2), try self.address("::3", 3),
-                     try self.address("10.0.0.1", 4), try self.address("10.0.0.2", 5)]
+        let input = [
+            try self.address("::1", 1), try self.address("::2", 2), try self.address("::3", 3),
+            try self.address("10.0.0.1", 4), try self.address("10.0.0.2", 5),
+        ]
         let ordered = NetworkConnector.interleavingFamilies(input).map(\.description)
         #expect(ordered == ["[::1]:1", "10.0.0.1:4", "[::2]:2", "10.0.0.2:5", "[::3]:3"])
     }

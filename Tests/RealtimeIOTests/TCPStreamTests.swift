@@ -1,5 +1,6 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -69,8 +70,11 @@ struct TCPStreamTests {
         }
     }
 
-    @Test("IPv6 loopback echo", .enabled(if: IOTestHelpers.ipv6LoopbackAvailable,
-                                          "this machine cannot bind ::1 (no IPv6 loopback)"))
+    @Test(
+        "IPv6 loopback echo",
+        .enabled(
+            if: IOTestHelpers.ipv6LoopbackAvailable,
+            "this machine cannot bind ::1 (no IPv6 loopback)"))
     func ipv6Echo() async throws {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo", "--host", "::1"]) { server in
             for host in ["::1", "[::1]"] {
@@ -267,7 +271,10 @@ struct TCPStreamTests {
                     stableSamples = 0
                 }
                 previous = now
-                if stableSamples >= 3 { stalledAt = now.total; break }
+                if stableSamples >= 3 {
+                    stalledAt = now.total
+                    break
+                }
             }
             #expect(stalledAt > 0, "the server never stalled")
             #expect(stalledAt < 64 * 1024 * 1024, "the server sent \(stalledAt) bytes to a client that never read")

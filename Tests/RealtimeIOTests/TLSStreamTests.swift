@@ -1,5 +1,6 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Testing
 import TestSupport
@@ -11,28 +12,37 @@ private let sharedCertificates = Task { try await TestCertificates.makeOffThePoo
 @Suite("TLS streams against a real asyncio TLS peer")
 struct TLSStreamTests {
     /// Runs `body` against a TLS server presenting `leaf`.pem.
-    private func withServer(_ leaf: String, mode: String = "echo", bindHost: String = "127.0.0.1",
-                            _ body: (TestServer) async throws -> Void) async throws {
+    private func withServer(
+        _ leaf: String, mode: String = "echo", bindHost: String = "127.0.0.1",
+        _ body: (TestServer) async throws -> Void
+    ) async throws {
         let certs = try await sharedCertificates.value
-        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: [
-            mode, "--host", bindHost, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
-        ], body)
+        try await IOTestHelpers.withServer(
+            "io_tcp_server.py",
+            arguments: [
+                mode, "--host", bindHost, "--tls", certs.file("\(leaf).pem").path, certs.file("\(leaf).key").path,
+            ], body)
     }
 
-    private func trustingTestCA(_ verification: TLSConfiguration.CertificateVerification = .fullVerification,
-                                serverName: String? = nil,
-                                alpn: [String] = []) async throws -> TLSConfiguration {
-        TLSConfiguration(verification: verification,
-                         additionalTrustRootsPEM: [try await sharedCertificates.value.caCertificatePEM],
-                         serverName: serverName, applicationProtocols: alpn)
+    private func trustingTestCA(
+        _ verification: TLSConfiguration.CertificateVerification = .fullVerification,
+        serverName: String? = nil,
+        alpn: [String] = []
+    ) async throws -> TLSConfiguration {
+        TLSConfiguration(
+            verification: verification,
+            additionalTrustRootsPEM: [try await sharedCertificates.value.caCertificatePEM],
+            serverName: serverName, applicationProtocols: alpn)
     }
 
-    @Test("a valid chain from the custom CA verifies for an IP literal and for localhost; echo works",
-          arguments: ["127.0.0.1", "localhost"])
+    @Test(
+        "a valid chain from the custom CA verifies for an IP literal and for localhost; echo works",
+        arguments: ["127.0.0.1", "localhost"])
     func validChain(host: String) async throws {
         try await self.withServer("localhost") { server in
-            let stream = try await IOTestHelpers.connect(port: server.port, host: host,
-                                                         tls: try await self.trustingTestCA(alpn: ["h2", "http/1.1"]))
+            let stream = try await IOTestHelpers.connect(
+                port: server.port, host: host,
+                tls: try await self.trustingTestCA(alpn: ["h2", "http/1.1"]))
             defer { stream.close() }
             let tls = try #require(stream as? TLSStream)
             #expect(tls.negotiatedApplicationProtocol == "http/1.1")
@@ -85,13 +95,15 @@ struct TLSStreamTests {
     @Test("serverName overrides the name sent and verified; noHostnameVerification accepts any name")
     func serverNameAndNoHostnameVerification() async throws {
         try await self.withServer("wronghost") { server in
-            let named = try await IOTestHelpers.connect(port: server.port,
-                                                        tls: try await self.trustingTestCA(serverName: "example.invalid"))
+            let named = try await IOTestHelpers.connect(
+                port: server.port,
+                tls: try await self.trustingTestCA(serverName: "example.invalid"))
             try await named.write([7])
             #expect(try await named.read(maxLength: 1) == [7])
             named.close()
-            let unchecked = try await IOTestHelpers.connect(port: server.port,
-                                                            tls: try await self.trustingTestCA(.noHostnameVerification))
+            let unchecked = try await IOTestHelpers.connect(
+                port: server.port,
+                tls: try await self.trustingTestCA(.noHostnameVerification))
             try await unchecked.write([8])
             #expect(try await unchecked.read(maxLength: 1) == [8])
             unchecked.close()
@@ -186,8 +198,9 @@ struct TLSStreamTests {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["silent"]) { server in
             let started = MonotonicInstant.now
             let error = await IOTestHelpers.expectError(.connectTimedOut) {
-                try await IOTestHelpers.connect(port: server.port, tls: TLSConfiguration(verification: .none),
-                                                timeout: .milliseconds(400))
+                try await IOTestHelpers.connect(
+                    port: server.port, tls: TLSConfiguration(verification: .none),
+                    timeout: .milliseconds(400))
             }
             #expect(error?.kind == .connectTimedOut, "\(String(describing: error))")
             #expect(MonotonicInstant.now - started >= .milliseconds(390))
@@ -195,8 +208,10 @@ struct TLSStreamTests {
         }
     }
 
-    @Test("an IPv6 literal is verified against the certificate's IP SAN", .enabled(
-        if: IOTestHelpers.ipv6LoopbackAvailable, "this machine cannot bind ::1 (no IPv6 loopback)"))
+    @Test(
+        "an IPv6 literal is verified against the certificate's IP SAN",
+        .enabled(
+            if: IOTestHelpers.ipv6LoopbackAvailable, "this machine cannot bind ::1 (no IPv6 loopback)"))
     func ipv6Literal() async throws {
         try await self.withServer("localhost", bindHost: "::1") { server in
             let stream = try await IOTestHelpers.connect(port: server.port, host: "::1", tls: try await self.trustingTestCA())

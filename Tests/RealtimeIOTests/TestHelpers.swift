@@ -1,5 +1,6 @@
 // The native stack's tests: RealtimeIO has no sockets in the REALTIME_NO_NATIVE_STACK build.
 import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import Foundation
 import Glibc
@@ -9,15 +10,19 @@ import TestSupport
 /// Small helpers shared by the RealtimeIO loopback tests.
 enum IOTestHelpers {
     /// Connects to 127.0.0.1 (or `host`) on `port` with a generous timeout.
-    static func connect(port: Int, host: String = "127.0.0.1", tls: TLSConfiguration? = nil,
-                        timeout: TimeAmount = .seconds(20)) async throws -> any ByteStream {
+    static func connect(
+        port: Int, host: String = "127.0.0.1", tls: TLSConfiguration? = nil,
+        timeout: TimeAmount = .seconds(20)
+    ) async throws -> any ByteStream {
         try await NetworkConnector.connect(to: Endpoint(host: host, port: UInt16(port), tls: tls), timeout: timeout)
     }
 
     /// Starts `Tests/Servers/<script>`, runs `body`, and stops the server on a dedicated thread
     /// (`TestServer.stop()` sleeps and waits for the process: never on the cooperative pool).
-    static func withServer<T>(_ script: String, arguments: [String] = [],
-                              _ body: (TestServer) async throws -> T) async throws -> T {
+    static func withServer<T>(
+        _ script: String, arguments: [String] = [],
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
         let server = try await TestServer.start(script, arguments: arguments)
         do {
             let result = try await body(server)
@@ -54,8 +59,10 @@ enum IOTestHelpers {
     /// Writes `payload` in chunks through ``ByteStream/writeImmediately(_:)``, finishing the part
     /// of a chunk it did not take with ``ByteStream/write(_:)``.
     /// - Returns: the bytes taken immediately, and how many chunks were only partly taken.
-    static func writeImmediatelyInChunks(_ stream: any ByteStream, _ payload: [UInt8],
-                                         chunk: Int = 48 * 1024) async throws -> (immediate: Int, partial: Int) {
+    static func writeImmediatelyInChunks(
+        _ stream: any ByteStream, _ payload: [UInt8],
+        chunk: Int = 48 * 1024
+    ) async throws -> (immediate: Int, partial: Int) {
         var immediate = 0
         var partial = 0
         var offset = 0
@@ -119,8 +126,10 @@ enum IOTestHelpers {
 
     /// Runs `body`, which should fail, and returns the NetworkError it threw (`nil` if it
     /// succeeded or threw something else). Callers assert the kind (`expected` documents it).
-    static func expectError<T>(_ expected: NetworkError.Kind,
-                               _ body: () async throws -> T) async -> NetworkError? {
+    static func expectError<T>(
+        _ expected: NetworkError.Kind,
+        _ body: () async throws -> T
+    ) async -> NetworkError? {
         do {
             _ = try await body()
             return nil

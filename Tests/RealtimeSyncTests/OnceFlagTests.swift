@@ -21,7 +21,10 @@ import Testing
                     return flag.isSet
                 }
             }
-            group.addTask { flag.set(); return true }
+            group.addTask {
+                flag.set()
+                return true
+            }
             for await seen in group { #expect(seen) }
         }
     }

@@ -14,8 +14,10 @@ enum Feeding {
     }
 
     /// Everything `chunks` produce, and the error that stopped parsing, if any.
-    static func parse(_ chunks: [[UInt8]], configuration: SSEParser.Configuration = .init(),
-                      parser existing: SSEParser? = nil) -> (outputs: [SSEParser.Output], error: SSEParserError?, parser: SSEParser) {
+    static func parse(
+        _ chunks: [[UInt8]], configuration: SSEParser.Configuration = .init(),
+        parser existing: SSEParser? = nil
+    ) -> (outputs: [SSEParser.Output], error: SSEParserError?, parser: SSEParser) {
         var parser = existing ?? SSEParser(configuration: configuration)
         var outputs: [SSEParser.Output] = []
         for chunk in chunks {

@@ -40,8 +40,11 @@ enum ReferenceEventStreamParser {
                 lastEventId = lastEventIdBuffer
                 if !data.isEmpty {
                     if data.hasSuffix("\n") { data.removeLast() }
-                    outputs.append(.event(SSEEvent(type: type.isEmpty ? nil : type, data: data,
-                                                   id: idField, lastEventId: lastEventId)))
+                    outputs.append(
+                        .event(
+                            SSEEvent(
+                                type: type.isEmpty ? nil : type, data: data,
+                                id: idField, lastEventId: lastEventId)))
                 }
                 data = ""
                 type = ""

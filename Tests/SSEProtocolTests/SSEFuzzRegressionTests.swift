@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSEProtocol
 
 /// Inputs found by the libFuzzer targets `sse` and `sse-dataonly` (scripts/fuzz.sh), minimized.

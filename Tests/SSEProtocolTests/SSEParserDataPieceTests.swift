@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import SSEProtocol
 
 /// Large `data` values fed as arrays stay in their chunks until dispatch (``SSEParser``'s data
@@ -36,7 +37,8 @@ import TestSupport
 
     /// The copying path: the same chunks fed through raw pointers (no array to keep).
     private static func parseCopying(_ chunks: [[UInt8]], configuration: SSEParser.Configuration)
-        -> (outputs: [SSEParser.Output], error: SSEParserError?) {
+        -> (outputs: [SSEParser.Output], error: SSEParserError?)
+    {
         var parser = SSEParser(configuration: configuration)
         var outputs: [SSEParser.Output] = []
         for chunk in chunks {
@@ -71,8 +73,9 @@ import TestSupport
     @Test func theSizeLimitCountsKeptPieces() {
         let configuration = SSEParser.Configuration(maximumLineLength: 1 << 20, maximumEventSize: 100_000)
         let fits = Array(("data: " + String(repeating: "x", count: 99_999) + "\n\n").utf8)
-        let tooLarge = Array(("data: " + String(repeating: "x", count: 60_000) + "\ndata: "
-                              + String(repeating: "y", count: 40_000) + "\n\n").utf8)
+        let tooLarge = Array(
+            ("data: " + String(repeating: "x", count: 60_000) + "\ndata: "
+                + String(repeating: "y", count: 40_000) + "\n\n").utf8)
         for largest in [8192, 65_536, 1 << 20] {
             let ok = Feeding.parse(Self.chunks(fits, seed: 9, largest: largest), configuration: configuration)
             #expect(ok.error == nil)

@@ -1,6 +1,7 @@
-import Testing
-@testable import SSEProtocol
 import TestSupport
+import Testing
+
+@testable import SSEProtocol
 
 /// Random streams built from the tokens that matter to the grammar, compared with a naive
 /// reference reading of the spec, fed whole, byte by byte, split everywhere and in random chunks.

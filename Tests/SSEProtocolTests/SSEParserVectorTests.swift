@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSEProtocol
 
 /// One input of the WHATWG interpretation rules and what it must produce.
@@ -13,8 +14,10 @@ struct ParserVector: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { self.name }
 
-    init(_ name: String, _ input: [UInt8], _ expected: [SSEParser.Output],
-         error: SSEParserError? = nil, configuration: SSEParser.Configuration = .init(), lastEventId: String? = nil) {
+    init(
+        _ name: String, _ input: [UInt8], _ expected: [SSEParser.Output],
+        error: SSEParserError? = nil, configuration: SSEParser.Configuration = .init(), lastEventId: String? = nil
+    ) {
         self.name = name
         self.input = input
         self.expected = expected
@@ -23,8 +26,10 @@ struct ParserVector: CustomTestStringConvertible, Sendable {
         self.lastEventId = lastEventId
     }
 
-    init(_ name: String, _ text: String, _ expected: [SSEParser.Output],
-         error: SSEParserError? = nil, configuration: SSEParser.Configuration = .init(), lastEventId: String? = nil) {
+    init(
+        _ name: String, _ text: String, _ expected: [SSEParser.Output],
+        error: SSEParserError? = nil, configuration: SSEParser.Configuration = .init(), lastEventId: String? = nil
+    ) {
         self.init(name, Array(text.utf8), expected, error: error, configuration: configuration, lastEventId: lastEventId)
     }
 }
@@ -58,23 +63,30 @@ let parserVectors: [ParserVector] = [
     ParserVector("event absent is nil", "data: 1\n\n", [event("1", type: nil)]),
     ParserVector("empty event is nil", "event:\ndata: 1\n\n", [event("1", type: nil)]),
     ParserVector("last event field wins", "event: a\nevent: b\ndata: 1\n\n", [event("1", type: "b")]),
-    ParserVector("event type does not persist", "event: a\ndata: 1\n\ndata: 2\n\n",
-                 [event("1", type: "a"), event("2")]),
+    ParserVector(
+        "event type does not persist", "event: a\ndata: 1\n\ndata: 2\n\n",
+        [event("1", type: "a"), event("2")]),
 
     // id
     ParserVector("id", "id: 1\ndata: x\n\n", [event("x", id: "1", lastEventId: "1")], lastEventId: "1"),
-    ParserVector("last event id persists", "id: 1\ndata: x\n\ndata: y\n\n",
-                 [event("x", id: "1", lastEventId: "1"), event("y", lastEventId: "1")], lastEventId: "1"),
-    ParserVector("empty id resets", "id: 1\ndata: x\n\nid\ndata: y\n\n",
-                 [event("x", id: "1", lastEventId: "1"), event("y", id: "", lastEventId: "")], lastEventId: ""),
-    ParserVector("empty id with colon resets", "id: 1\ndata: x\n\nid:\ndata: y\n\n",
-                 [event("x", id: "1", lastEventId: "1"), event("y", id: "", lastEventId: "")], lastEventId: ""),
-    ParserVector("id with NUL ignored", Array("id: 1\ndata: x\n\nid: a".utf8) + [0] + Array("b\ndata: y\n\n".utf8),
-                 [event("x", id: "1", lastEventId: "1"), event("y", lastEventId: "1")], lastEventId: "1"),
-    ParserVector("id committed by an event with empty data", "id: 5\n\ndata: x\n\n",
-                 [event("x", lastEventId: "5")], lastEventId: "5"),
-    ParserVector("id of an unterminated event is not committed", "data: a\n\nid: 9\ndata: x\n",
-                 [event("a")], lastEventId: ""),
+    ParserVector(
+        "last event id persists", "id: 1\ndata: x\n\ndata: y\n\n",
+        [event("x", id: "1", lastEventId: "1"), event("y", lastEventId: "1")], lastEventId: "1"),
+    ParserVector(
+        "empty id resets", "id: 1\ndata: x\n\nid\ndata: y\n\n",
+        [event("x", id: "1", lastEventId: "1"), event("y", id: "", lastEventId: "")], lastEventId: ""),
+    ParserVector(
+        "empty id with colon resets", "id: 1\ndata: x\n\nid:\ndata: y\n\n",
+        [event("x", id: "1", lastEventId: "1"), event("y", id: "", lastEventId: "")], lastEventId: ""),
+    ParserVector(
+        "id with NUL ignored", Array("id: 1\ndata: x\n\nid: a".utf8) + [0] + Array("b\ndata: y\n\n".utf8),
+        [event("x", id: "1", lastEventId: "1"), event("y", lastEventId: "1")], lastEventId: "1"),
+    ParserVector(
+        "id committed by an event with empty data", "id: 5\n\ndata: x\n\n",
+        [event("x", lastEventId: "5")], lastEventId: "5"),
+    ParserVector(
+        "id of an unterminated event is not committed", "data: a\n\nid: 9\ndata: x\n",
+        [event("a")], lastEventId: ""),
     ParserVector("id after data in the same block", "data: x\nid: 7\n\n", [event("x", id: "7", lastEventId: "7")]),
 
     // retry
@@ -107,43 +119,58 @@ let parserVectors: [ParserVector] = [
 
     // Byte order mark
     ParserVector("BOM stripped", [0xEF, 0xBB, 0xBF] + Array("data: x\n\n".utf8), [event("x")]),
-    ParserVector("only one BOM stripped", [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("data: x\n\ndata: y\n\n".utf8),
-                 [event("y")]),
-    ParserVector("BOM after the start is content", Array("data: a\n\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("data: b\n\n".utf8),
-                 [event("a")]),
-    ParserVector("BOM inside a value is kept", Array("data: ".utf8) + [0xEF, 0xBB, 0xBF] + Array("x\n\n".utf8),
-                 [event("\u{FEFF}x")]),
+    ParserVector(
+        "only one BOM stripped", [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("data: x\n\ndata: y\n\n".utf8),
+        [event("y")]),
+    ParserVector(
+        "BOM after the start is content", Array("data: a\n\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("data: b\n\n".utf8),
+        [event("a")]),
+    ParserVector(
+        "BOM inside a value is kept", Array("data: ".utf8) + [0xEF, 0xBB, 0xBF] + Array("x\n\n".utf8),
+        [event("\u{FEFF}x")]),
     ParserVector("BOM-like prefix is content", [0xEF, 0xBB] + Array(": c\ndata: x\n\n".utf8), [event("x")]),
     ParserVector("BOM then CRLF", [0xEF, 0xBB, 0xBF] + Array("\r\ndata: x\r\n\r\n".utf8), [event("x")]),
 
     // UTF-8
     ParserVector("multi-byte characters", "event: é\ndata: héllo € 𝄞 日本\n\n", [event("héllo € 𝄞 日本", type: "é")]),
-    ParserVector("invalid bytes become U+FFFD", Array("data: ".utf8) + [0xFF, 0xC3, 0x28] + Array("\n\n".utf8),
-                 [event("\u{FFFD}\u{FFFD}(")]),
-    ParserVector("truncated sequence is one U+FFFD", Array("data: ".utf8) + [0xE2, 0x82] + Array("\ndata: x\n\n".utf8),
-                 [event("\u{FFFD}\nx")]),
-    ParserVector("overlong encoding replaced", Array("data: ".utf8) + [0xC0, 0xAF] + Array("\n\n".utf8),
-                 [event("\u{FFFD}\u{FFFD}")]),
-    ParserVector("surrogate encoding replaced", Array("data: ".utf8) + [0xED, 0xA0, 0x80] + Array("\n\n".utf8),
-                 [event("\u{FFFD}\u{FFFD}\u{FFFD}")]),
-    ParserVector("invalid bytes in id", Array("id: ".utf8) + [0xFF] + Array("\ndata: x\n\n".utf8),
-                 [event("x", id: "\u{FFFD}", lastEventId: "\u{FFFD}")]),
+    ParserVector(
+        "invalid bytes become U+FFFD", Array("data: ".utf8) + [0xFF, 0xC3, 0x28] + Array("\n\n".utf8),
+        [event("\u{FFFD}\u{FFFD}(")]),
+    ParserVector(
+        "truncated sequence is one U+FFFD", Array("data: ".utf8) + [0xE2, 0x82] + Array("\ndata: x\n\n".utf8),
+        [event("\u{FFFD}\nx")]),
+    ParserVector(
+        "overlong encoding replaced", Array("data: ".utf8) + [0xC0, 0xAF] + Array("\n\n".utf8),
+        [event("\u{FFFD}\u{FFFD}")]),
+    ParserVector(
+        "surrogate encoding replaced", Array("data: ".utf8) + [0xED, 0xA0, 0x80] + Array("\n\n".utf8),
+        [event("\u{FFFD}\u{FFFD}\u{FFFD}")]),
+    ParserVector(
+        "invalid bytes in id", Array("id: ".utf8) + [0xFF] + Array("\ndata: x\n\n".utf8),
+        [event("x", id: "\u{FFFD}", lastEventId: "\u{FFFD}")]),
 
     // Limits
-    ParserVector("line at the limit", "event: 012\ndata: x\n\n", [event("x", type: "012")],
-                 configuration: .init(maximumLineLength: 10)),
-    ParserVector("line too long", "data: a\n\nevent: 0123\n", [event("a")], error: .lineTooLong(limit: 10),
-                 configuration: .init(maximumLineLength: 10)),
-    ParserVector("comment too long", ": 0123456789\n", [], error: .lineTooLong(limit: 10),
-                 configuration: .init(maximumLineLength: 10)),
-    ParserVector("endless line", String(repeating: "x", count: 64), [], error: .lineTooLong(limit: 10),
-                 configuration: .init(maximumLineLength: 10)),
-    ParserVector("event at the size limit", "data: 0123\ndata: 567\n\n", [event("0123\n567")],
-                 configuration: .init(maximumEventSize: 8)),
-    ParserVector("event too large", "data: 0123\ndata: 5678\n\n", [], error: .eventTooLarge(limit: 8),
-                 configuration: .init(maximumEventSize: 8)),
-    ParserVector("one long data line too large", "data: 0123456789\n\n", [], error: .eventTooLarge(limit: 8),
-                 configuration: .init(maximumEventSize: 8)),
+    ParserVector(
+        "line at the limit", "event: 012\ndata: x\n\n", [event("x", type: "012")],
+        configuration: .init(maximumLineLength: 10)),
+    ParserVector(
+        "line too long", "data: a\n\nevent: 0123\n", [event("a")], error: .lineTooLong(limit: 10),
+        configuration: .init(maximumLineLength: 10)),
+    ParserVector(
+        "comment too long", ": 0123456789\n", [], error: .lineTooLong(limit: 10),
+        configuration: .init(maximumLineLength: 10)),
+    ParserVector(
+        "endless line", String(repeating: "x", count: 64), [], error: .lineTooLong(limit: 10),
+        configuration: .init(maximumLineLength: 10)),
+    ParserVector(
+        "event at the size limit", "data: 0123\ndata: 567\n\n", [event("0123\n567")],
+        configuration: .init(maximumEventSize: 8)),
+    ParserVector(
+        "event too large", "data: 0123\ndata: 5678\n\n", [], error: .eventTooLarge(limit: 8),
+        configuration: .init(maximumEventSize: 8)),
+    ParserVector(
+        "one long data line too large", "data: 0123456789\n\n", [], error: .eventTooLarge(limit: 8),
+        configuration: .init(maximumEventSize: 8)),
 ]
 
 @Suite struct SSEParserVectorTests {
@@ -193,7 +220,7 @@ let parserVectors: [ParserVector] = [
     }
 
     @Test func largeEventStreamsInManyChunks() throws {
-        let payload = String(repeating: "0123456789abcdef", count: 1 << 16) // 1 MiB
+        let payload = String(repeating: "0123456789abcdef", count: 1 << 16)  // 1 MiB
         let bytes = Array(utf8: "data: \(payload)\ndata: end\n\n")
         for chunkSize in [1, 7, 4096, 65_536] {
             var parser = SSEParser()
@@ -213,8 +240,8 @@ let parserVectors: [ParserVector] = [
     /// move, across a copy of the parser taken mid-event (copy on write), and in the line
     /// buffer (a long `event` field split across chunks).
     @Test func multiMegabyteEventsSurviveTheMoveToAMappingAndCopies() throws {
-        let payload = String(repeating: "0123456789abcdef", count: 5 << 16) // 5 MiB
-        let type = String(repeating: "t", count: 3 << 20) // 3 MiB line, buffered
+        let payload = String(repeating: "0123456789abcdef", count: 5 << 16)  // 5 MiB
+        let type = String(repeating: "t", count: 3 << 20)  // 3 MiB line, buffered
         let bytes = Array(utf8: "event: \(type)\ndata: \(payload)\ndata: end\n\ndata: small\n\n")
         let half = bytes.count / 2
         var parser = SSEParser()

@@ -1,10 +1,11 @@
-import RealtimeTime
 import Dispatch
 import Foundation
 import RealtimeIO
-@testable import SocketIOConcurrency
+import RealtimeTime
 import TestSupport
 import Testing
+
+@testable import SocketIOConcurrency
 
 /// `emitWithAck` (async) through `fault_proxy.py` in front of python-socketio: 1,000 acks in
 /// flight while the connection is reset again and again. Every call returns exactly once,
@@ -34,10 +35,12 @@ import Testing
         defer { proxy.stop() }
         let descriptors = ProcessResources.openDescriptorCount
         let operations = PendingSocketOperationCount.current
-        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(proxy.port)")!, config: [
-            transport, .handleQueue(DispatchQueue(label: "async-ack-fault")), .reconnects(true),
-            .reconnectWait(1), .reconnectWaitMax(1), .randomizationFactor(0),
-        ])
+        let manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(proxy.port)")!,
+            config: [
+                transport, .handleQueue(DispatchQueue(label: "async-ack-fault")), .reconnects(true),
+                .reconnectWait(1), .reconnectWaitMax(1), .randomizationFactor(0),
+            ])
         defer { manager.disconnect() }
         let socket = manager.defaultSocket
         try await socket.connect()
@@ -75,19 +78,22 @@ import Testing
         #expect(others.isEmpty, "\(others.prefix(5))")
         let acked = outcomes.count { $0.1 == .acked }
         #expect(acked > 0)
-        print("[fault] async acks \(name): \(acked) acked, "
-              + "\(outcomes.count { $0.1 == .timedOut }) timed out, \(outcomes.count { $0.1 == .disconnected }) disconnected, "
-              + "\(outcomes.count { $0.1 == .notConnected }) not connected")
+        print(
+            "[fault] async acks \(name): \(acked) acked, "
+                + "\(outcomes.count { $0.1 == .timedOut }) timed out, \(outcomes.count { $0.1 == .disconnected }) disconnected, "
+                + "\(outcomes.count { $0.1 == .notConnected }) not connected")
 
         // Nothing the calls registered is left.
         #expect(socket.pendingAckCount == 0)
         #expect(socket.handlers.count == handlers)
-        #expect(await ProcessResources.eventually { PendingSocketOperationCount.current == operations },
-                "operations left: \(PendingSocketOperationCount.current - operations)")
+        #expect(
+            await ProcessResources.eventually { PendingSocketOperationCount.current == operations },
+            "operations left: \(PendingSocketOperationCount.current - operations)")
         manager.disconnect()
         #expect(await ProcessResources.eventually { !socket.hasAckTimer })
-        #expect(await ProcessResources.eventually(timeout: .seconds(15)) {
-            ProcessResources.openDescriptorCount <= descriptors + Self.engineDescriptors
-        }, "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors)")
+        #expect(
+            await ProcessResources.eventually(timeout: .seconds(15)) {
+                ProcessResources.openDescriptorCount <= descriptors + Self.engineDescriptors
+            }, "descriptors \(ProcessResources.openDescriptorCount) > \(descriptors)")
     }
 }

@@ -83,8 +83,11 @@ import Testing
         let terminations = Collector<String>()
         let stream = Stream { continuation in
             continuation.onTermination { termination in
-                if case .finished(let failure) = termination { terminations.append("finished \(failure.map { "\($0)" } ?? "nil")") }
-                else { terminations.append("cancelled") }
+                if case .finished(let failure) = termination {
+                    terminations.append("finished \(failure.map { "\($0)" } ?? "nil")")
+                } else {
+                    terminations.append("cancelled")
+                }
             }
             continuation.finish(throwing: .cancelled)
             continuation.finish()

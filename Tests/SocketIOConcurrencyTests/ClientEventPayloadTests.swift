@@ -19,8 +19,10 @@ import Testing
         (.reconnectAttempt, UncheckedItems([-2]), .reconnectAttempt(attempt: .unlimited(raw: -2))),
         (.statusChange, UncheckedItems([SocketIOStatus.connected, 3]), .statusChange(.connected)),
         (.statusChange, UncheckedItems([1]), .statusChange(.disconnected)),
-        (.websocketUpgrade, UncheckedItems([["Sec-WebSocket-Accept": "x"]]),
-         .websocketUpgrade(headers: ["Sec-WebSocket-Accept": "x"])),
+        (
+            .websocketUpgrade, UncheckedItems([["Sec-WebSocket-Accept": "x"]]),
+            .websocketUpgrade(headers: ["Sec-WebSocket-Accept": "x"])
+        ),
     ]
 
     @Test(arguments: deliveries)

@@ -1,6 +1,6 @@
-import RealtimeTime
 import Foundation
 import RealtimeSync
+import RealtimeTime
 import SocketIO
 import SocketIOConcurrency
 import Testing

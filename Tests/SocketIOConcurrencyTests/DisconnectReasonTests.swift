@@ -33,10 +33,12 @@ import Testing
     }
 
     /// As the seed package: surrounding whitespace and letter case are ignored.
-    @Test(arguments: [("ping timeout", Reason.pingTimeout), (" Ping timeout", .pingTimeout),
-                      ("PING TIMEOUT\n", .pingTimeout), ("\tgot disconnect ", .gotDisconnect),
-                      ("open packet contained no SID", .openPacketMissingSID),
-                      (" engine urlsession became invalid", .engineURLSessionInvalid)])
+    @Test(arguments: [
+        ("ping timeout", Reason.pingTimeout), (" Ping timeout", .pingTimeout),
+        ("PING TIMEOUT\n", .pingTimeout), ("\tgot disconnect ", .gotDisconnect),
+        ("open packet contained no SID", .openPacketMissingSID),
+        (" engine urlsession became invalid", .engineURLSessionInvalid),
+    ])
     func rawReasonIgnoresWhitespaceAndCase(text: String, reason: Reason) {
         #expect(Reason(rawReason: text) == reason)
     }
@@ -50,8 +52,10 @@ import Testing
 }
 
 @Suite struct ReconnectAttemptTests {
-    @Test(arguments: [(5, SocketIOClient.ReconnectAttempt.remaining(5)), (0, .remaining(0)),
-                      (-1, .unlimited(raw: -1)), (-7, .unlimited(raw: -7))])
+    @Test(arguments: [
+        (5, SocketIOClient.ReconnectAttempt.remaining(5)), (0, .remaining(0)),
+        (-1, .unlimited(raw: -1)), (-7, .unlimited(raw: -7)),
+    ])
     func signSelectsTheCase(raw: Int, attempt: SocketIOClient.ReconnectAttempt) {
         #expect(SocketIOClient.ReconnectAttempt(rawRemainingAttempts: raw) == attempt)
         #expect(attempt.rawValue == raw)

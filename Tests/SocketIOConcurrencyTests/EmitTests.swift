@@ -1,5 +1,5 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
 import SocketIOConcurrency
 import Testing
 

@@ -38,16 +38,26 @@ import Testing
         (UncheckedItems(["Tried emitting when not connected"]), .notConnected(event: "connect")),
         (UncheckedItems(["evt", ["x"], Unserializable()]), .invalidSocketData(event: "evt", message: "bad item")),
         (UncheckedItems(["evt", ["x"], "refused"]), .clientError(event: "evt", message: "refused", source: .socketIO)),
-        (UncheckedItems([["message": "unauthorized", "data": ["code": 4]]]),
-         .clientError(event: "connect", message: "unauthorized", source: .socketIO)),
-        (UncheckedItems(["Engine URL is malformed"]),
-         .clientError(event: "connect", message: "Engine URL is malformed", source: .engine)),
-        (UncheckedItems(["WebSocket closed"]),
-         .clientError(event: "connect", message: "WebSocket closed", source: .transport)),
-        (UncheckedItems(["connection to 127.0.0.1:9 refused"]),
-         .clientError(event: "connect", message: "connection to 127.0.0.1:9 refused", source: .transport)),
-        (UncheckedItems(["Invalid namespace"]),
-         .clientError(event: "connect", message: "Invalid namespace", source: .socketIO)),
+        (
+            UncheckedItems([["message": "unauthorized", "data": ["code": 4]]]),
+            .clientError(event: "connect", message: "unauthorized", source: .socketIO)
+        ),
+        (
+            UncheckedItems(["Engine URL is malformed"]),
+            .clientError(event: "connect", message: "Engine URL is malformed", source: .engine)
+        ),
+        (
+            UncheckedItems(["WebSocket closed"]),
+            .clientError(event: "connect", message: "WebSocket closed", source: .transport)
+        ),
+        (
+            UncheckedItems(["connection to 127.0.0.1:9 refused"]),
+            .clientError(event: "connect", message: "connection to 127.0.0.1:9 refused", source: .transport)
+        ),
+        (
+            UncheckedItems(["Invalid namespace"]),
+            .clientError(event: "connect", message: "Invalid namespace", source: .socketIO)
+        ),
     ]
 
     @Test(arguments: errorEvents)

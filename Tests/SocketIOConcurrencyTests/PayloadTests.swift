@@ -52,18 +52,22 @@ import Testing
 
     @Test func swiftBooleansStayDistinctFromIntegers() throws {
         let items: [Any] = [true, 1, 0, false, 1.0, Int8(3), UInt64.max]
-        #expect(try Payload(socketItems: items) == .array([
-            .bool(true), .int(1), .int(0), .bool(false), .double(1.0), .int(3), .double(Double(UInt64.max)),
-        ]))
+        #expect(
+            try Payload(socketItems: items)
+                == .array([
+                    .bool(true), .int(1), .int(0), .bool(false), .double(1.0), .int(3), .double(Double(UInt64.max)),
+                ]))
     }
 
     @Test func foundationJSONBooleansStayDistinctFromIntegers() throws {
         let json = Data(#"[true, 1, 0, false, 1.5, 3.0, 12345678901234, null, "s", {"k": [true]}]"#.utf8)
         let parsed = try #require(try JSONSerialization.jsonObject(with: json) as? [Any])
-        #expect(try Payload(socketItems: parsed) == .array([
-            .bool(true), .int(1), .int(0), .bool(false), .double(1.5), .double(3.0),
-            .int(12_345_678_901_234), .null, .string("s"), .object(["k": [true]]),
-        ]))
+        #expect(
+            try Payload(socketItems: parsed)
+                == .array([
+                    .bool(true), .int(1), .int(0), .bool(false), .double(1.5), .double(3.0),
+                    .int(12_345_678_901_234), .null, .string("s"), .object(["k": [true]]),
+                ]))
     }
 
     @Test func foundationNumbersKeepTheirKind() throws {

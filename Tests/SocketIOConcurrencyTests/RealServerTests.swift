@@ -1,6 +1,6 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import SocketIOConcurrency
 import TestSupport
 import Testing
@@ -72,11 +72,14 @@ import Testing
     @Test func errorPathsAndValuesAgainstOneServer() async throws {
         let server = try await TestServer.start("conc_server.py")
         func freshSocket(_ transport: SocketIOClientOption = BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true))
-            -> (SocketManager, SocketIOClient) {
+            -> (SocketManager, SocketIOClient)
+        {
             let manager = SocketManager(
                 socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                config: [transport, .log(false), .reconnects(false),
-                         .handleQueue(DispatchQueue(label: "RealServerTests.handleQueue"))])
+                config: [
+                    transport, .log(false), .reconnects(false),
+                    .handleQueue(DispatchQueue(label: "RealServerTests.handleQueue")),
+                ])
             return (manager, manager.defaultSocket)
         }
 
@@ -93,8 +96,10 @@ import Testing
         }
 
         // Booleans, integers, doubles, null and binary survive the wire, on every transport.
-        for transport in BuildConfiguration.noNativeStack ? [SocketIOClientOption.forcePolling(true)]
-            : [SocketIOClientOption.forceWebsockets(true), .forcePolling(true)] {
+        for transport in BuildConfiguration.noNativeStack
+            ? [SocketIOClientOption.forcePolling(true)]
+            : [SocketIOClientOption.forceWebsockets(true), .forcePolling(true)]
+        {
             let (manager, socket) = freshSocket(transport)
             try await socket.connect(timeout: 5)
             let ack = try await socket.emitWithAck("types", timeout: 5)
@@ -165,9 +170,12 @@ import Testing
         let server = try await TestServer.start("conc_server.py")
         defer { server.stop() }
         let queue = DispatchQueue(label: "RealServerTests.blockedHandleQueue")
-        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                    config: [BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true),
-                                             .log(false), .reconnects(false), .handleQueue(queue)])
+        let manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            config: [
+                BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true),
+                .log(false), .reconnects(false), .handleQueue(queue),
+            ])
         let socket = manager.defaultSocket
         try await socket.connect(timeout: 5)
         let baseline = socket.handlers.count

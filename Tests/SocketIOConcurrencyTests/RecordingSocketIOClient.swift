@@ -1,9 +1,10 @@
-import RealtimeTime
 import Dispatch
 import Foundation
-import SocketIOConcurrency
-@testable import SocketIO
 import RealtimeSync
+import RealtimeTime
+import SocketIOConcurrency
+
+@testable import SocketIO
 
 /// A `SocketIOClient` whose outgoing calls are recorded and answered by the test, driven
 /// through the public `handle*` / `did*` entry points (no network).
@@ -44,8 +45,10 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
     /// Whether `emit(_:with:completion:)` calls its completion (a write that completes).
     let completesWrites: Bool
 
-    init(manager: SocketManager, queue: DispatchQueue, connect: ConnectBehaviour = .silent,
-         disconnect: DisconnectBehaviour = .confirm, completesWrites: Bool = true) {
+    init(
+        manager: SocketManager, queue: DispatchQueue, connect: ConnectBehaviour = .silent,
+        disconnect: DisconnectBehaviour = .confirm, completesWrites: Bool = true
+    ) {
         self.queue = queue
         self.owningManager = manager
         self.connectBehaviour = connect
@@ -56,7 +59,7 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
 
     var snapshot: Recorded { self.recorded.withLock { $0.value } }
 
-    override func connect(withPayload payload: [String: Any]?, timeoutAfter: Double, withHandler handler: (() -> ())?) {
+    override func connect(withPayload payload: [String: Any]?, timeoutAfter: Double, withHandler handler: (() -> Void)?) {
         self.recorded.withLock { $0.value.connectPayloads.append(payload) }
         switch self.connectBehaviour {
         case .silent:
@@ -73,7 +76,7 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
         if case .confirm = self.disconnectBehaviour { super.disconnect() }
     }
 
-    override func emit(_ event: String, with items: [SocketData], completion: (() -> ())?) {
+    override func emit(_ event: String, with items: [SocketData], completion: (() -> Void)?) {
         self.recorded.withLock { $0.value.emits.append((event, items.map { $0 as Any })) }
         // Not connected or not representable: upstream's own reporting (`.error` event).
         let representable = (try? items.map { try $0.socketRepresentation() }) != nil
@@ -83,7 +86,7 @@ final class RecordingSocketIOClient: SocketIOClient, @unchecked Sendable {
         }
         if self.completesWrites, let completion {
             let box = UncheckedItems([completion])
-            self.queue.async { (box.items[0] as? () -> ())?() }
+            self.queue.async { (box.items[0] as? () -> Void)?() }
         }
     }
 
@@ -129,17 +132,21 @@ struct UncheckedRecorded: @unchecked Sendable {
 }
 
 /// A manager that is never connected, with its own serial handle queue, and a recording socket.
-func makeRecordingSocket(connect: RecordingSocketIOClient.ConnectBehaviour = .silent,
-                         disconnect: RecordingSocketIOClient.DisconnectBehaviour = .confirm,
-                         completesWrites: Bool = true,
-                         timers: (any SocketTimerSource)? = nil) -> (SocketManager, RecordingSocketIOClient) {
+func makeRecordingSocket(
+    connect: RecordingSocketIOClient.ConnectBehaviour = .silent,
+    disconnect: RecordingSocketIOClient.DisconnectBehaviour = .confirm,
+    completesWrites: Bool = true,
+    timers: (any SocketTimerSource)? = nil
+) -> (SocketManager, RecordingSocketIOClient) {
     let queue = DispatchQueue(label: "SocketIOConcurrencyTests.handleQueue")
     let url = URL(string: "http://127.0.0.1:9")!
     let config: SocketIOClientConfiguration = [.handleQueue(queue), .log(false), .reconnects(false)]
-    let manager = timers.map { SocketManager(socketURL: url, config: config, timers: $0) }
+    let manager =
+        timers.map { SocketManager(socketURL: url, config: config, timers: $0) }
         ?? SocketManager(socketURL: url, config: config)
-    let socket = RecordingSocketIOClient(manager: manager, queue: queue, connect: connect,
-                                         disconnect: disconnect, completesWrites: completesWrites)
+    let socket = RecordingSocketIOClient(
+        manager: manager, queue: queue, connect: connect,
+        disconnect: disconnect, completesWrites: completesWrites)
     return (manager, socket)
 }
 

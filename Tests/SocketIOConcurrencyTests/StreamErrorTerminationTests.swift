@@ -1,5 +1,5 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
 import SocketIOConcurrency
 import Testing
 
@@ -46,7 +46,8 @@ import Testing
         socket.handleClientEvent(.error, data: ["Engine URLSession became invalid"])
         let result = await consumer.result
         guard case .failure(let error) = result,
-              case .clientError(let event, let message, let source)? = error as? SocketIOClient.Error else {
+            case .clientError(let event, let message, let source)? = error as? SocketIOClient.Error
+        else {
             Issue.record("expected a clientError, got \(result)")
             return
         }

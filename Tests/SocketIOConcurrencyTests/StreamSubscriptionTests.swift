@@ -100,7 +100,7 @@ import Testing
         var newest = socket.on("tick").makeAsyncIterator()
         var everything = socket.on("tick", bufferingPolicy: .unbounded).makeAsyncIterator()
         for tick in 0..<150 { socket.handleEvent("tick", data: [tick], isInternalMessage: false) }
-        #expect(try await newest.next() == 50)   // the default keeps the newest 100
+        #expect(try await newest.next() == 50)  // the default keeps the newest 100
         #expect(try await everything.next() == 0)
     }
 

@@ -1,5 +1,6 @@
 import RealtimeTime
 import Testing
+
 @testable import SocketIOProtocol
 
 @Suite struct AckTableTests {

@@ -1,5 +1,6 @@
 import EngineIOProtocol
 import Testing
+
 @testable import SocketIOProtocol
 
 /// The socket's reported status as the namespace machine owns it: the inputs of

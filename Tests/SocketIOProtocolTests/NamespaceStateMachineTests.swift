@@ -1,5 +1,6 @@
 import EngineIOProtocol
 import Testing
+
 @testable import SocketIOProtocol
 
 /// Narrated exchanges following socket.io-protocol v5, "Connection to a namespace".
@@ -17,8 +18,9 @@ import Testing
         #expect(machine.isConnecting)
         // The session opens: CONNECT goes out with the auth payload.
         #expect(machine.transportOpened() == [.send(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "123"]))])
-        #expect(SocketPacketEncoder.encode(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "123"])).text
-            == #"0/admin,{"token":"123"}"#)
+        #expect(
+            SocketPacketEncoder.encode(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "123"])).text
+                == #"0/admin,{"token":"123"}"#)
         // Connecting twice does not send a second CONNECT.
         #expect(machine.connect(auth: nil) == [])
         // The server accepts.
@@ -45,8 +47,9 @@ import Testing
         #expect(machine.receive(first) == [])
         #expect(machine.receive(second) == [])
         #expect(machine.receive(ack) == [])
-        #expect(machine.receive(try self.packet(#"0{"sid":"s1"}"#))
-            == [.connected(sid: "s1"), .deliverEvent(first), .deliverEvent(second), .deliverAck(ack)])
+        #expect(
+            machine.receive(try self.packet(#"0{"sid":"s1"}"#))
+                == [.connected(sid: "s1"), .deliverEvent(first), .deliverEvent(second), .deliverAck(ack)])
         let third = try self.packet(#"2["welcome",3]"#)
         #expect(machine.receive(third) == [.deliverEvent(third)])
     }
@@ -57,8 +60,9 @@ import Testing
         #expect(machine.connect(auth: ["token": "bad"]) == [.send(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "bad"]))])
         let buffered = try self.packet(#"2/admin,["early"]"#)
         #expect(machine.receive(buffered) == [])
-        #expect(machine.receive(try self.packet(#"4/admin,{"message":"forbidden","data":{"code":403}}"#))
-            == [.connectError(message: "forbidden", data: ["code": 403])])
+        #expect(
+            machine.receive(try self.packet(#"4/admin,{"message":"forbidden","data":{"code":403}}"#))
+                == [.connectError(message: "forbidden", data: ["code": 403])])
         #expect(!machine.isConnecting && !machine.isConnected)
         // Buffered packets of the refused attempt are dropped; a retry starts clean.
         #expect(machine.connect(auth: ["token": "good"]) == [.send(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "good"]))])
@@ -179,7 +183,8 @@ import Testing
         var machine = NamespaceStateMachine(namespace: "/admin", revision: .v4)
         _ = machine.transportOpened(engineSID: "e")
         _ = machine.connect(auth: nil)
-        #expect(machine.receive(try SocketPacketDecoder().decode(#"4/admin,"Not authorized""#)) == [.connectError(message: "Not authorized", data: nil)])
+        #expect(
+            machine.receive(try SocketPacketDecoder().decode(#"4/admin,"Not authorized""#)) == [.connectError(message: "Not authorized", data: nil)])
         #expect(SocketProtocolRevision.v4.engineVersion == .v3)
         #expect(SocketProtocolRevision.v5.engineVersion == .v4)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SocketIOProtocol
 
 /// Values computed by hand from socket.io-client-swift 16.x `SocketManager.reconnectInterval(attempts:)`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SocketIOProtocol
 
 /// The manager's reconnection as a machine: every action of upstream's close / try / open
@@ -16,15 +17,17 @@ import Testing
 
     @Test func reconnectingTriesAtOnceThenAfterEachDelayUntilOpen() {
         var machine = ReconnectStateMachine(backoff: Self.noJitter)
-        #expect(machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
-            .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 1),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
+                .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 1),
+            ])
         #expect(machine.isReconnecting && machine.currentAttempt == 1)
         // The failed try's engine closes too: reconnecting already, nothing new.
         #expect(machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [])
-        #expect(machine.retryTimerFired(1, reconnects: true, userDisconnected: false, random: 0) == [
-            .attempt(eventValue: -2, retryAfter: .seconds(2.25), timer: 2),
-        ])
+        #expect(
+            machine.retryTimerFired(1, reconnects: true, userDisconnected: false, random: 0) == [
+                .attempt(eventValue: -2, retryAfter: .seconds(2.25), timer: 2)
+            ])
         // Timer 1 again (stale) does nothing.
         #expect(machine.retryTimerFired(1, reconnects: true, userDisconnected: false, random: 0) == [])
         #expect(machine.transportOpened() == [.rejoin])
@@ -32,21 +35,24 @@ import Testing
         // The last try's timer after the open does nothing.
         #expect(machine.retryTimerFired(2, reconnects: true, userDisconnected: false, random: 0) == [])
         // A later close starts a fresh round, counting from 1.
-        #expect(machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
-            .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 4),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
+                .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 4),
+            ])
     }
 
     @Test func theBudgetEndsWithGiveUpAndAFreshCount() {
         var backoff = Self.noJitter
         backoff.reconnectAttempts = 2
         var machine = ReconnectStateMachine(backoff: backoff)
-        #expect(machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
-            .beginReconnecting, .attempt(eventValue: 2, retryAfter: .seconds(1.5), timer: 1),
-        ])
-        #expect(machine.retryTimerFired(1, reconnects: true, userDisconnected: false, random: 0) == [
-            .attempt(eventValue: 1, retryAfter: .seconds(2.25), timer: 2),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, userDisconnected: false, random: 0) == [
+                .beginReconnecting, .attempt(eventValue: 2, retryAfter: .seconds(1.5), timer: 1),
+            ])
+        #expect(
+            machine.retryTimerFired(1, reconnects: true, userDisconnected: false, random: 0) == [
+                .attempt(eventValue: 1, retryAfter: .seconds(2.25), timer: 2)
+            ])
         #expect(machine.retryTimerFired(2, reconnects: true, userDisconnected: false, random: 0) == [.giveUp])
         #expect(!machine.isReconnecting && machine.currentAttempt == 0)
         #expect(machine.retryTimerFired(2, reconnects: true, userDisconnected: false, random: 0) == [])
@@ -67,9 +73,10 @@ import Testing
 
     @Test func jitterComesFromTheRandomInput() {
         var machine = ReconnectStateMachine()
-        #expect(machine.transportClosed(reconnects: true, userDisconnected: false, random: 0.5) == [
-            .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(18.75), timer: 1),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, userDisconnected: false, random: 0.5) == [
+                .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(18.75), timer: 1),
+            ])
     }
 }
 
@@ -92,9 +99,10 @@ import Testing
         var machine = ReconnectStateMachine(backoff: ReconnectStateMachineTests.noJitter)
         _ = machine.connectRequested()
         _ = machine.transportOpened()
-        #expect(machine.transportClosed(reconnects: true, random: 0) == [
-            .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 2),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, random: 0) == [
+                .beginReconnecting, .attempt(eventValue: -1, retryAfter: .seconds(1.5), timer: 2),
+            ])
         #expect(machine.status == .notConnected)
         // The try's `connect()`; during a try a further `connect()` is allowed (upstream PR #1375).
         #expect(machine.connectRequested() == true)
@@ -103,9 +111,10 @@ import Testing
         // The try's engine closes too.
         #expect(machine.transportClosed(reconnects: true, random: 0) == [])
         #expect(machine.status == .notConnected)
-        #expect(machine.retryTimerFired(2, reconnects: true, random: 0) == [
-            .attempt(eventValue: -2, retryAfter: .seconds(2.25), timer: 3),
-        ])
+        #expect(
+            machine.retryTimerFired(2, reconnects: true, random: 0) == [
+                .attempt(eventValue: -2, retryAfter: .seconds(2.25), timer: 3)
+            ])
         #expect(machine.connectRequested() == true)
         #expect(machine.transportOpened() == [.rejoin])
         #expect(machine.status == .connected)
@@ -144,9 +153,10 @@ import Testing
         var machine = ReconnectStateMachine(backoff: backoff)
         _ = machine.connectRequested()
         _ = machine.transportOpened()
-        #expect(machine.transportClosed(reconnects: true, random: 0) == [
-            .beginReconnecting, .attempt(eventValue: 1, retryAfter: .seconds(1.5), timer: 2),
-        ])
+        #expect(
+            machine.transportClosed(reconnects: true, random: 0) == [
+                .beginReconnecting, .attempt(eventValue: 1, retryAfter: .seconds(1.5), timer: 2),
+            ])
         _ = machine.connectRequested()
         _ = machine.transportClosed(reconnects: true, random: 0)
         #expect(machine.retryTimerFired(2, reconnects: true, random: 0) == [.giveUp])

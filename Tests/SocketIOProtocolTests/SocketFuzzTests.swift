@@ -1,7 +1,8 @@
 import EngineIOProtocol
-import Testing
-@testable import SocketIOProtocol
 import TestSupport
+import Testing
+
+@testable import SocketIOProtocol
 
 /// Random Socket.IO packet texts: the decoder and assembler throw or succeed, never trap, and
 /// whatever decodes re-encodes to text that decodes to the same packet.

@@ -1,18 +1,23 @@
 import EngineIOProtocol
 import Testing
+
 @testable import SocketIOProtocol
 
 /// Vectors from socket.io-protocol v5, "Packet encoding" / "Examples" and "Sample session".
 @Suite struct SocketPacketCodecTests {
     static let vectors: [(SocketPacket, String)] = [
         (SocketPacket(type: .connect), "0"),
-        (SocketPacket(type: .connect, namespace: "/admin", data: ["sid": "oSO0OpakMV_3jnilAAAA"]),
-         #"0/admin,{"sid":"oSO0OpakMV_3jnilAAAA"}"#),
+        (
+            SocketPacket(type: .connect, namespace: "/admin", data: ["sid": "oSO0OpakMV_3jnilAAAA"]),
+            #"0/admin,{"sid":"oSO0OpakMV_3jnilAAAA"}"#
+        ),
         (SocketPacket(type: .connect, data: ["token": "x"]), #"0{"token":"x"}"#),
         (SocketPacket(type: .connect, namespace: "/admin"), "0/admin,"),
         (SocketPacket(type: .connectError, data: ["message": "Not authorized"]), #"4{"message":"Not authorized"}"#),
-        (SocketPacket(type: .connectError, namespace: "/admin", data: ["message": "forbidden", "data": ["code": 3]]),
-         #"4/admin,{"message":"forbidden","data":{"code":3}}"#),
+        (
+            SocketPacket(type: .connectError, namespace: "/admin", data: ["message": "forbidden", "data": ["code": 3]]),
+            #"4/admin,{"message":"forbidden","data":{"code":3}}"#
+        ),
         (SocketPacket(type: .event, data: ["foo"]), #"2["foo"]"#),
         (SocketPacket(type: .event, namespace: "/admin", data: ["bar"]), #"2/admin,["bar"]"#),
         (SocketPacket(type: .event, data: ["e", 1]), #"2["e",1]"#),
@@ -23,8 +28,10 @@ import Testing
         (SocketPacket(type: .event, data: ["hey", "Jude"]), #"2["hey","Jude"]"#),
         (SocketPacket(type: .disconnect), "1"),
         (SocketPacket(type: .disconnect, namespace: "/admin"), "1/admin,"),
-        (SocketPacket(type: .event, data: ["chat", ["text": "héllo \"q\"", "n": 1.5, "ok": true, "none": nil]]),
-         #"2["chat",{"text":"héllo \"q\"","n":1.5,"ok":true,"none":null}]"#),
+        (
+            SocketPacket(type: .event, data: ["chat", ["text": "héllo \"q\"", "n": 1.5, "ok": true, "none": nil]]),
+            #"2["chat",{"text":"héllo \"q\"","n":1.5,"ok":true,"none":null}]"#
+        ),
     ]
 
     @Test(arguments: Self.vectors)
@@ -49,20 +56,25 @@ import Testing
     /// peer): `json.dumps` escapes non-ASCII and prints floats as `1.0`, `1e+21`, `1e-07`.
     @Test func decodesPythonSocketIOOutput() throws {
         let decoder = SocketPacketDecoder()
-        #expect(try decoder.decode(#"2["e",1,2.5,true,null,"\u00e9\ud83d\ude00",{"k":[1.0,1e+21,1e-07]}]"#)
-            == SocketPacket(type: .event, data: ["e", 1, 2.5, true, nil, "é😀", ["k": [1.0, 1e21, 1e-7]]]))
+        #expect(
+            try decoder.decode(#"2["e",1,2.5,true,null,"\u00e9\ud83d\ude00",{"k":[1.0,1e+21,1e-07]}]"#)
+                == SocketPacket(type: .event, data: ["e", 1, 2.5, true, nil, "é😀", ["k": [1.0, 1e21, 1e-7]]]))
         #expect(try decoder.decode("30[]") == SocketPacket(type: .ack, ackID: 0, data: []))
-        #expect(try decoder.decode(#"4{"message":"unauthorized","data":{"a":1}}"#)
-            == SocketPacket(type: .connectError, data: ["message": "unauthorized", "data": ["a": 1]]))
+        #expect(
+            try decoder.decode(#"4{"message":"unauthorized","data":{"a":1}}"#)
+                == SocketPacket(type: .connectError, data: ["message": "unauthorized", "data": ["a": 1]]))
         // python-socketio's binary encoding matches ours byte for byte.
         let text = #"52-/admin,7["bin",{"_placeholder":true,"num":0},{"x":{"_placeholder":true,"num":1}}]"#
-        let encoded = SocketPacketEncoder.encode(SocketPacket(type: .event, namespace: "/admin", ackID: 7,
-                                                              data: ["bin", .binary([1, 2]), ["x": .binary([3])]]))
+        let encoded = SocketPacketEncoder.encode(
+            SocketPacket(
+                type: .event, namespace: "/admin", ackID: 7,
+                data: ["bin", .binary([1, 2]), ["x": .binary([3])]]))
         #expect(encoded.text == text)
         #expect(encoded.attachments == [[1, 2], [3]])
         // As does its Engine.IO payload: `4hello\x1e2\x1ebAQIDBA==`.
-        #expect(EnginePollingPayload.encode([.message("hello"), .ping(""), .binaryMessage([1, 2, 3, 4])])
-            == Array("4hello\u{1E}2\u{1E}bAQIDBA==".utf8))
+        #expect(
+            EnginePollingPayload.encode([.message("hello"), .ping(""), .binaryMessage([1, 2, 3, 4])])
+                == Array("4hello\u{1E}2\u{1E}bAQIDBA==".utf8))
     }
 
     // MARK: Binary
@@ -76,10 +88,13 @@ import Testing
     }
 
     @Test func encodesMultipleAttachmentsInTraversalOrder() {
-        let packet = SocketPacket(type: .event, namespace: "/admin",
-                                  data: ["baz", .binary([1, 2]), ["nested": [.binary([3, 4])]], .binary([5])])
+        let packet = SocketPacket(
+            type: .event, namespace: "/admin",
+            data: ["baz", .binary([1, 2]), ["nested": [.binary([3, 4])]], .binary([5])])
         let encoded = SocketPacketEncoder.encode(packet)
-        #expect(encoded.text == #"53-/admin,["baz",{"_placeholder":true,"num":0},{"nested":[{"_placeholder":true,"num":1}]},{"_placeholder":true,"num":2}]"#)
+        #expect(
+            encoded.text
+                == #"53-/admin,["baz",{"_placeholder":true,"num":0},{"nested":[{"_placeholder":true,"num":1}]},{"_placeholder":true,"num":2}]"#)
         #expect(encoded.attachments == [[1, 2], [3, 4], [5]])
     }
 
@@ -92,21 +107,28 @@ import Testing
 
     @Test func decodesAndAssemblesTheSampleSessionBinaryAck() throws {
         let packet = try SocketPacketDecoder().decode(#"61-/admin,1[{"_placeholder":true,"num":0}]"#)
-        #expect(packet == SocketPacket(type: .binaryAck, namespace: "/admin", ackID: 1,
-                                       data: [["_placeholder": true, "num": 0]], attachmentCount: 1))
+        #expect(
+            packet
+                == SocketPacket(
+                    type: .binaryAck, namespace: "/admin", ackID: 1,
+                    data: [["_placeholder": true, "num": 0]], attachmentCount: 1))
         var assembler = try BinaryPacketAssembler(packet: packet)
         #expect(assembler.remainingAttachments == 1)
         #expect(assembler.packetIfComplete() == nil)
         let assembled = try assembler.append([9, 8])
-        #expect(assembled == SocketPacket(type: .binaryAck, namespace: "/admin", ackID: 1,
-                                          data: [.binary([9, 8])], attachmentCount: 1))
+        #expect(
+            assembled
+                == SocketPacket(
+                    type: .binaryAck, namespace: "/admin", ackID: 1,
+                    data: [.binary([9, 8])], attachmentCount: 1))
         #expect(assembler.remainingAttachments == 0)
         #expect(throws: SocketProtocolError.unexpectedAttachment) { try assembler.append([1]) }
     }
 
     @Test func binaryRoundTripThroughEncoderDecoderAndAssembler() throws {
-        let original = SocketPacket(type: .event, namespace: "/x", ackID: 7,
-                                    data: ["up", .binary([0, 255]), ["k": .binary([])], .binary([1])])
+        let original = SocketPacket(
+            type: .event, namespace: "/x", ackID: 7,
+            data: ["up", .binary([0, 255]), ["k": .binary([])], .binary([1])])
         let encoded = SocketPacketEncoder.encode(original)
         let decoded = try SocketPacketDecoder().decode(encoded.text)
         #expect(decoded.attachmentCount == 3)

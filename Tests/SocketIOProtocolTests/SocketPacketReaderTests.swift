@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SocketIOProtocol
 
 @Suite struct SocketPacketReaderTests {
@@ -13,8 +14,10 @@ import Testing
         #expect(try reader.receive(text: #"52-/admin,["up",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#) == nil)
         #expect(reader.isAwaitingAttachments)
         #expect(try reader.receive(binary: [1]) == nil)
-        #expect(try reader.receive(binary: [2, 3]) == SocketPacket(
-            type: .binaryEvent, namespace: "/admin", data: ["up", .binary([1]), .binary([2, 3])], attachmentCount: 2))
+        #expect(
+            try reader.receive(binary: [2, 3])
+                == SocketPacket(
+                    type: .binaryEvent, namespace: "/admin", data: ["up", .binary([1]), .binary([2, 3])], attachmentCount: 2))
         #expect(!reader.isAwaitingAttachments)
         // Zero announced attachments complete at once.
         #expect(try reader.receive(text: #"50-["e"]"#) == SocketPacket(type: .binaryEvent, data: ["e"]))
@@ -47,8 +50,10 @@ import Testing
         // A plain packet in between is decoded and returned; the binary one keeps waiting.
         #expect(try reader.receive(text: #"2["x"]"#) == SocketPacket(type: .event, data: ["x"]))
         #expect(reader.isAwaitingAttachments)
-        #expect(try reader.receive(binary: [7]) == SocketPacket(
-            type: .binaryEvent, data: ["a", .binary([7])], attachmentCount: 1))
+        #expect(
+            try reader.receive(binary: [7])
+                == SocketPacket(
+                    type: .binaryEvent, data: ["a", .binary([7])], attachmentCount: 1))
         #expect(!reader.isAwaitingAttachments)
     }
 
@@ -58,8 +63,10 @@ import Testing
         _ = try reader.receive(text: #"51-["new",{"_placeholder":true,"num":0}]"#)
         #expect(reader.waitingPackets.map { $0.packet.eventName } == ["old", "new"])
         #expect(try reader.receive(binary: [1])?.eventName == "new")
-        #expect(try reader.receive(binary: [2]) == SocketPacket(
-            type: .binaryEvent, data: ["old", .binary([2])], attachmentCount: 1))
+        #expect(
+            try reader.receive(binary: [2])
+                == SocketPacket(
+                    type: .binaryEvent, data: ["old", .binary([2])], attachmentCount: 1))
         #expect(throws: SocketProtocolError.unexpectedAttachment) { try reader.receive(binary: [3]) }
     }
 
@@ -81,13 +88,17 @@ import Testing
         let announced = try SocketPacketDecoder().decode(
             #"52-["two",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]"#)
         let invalid = try SocketPacketDecoder().decode(#"51-["bad",{"_placeholder":true,"num":0}]"#)
-        reader.replaceWaitingPackets(with: [(announced, [[1]]), (invalid, [[1], [2]]),
-                                            (SocketPacket(type: .event, data: ["plain"]), [])])
+        reader.replaceWaitingPackets(with: [
+            (announced, [[1]]), (invalid, [[1], [2]]),
+            (SocketPacket(type: .event, data: ["plain"]), []),
+        ])
         // Only the packet that still expects attachments is kept, with the one it has.
         #expect(reader.waitingPackets.count == 1)
         #expect(reader.waitingPackets.first?.attachments == [[1]])
-        #expect(try reader.receive(binary: [2]) == SocketPacket(
-            type: .binaryEvent, data: ["two", .binary([1]), .binary([2])], attachmentCount: 2))
+        #expect(
+            try reader.receive(binary: [2])
+                == SocketPacket(
+                    type: .binaryEvent, data: ["two", .binary([1]), .binary([2])], attachmentCount: 2))
     }
 
     @Test func aDecoderCanRequireStringEventNames() throws {

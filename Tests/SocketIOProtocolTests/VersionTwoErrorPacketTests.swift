@@ -1,5 +1,6 @@
 import EngineIOProtocol
 import Testing
+
 @testable import SocketIOProtocol
 
 /// Socket.IO 2.x ERROR packets (socket.io-protocol v4, type `4`): any JSON payload or none,

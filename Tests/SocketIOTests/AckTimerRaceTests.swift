@@ -1,7 +1,8 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 /// A timer source that runs a test's step *while* a timer is being armed (between the
@@ -84,8 +85,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
 @Suite(.tearsDownTestEngines) struct AckTimerRaceTests {
     private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
         let queue = DispatchQueue(label: "ack-timer-race-test")
-        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
-                                    config: [.handleQueue(queue), .reconnects(false), .log(false)], timers: timers)
+        let manager = SocketManager(
+            socketURL: URL(string: "http://localhost:1/")!,
+            config: [.handleQueue(queue), .reconnects(false), .log(false)], timers: timers)
         manager.engine = TestEngine(client: manager)
         let socket = manager.defaultSocket
         socket.connect()
@@ -170,8 +172,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     /// timers natively, Dispatch timers in the Apple configuration): nothing is left armed.
     @Test func manyThreadsRegisteringAndDroppingAcksLeaveNoTimer() {
         let queue = DispatchQueue(label: "ack-timer-stress")
-        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
-                                    config: [.handleQueue(queue), .reconnects(false), .log(false)])
+        let manager = SocketManager(
+            socketURL: URL(string: "http://localhost:1/")!,
+            config: [.handleQueue(queue), .reconnects(false), .log(false)])
         manager.engine = TestEngine(client: manager)
         let socket = manager.defaultSocket
         socket.connect()

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import SocketIO
 import RealtimeHTTP
+import Testing
+
+@testable import SocketIO
 
 /// `connectParams` are written into the URLs as socket.io-client-swift 16.x writes them:
 /// upstream's `String.urlEncode()` (`addingPercentEncoding` with the inverted set of
@@ -37,8 +38,9 @@ import RealtimeHTTP
                 #expect(EngineQueryEncoding.encode(text) == "x%" + String(format: "%02X", scalar.value) + "y")
                 continue
             }
-            #expect(EngineQueryEncoding.encode(text) == text.addingPercentEncoding(withAllowedCharacters: Self.upstreamAllowed),
-                    "\(scalar.escaped(asASCII: true))")
+            #expect(
+                EngineQueryEncoding.encode(text) == text.addingPercentEncoding(withAllowedCharacters: Self.upstreamAllowed),
+                "\(scalar.escaped(asASCII: true))")
             checked += 1
         }
         #expect(checked == 95 - upstreamTraps.count + 5)

@@ -1,7 +1,8 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 /// The close handshake of an ended attempt's WebSocket is a task the engine owns: recorded
@@ -107,9 +108,10 @@ import Testing
     @Test func theCloseOfAReplacedAttemptsWebSocketIsRecordedUntilItEnds() async {
         let transport = OneConnectionTransport()
         let client = SilentClient()
-        let engine = SocketEngine(client: client, url: URL(string: "http://example.invalid/")!,
-                                  config: [.forceWebsockets(true)],
-                                  transports: EngineTransports(http: nil, webSocket: transport, httpKeepsCookies: false))
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!,
+            config: [.forceWebsockets(true)],
+            transports: EngineTransports(http: nil, webSocket: transport, httpKeepsCookies: false))
         engine.connect()
         #expect(await self.eventually { engine.state.withLock { $0.attempt.webSocket.connection != nil } })
         engine.connect()

@@ -1,6 +1,6 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import SocketIO
 import TestSupport
 
@@ -72,8 +72,10 @@ struct LoopbackHarness {
     let manager: SocketManager
     let queue: DispatchQueue
 
-    init(_ mode: TransportMode, _ flavor: ServerFlavor = .aiohttp, serverArguments: [String] = [],
-         extra: SocketIOClientConfiguration = []) async throws {
+    init(
+        _ mode: TransportMode, _ flavor: ServerFlavor = .aiohttp, serverArguments: [String] = [],
+        extra: SocketIOClientConfiguration = []
+    ) async throws {
         self.server = try await TestServer.start("sio_server.py", arguments: flavor.serverArguments + serverArguments)
         self.queue = DispatchQueue(label: "sio-loopback")
         var config: SocketIOClientConfiguration = [.handleQueue(self.queue), .reconnects(false)]

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import SocketIO
 
 /// `SocketEngine.parseEngineMessage(_:)` (public, `open`) handles every message kind as
@@ -43,8 +44,11 @@ import TestSupport
         engine.parseEngineMessage("garbage")
         engine.parseEngineMessage(#"{"code":1}"#)
         engine.parseEngineMessage("2")
-        #expect(client.events.values == [#"message 2["chat","hi"]"#, "binary 3",
-                                         "error Got unknown error from server garbage"])
+        #expect(
+            client.events.values == [
+                #"message 2["chat","hi"]"#, "binary 3",
+                "error Got unknown error from server garbage",
+            ])
 
         // A server error object: `didError(reason:)`, the error then the close.
         engine.parseEngineMessage(#"{"code":1,"message":"Session ID unknown"}"#)
@@ -80,14 +84,18 @@ import TestSupport
 
     /// A server error object instead of a polling payload or a WebSocket message: an `error`
     /// client event with its message, then the disconnect, as upstream.
-    @Test(arguments: [("/engine-error/socket.io/", TransportMode.polling, "Session ID unknown"),
-                      ("/engine-error-ws/socket.io/", TransportMode.webSocket, "Bad request")])
+    @Test(arguments: [
+        ("/engine-error/socket.io/", TransportMode.polling, "Session ID unknown"),
+        ("/engine-error-ws/socket.io/", TransportMode.webSocket, "Bad request"),
+    ])
     func serverErrorObjectOverTheNetwork(_ path: String, _ mode: TransportMode, _ reason: String) async throws {
         guard TransportMode.available.contains(mode) else { return }
         let server = try await TestServer.start("sio_hostile_server.py")
         defer { server.stop() }
-        var config: SocketIOClientConfiguration = [.handleQueue(DispatchQueue(label: "engine-error")),
-                                                   .reconnects(false), .path(path)]
+        var config: SocketIOClientConfiguration = [
+            .handleQueue(DispatchQueue(label: "engine-error")),
+            .reconnects(false), .path(path),
+        ]
         for option in mode.options { config.insert(option) }
         let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!, config: config)
         defer { manager.disconnect() }

@@ -2,6 +2,7 @@ import Foundation
 import HTTP1Codec
 import RealtimeHTTP
 import RealtimeSync
+
 @testable import SocketIO
 
 /// In-memory polling and WebSocket transports for engine unit tests that need a precise
@@ -54,7 +55,10 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
             }
             let answer = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
-                    enum Next { case ready([UInt8]), cancelled, wait }
+                    enum Next {
+                        case ready([UInt8])
+                        case cancelled, wait
+                    }
                     let next = self.state.withLock { state -> Next in
                         if !state.getBodies.isEmpty { return .ready(state.getBodies.removeFirst()) }
                         if Task.isCancelled { return .cancelled }
@@ -77,8 +81,9 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
             guard let answer else { throw HTTPClientError(.cancelled, "the task was cancelled") }
             body = answer
         }
-        return HTTPClientResponse(status: 200, reason: "OK", headers: [:], url: request.url,
-                                  body: HTTPResponseBody(source: ScriptedEngineBody(body)))
+        return HTTPClientResponse(
+            status: 200, reason: "OK", headers: [:], url: request.url,
+            body: HTTPResponseBody(source: ScriptedEngineBody(body)))
     }
 
     func connect(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> any WebSocketConnection {
@@ -133,7 +138,7 @@ final class ScriptedWebSocketConnection: WebSocketConnection, @unchecked Sendabl
     }
 
     func send(_ message: WebSocketMessage) async throws(WebSocketError) {
-        guard case let .text(text) = message else { return }
+        guard case .text(let text) = message else { return }
         self.lock.withLock { self._sent.append(text) }
     }
 
@@ -144,7 +149,7 @@ final class ScriptedWebSocketConnection: WebSocketConnection, @unchecked Sendabl
                 self.receiver = continuation
                 return .none
             }
-            if case let .some(message) = ready { continuation.resume(returning: message) }
+            if case .some(let message) = ready { continuation.resume(returning: message) }
         }
     }
 

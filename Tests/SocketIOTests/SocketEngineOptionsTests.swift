@@ -1,6 +1,7 @@
 import Foundation
 import RealtimeHTTP
 import Testing
+
 @testable import SocketIO
 
 /// The engine's options are parsed once into `SocketEngineOptions`; a connection attempt
@@ -23,8 +24,11 @@ import Testing
     @Test func parsingSetsWhatTheConfigurationNamesAndDerivesTheURLs() {
         var options = SocketEngineOptions(url: URL(string: "https://chat.example/")!)
         #expect(options.secure)
-        options.apply([.path("/custom"), .forceWebsockets(true), .extraHeaders(["B": "2", "A": "1"]),
-                       .connectParams(["k": "a+b"]), .version(.two), .compress], url: URL(string: "https://chat.example/")!)
+        options.apply(
+            [
+                .path("/custom"), .forceWebsockets(true), .extraHeaders(["B": "2", "A": "1"]),
+                .connectParams(["k": "a+b"]), .version(.two), .compress,
+            ], url: URL(string: "https://chat.example/")!)
         #expect(options.socketPath == "/custom/")
         #expect(options.forceWebsockets && !options.forcePolling && options.compress)
         #expect(options.urlPolling.absoluteString == "https://chat.example/custom/?transport=polling&b64=1&k=a%2Bb&EIO=3")
@@ -46,8 +50,9 @@ import Testing
         let client = SilentClient()
         // No transports: `connect()` starts the attempt (taking the snapshot), then reports
         // it cannot go on; what requests would carry is what the attempt fixed.
-        let engine = SocketEngine(client: client, url: URL(string: "http://chat.example/")!,
-                                  config: [.extraHeaders(["X-Round": "1"]), .connectParams(["r": 1])], transports: nil)
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://chat.example/")!,
+            config: [.extraHeaders(["X-Round": "1"]), .connectParams(["r": 1])], transports: nil)
         engine.connect()
         #expect(engine.requestHeaders(forWebSocket: false).first(name: "X-Round") == "1")
 

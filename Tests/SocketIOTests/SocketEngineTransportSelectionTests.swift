@@ -1,7 +1,8 @@
 import Foundation
 import RealtimeHTTP
-import Testing
 import TestSupport
+import Testing
+
 @testable import SocketIO
 
 /// Which stack each ``SocketEngine/Transport`` gives an engine: `.automatic` is URLSession in

@@ -1,7 +1,8 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 /// The engine performs its machine's actions in the order the machine produced them, whichever
@@ -46,8 +47,9 @@ import Testing
     @Test func aWriteMadeWhileTheUpgradeCompletesGoesAfterTheUpgradePacket() async throws {
         let scripted = ScriptedEngineTransports()
         let client = ReplyingClient()
-        let engine = SocketEngine(client: client, url: URL(string: "http://example.invalid/")!,
-                                  config: [], transports: scripted.transports)
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!,
+            config: [], transports: scripted.transports)
         client.engine = engine
         defer { engine.disconnect(reason: "test over") }
 

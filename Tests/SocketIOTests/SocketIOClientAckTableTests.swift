@@ -1,7 +1,8 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 /// Acks through the socket's `AckTable` (one wake-up per socket) and the namespace machine's

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// The socket's `NamespaceStateMachine` as driven by the manager, through a ``TestEngine``.

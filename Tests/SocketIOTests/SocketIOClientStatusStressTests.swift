@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// Upstream's status entry points (`didConnect`, `didDisconnect`, `setReconnecting`), called

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 @Suite(.tearsDownTestEngines) struct SocketIOClientTests {
@@ -111,8 +112,7 @@ import Testing
         socket.emit("types", "s", 1, 2.5, true, ["a": 1], [1, 2], Data([0xFF]), NSNull(), completion: { done.append(1) })
         drain(queue)
         drain(queue)
-        #expect(engine.writes.last ==
-                #"51-/admin,["types","s",1,2.5,true,{"a":1},[1,2],{"_placeholder":true,"num":0},null]"#)
+        #expect(engine.writes.last == #"51-/admin,["types","s",1,2.5,true,{"a":1},[1,2],{"_placeholder":true,"num":0},null]"#)
         #expect(engine.binaryWrites.last == [Data([0xFF])])
         #expect(done.count == 1)
     }

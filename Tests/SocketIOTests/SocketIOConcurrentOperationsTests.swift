@@ -1,9 +1,9 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Public operations called from many threads at once act as one critical section each:
 /// one engine, one CONNECT per namespace, and `statusChange` events in the order the status
@@ -84,9 +84,10 @@ import TestSupport
             #expect(connects.values.sorted() == ["/", "/admin"], "round \(round)")
             // The status went connecting -> connected once, in that order.
             let seen = statuses.values
-            #expect(seen.last == .connected && seen.filter { $0 == .connected }.count == 1
-                        && seen.dropLast().allSatisfy { $0 == .connecting },
-                    "round \(round): \(seen)")
+            #expect(
+                seen.last == .connected && seen.filter { $0 == .connected }.count == 1
+                    && seen.dropLast().allSatisfy { $0 == .connecting },
+                "round \(round): \(seen)")
 
             manager.disconnect()
             try await Task.sleep(.milliseconds(50))

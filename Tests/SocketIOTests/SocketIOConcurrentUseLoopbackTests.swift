@@ -1,9 +1,9 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// The public API is documented thread safe: this drives it from several plain threads at once
 /// against the real python-socketio server (polling, then the WebSocket upgrade, then a
@@ -16,8 +16,9 @@ import TestSupport
     @Test func emitsAcksAndHandlersFromManyThreadsAcrossTheUpgradeAndADisconnect() async throws {
         let server = try await TestServer.start("sio_server.py")
         defer { server.stop() }
-        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                    config: [.reconnects(false)])
+        let manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            config: [.reconnects(false)])
         let socket = manager.defaultSocket
         let connected = Recorder<Bool>()
         let echoed = Recorder<Int>()
@@ -55,8 +56,9 @@ import TestSupport
         #expect(await answers.wait(forCount: total, timeout: 60), "\(answers.count) of \(total) acks")
         #expect(await echoed.wait(forCount: total, timeout: 60), "\(echoed.count) of \(total) echoes")
         let acked = answers.values
-        #expect(acked.allSatisfy { value, data in (data.first as? Int) == value },
-                "an ack carried another call's data")
+        #expect(
+            acked.allSatisfy { value, data in (data.first as? Int) == value },
+            "an ack carried another call's data")
         #expect(Set(acked.map(\.0)).count == total, "an ack ran twice or for the wrong call")
         #expect(Set(echoed.values).count == total)
 

@@ -1,8 +1,9 @@
-import RealtimeTime
 import Dispatch
 import Foundation
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
 @testable import SocketIO
 
 /// Events python-socketio emits from its connect handler arrive before its CONNECT packet:

@@ -1,10 +1,10 @@
-import RealtimeTime
 import Dispatch
 import Foundation
 import RealtimeIO
+import RealtimeTime
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Socket.IO through `fault_proxy.py` in front of python-socketio (ping every second, 1 s
 /// timeout): connections reset mid-frame, truncated, stalled past the ping timeout, dripped
@@ -63,27 +63,40 @@ import TestSupport
         let big = String(repeating: "x", count: 4_000)
 
         var faults: [(String, () async throws -> Void)] = [
-            ("reset mid-frame", {
-                try await rig.proxy.inject(.resetAfter(bytes: 300))
-                root.emit("echo", big)
-            }),
-            ("truncated response", {
-                try await rig.proxy.inject(.truncateAfter(bytes: 250))
-                root.emit("echo", big)
-            }),
+            (
+                "reset mid-frame",
+                {
+                    try await rig.proxy.inject(.resetAfter(bytes: 300))
+                    root.emit("echo", big)
+                }
+            ),
+            (
+                "truncated response",
+                {
+                    try await rig.proxy.inject(.truncateAfter(bytes: 250))
+                    root.emit("echo", big)
+                }
+            ),
             ("stall past the ping timeout", { try await rig.proxy.inject(.stall) }),
-            ("server gone", {
-                try await rig.proxy.inject(.down)
-                // At least two attempts are refused; they follow the backoff (wait 1 s).
-                let before = attempts.count
-                #expect(await attempts.wait(forCount: before + 2, timeout: 15))
-                try await rig.proxy.inject(.up)
-            }),
+            (
+                "server gone",
+                {
+                    try await rig.proxy.inject(.down)
+                    // At least two attempts are refused; they follow the backoff (wait 1 s).
+                    let before = attempts.count
+                    #expect(await attempts.wait(forCount: before + 2, timeout: 15))
+                    try await rig.proxy.inject(.up)
+                }
+            ),
         ]
-        faults.append(("connection refused for a while", {
-            try await rig.proxy.inject(.refuse(seconds: 2))
-            try await rig.proxy.inject(.reset)
-        }))
+        faults.append(
+            (
+                "connection refused for a while",
+                {
+                    try await rig.proxy.inject(.refuse(seconds: 2))
+                    try await rig.proxy.inject(.reset)
+                }
+            ))
 
         for (name, inject) in faults {
             let reconnected = EventWaiter(root, clientEvent: .reconnect)
@@ -193,13 +206,15 @@ import TestSupport
             #expect(await ProcessResources.eventually { manager.engine?.polling == false })
             // Only the WebSocket stays open once polling is over (the last GET may still be
             // returning to the pool at the upgrade).
-            #expect(await ProcessResources.eventually {
-                ResourceSnapshot.loopRegistrations <= baseline.registrations + 2
-            })
+            #expect(
+                await ProcessResources.eventually {
+                    ResourceSnapshot.loopRegistrations <= baseline.registrations + 2
+                })
         }
         manager.disconnect()
-        #expect(await ProcessResources.eventually { ResourceSnapshot.now().isWithin(baseline) },
-                "\(mode): left \(ResourceSnapshot.now()) after starting from \(baseline): \(ProcessResources.descriptorTargets)")
+        #expect(
+            await ProcessResources.eventually { ResourceSnapshot.now().isWithin(baseline) },
+            "\(mode): left \(ResourceSnapshot.now()) after starting from \(baseline): \(ProcessResources.descriptorTargets)")
     }
 
     // MARK: Helpers
@@ -214,8 +229,10 @@ import TestSupport
         }
     }
 
-    static func ack(_ socket: SocketIOClient, _ event: String, _ items: [SocketData] = [],
-                    timeout: Double = 5) async -> [Any]? {
+    static func ack(
+        _ socket: SocketIOClient, _ event: String, _ items: [SocketData] = [],
+        timeout: Double = 5
+    ) async -> [Any]? {
         let recorder = Recorder<[Any]>()
         socket.emitWithAck(event, with: items).timingOut(after: timeout) { recorder.append($0) }
         guard await recorder.wait(forCount: 1, timeout: timeout + 5) else { return nil }
@@ -251,8 +268,9 @@ struct ResourceSnapshot: CustomStringConvertible {
     var timers: Int
 
     static func now() -> ResourceSnapshot {
-        ResourceSnapshot(sockets: ProcessResources.openSocketCount,
-                         registrations: Self.loopRegistrations, timers: Self.loopTimers)
+        ResourceSnapshot(
+            sockets: ProcessResources.openSocketCount,
+            registrations: Self.loopRegistrations, timers: Self.loopTimers)
     }
 
     /// The event loop's registrations and timers; 0 in the `REALTIME_NO_NATIVE_STACK` build,

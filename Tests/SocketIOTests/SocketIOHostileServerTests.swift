@@ -1,15 +1,18 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// A misbehaving Engine.IO server: clear errors, no crash, no hang.
 @Suite(.serialized) struct SocketIOHostileServerTests {
     func manager(port: Int, path: String) -> SocketManager {
-        SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!,
-                      config: [.handleQueue(DispatchQueue(label: "hostile")), .reconnects(false),
-                               .forcePolling(true), .path(path)])
+        SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(port)")!,
+            config: [
+                .handleQueue(DispatchQueue(label: "hostile")), .reconnects(false),
+                .forcePolling(true), .path(path),
+            ])
     }
 
     @Test(arguments: ["/bad-handshake/socket.io/", "/http-error/socket.io/"])

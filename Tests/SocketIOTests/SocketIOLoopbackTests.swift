@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// The public API against a real python-socketio 5.18 server (Tests/Servers/sio_server.py),
 /// for each transport mode.
@@ -40,8 +40,9 @@ import TestSupport
 
         // Every SocketData type, Data nested in containers.
         let echo = EventWaiter(socket, "echo")
-        socket.emit("echo", "text", 42, 2.5, true, false, NSNull(), [1, "two", [3.5]] as [Any],
-                    ["blob": Data([0, 255]), "list": [Data([7])], "n": 1] as [String: Any], Data([1, 2, 3]))
+        socket.emit(
+            "echo", "text", 42, 2.5, true, false, NSNull(), [1, "two", [3.5]] as [Any],
+            ["blob": Data([0, 255]), "list": [Data([7])], "n": 1] as [String: Any], Data([1, 2, 3]))
         let echoed = try #require(await echo.value())
         #expect(echoed.count == 9)
         #expect(echoed[0] as? String == "text")
@@ -176,10 +177,13 @@ struct LoopbackHarnessSecondManager {
     let manager: SocketManager
 
     init(_ harness: LoopbackHarness) {
-        self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
-                                     config: [.handleQueue(harness.queue), .reconnects(false),
-                                              // URLSession cannot open a WebSocket on Linux.
-                                              BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true)])
+        self.manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
+            config: [
+                .handleQueue(harness.queue), .reconnects(false),
+                // URLSession cannot open a WebSocket on Linux.
+                BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true),
+            ])
     }
 }
 
@@ -190,11 +194,18 @@ import FoundationNetworking
 @Suite(.serialized) struct SocketIOOptionsLoopbackTests {
     @Test(arguments: TransportMode.available, ServerFlavor.allCases)
     func headersCookiesQueryAndStickySessionReachTheServer(_ mode: TransportMode, _ flavor: ServerFlavor) async throws {
-        let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: "s1",
-                                                          .domain: "127.0.0.1", .path: "/"]))
-        let harness = try await LoopbackHarness(mode, flavor, extra: [.extraHeaders(["X-Client": "swift"]),
-                                                              .cookies([cookie]),
-                                                              .connectParams(["room": "lobby"])])
+        let cookie = try #require(
+            HTTPCookie(properties: [
+                .name: "session", .value: "s1",
+                .domain: "127.0.0.1", .path: "/",
+            ]))
+        let harness = try await LoopbackHarness(
+            mode, flavor,
+            extra: [
+                .extraHeaders(["X-Client": "swift"]),
+                .cookies([cookie]),
+                .connectParams(["room": "lobby"]),
+            ])
         defer { harness.stop() }
         let socket = harness.manager.defaultSocket
         #expect(await harness.connect(socket).connected != nil)

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Payloads near the server's maxPayload (python-socketio's default `max_http_buffer_size`,
 /// 1,000,000 bytes, announced in the handshake): a single packet just under it goes through

@@ -1,8 +1,9 @@
-import RealtimeTime
 import Dispatch
 import Foundation
-import Testing
+import RealtimeTime
 import TestSupport
+import Testing
+
 @testable import SocketIO
 
 /// Socket.IO (polling, WebSocket, upgrade) through real proxies to python-socketio:
@@ -15,13 +16,15 @@ import TestSupport
     }
 
     private func startProxy(_ name: String) async throws -> TestProxy {
-        name == "tinyproxy" ? try await TestProxy.tinyproxy(username: "alice", password: "s3cr3t")
-                            : try await TestProxy.pproxy("socks5", username: "alice", password: "s3cr3t")
+        name == "tinyproxy"
+            ? try await TestProxy.tinyproxy(username: "alice", password: "s3cr3t")
+            : try await TestProxy.pproxy("socks5", username: "alice", password: "s3cr3t")
     }
 
     private func proxy(_ name: String, _ server: TestProxy, password: String) -> SocketProxy {
-        name == "tinyproxy" ? .http(host: "127.0.0.1", port: server.port, username: "alice", password: password)
-                            : .socks5(host: "127.0.0.1", port: server.port, username: "alice", password: password)
+        name == "tinyproxy"
+            ? .http(host: "127.0.0.1", port: server.port, username: "alice", password: password)
+            : .socks5(host: "127.0.0.1", port: server.port, username: "alice", password: password)
     }
 
     /// Connects through `proxy`; returns the ack of `ack_me` or the first error's message.

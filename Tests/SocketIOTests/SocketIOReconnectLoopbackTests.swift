@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import SocketIO
+import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SocketIO
-import Testing
-import TestSupport
 
 /// Connection loss against a real python-socketio server: restart and heartbeat timeout.
 @Suite(.serialized) struct SocketIOReconnectLoopbackTests {
@@ -14,8 +15,10 @@ import TestSupport
         let first = try await TestServer.start("sio_server.py", arguments: flavor.serverArguments)
         let port = first.port
         let queue = DispatchQueue(label: "sio-reconnect")
-        var config: SocketIOClientConfiguration = [.handleQueue(queue), .reconnects(true), .reconnectAttempts(-1),
-                                                   .reconnectWait(1), .reconnectWaitMax(1), .randomizationFactor(0)]
+        var config: SocketIOClientConfiguration = [
+            .handleQueue(queue), .reconnects(true), .reconnectAttempts(-1),
+            .reconnectWait(1), .reconnectWaitMax(1), .randomizationFactor(0),
+        ]
         for option in mode.options { config.insert(option) }
         let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!, config: config)
         defer { manager.disconnect() }

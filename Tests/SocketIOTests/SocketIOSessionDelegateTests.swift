@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
+import RealtimeSync
+import TestSupport
+import Testing
+
+@testable import SocketIO
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RealtimeSync
-@testable import SocketIO
-import Testing
-import TestSupport
 
 /// `.sessionDelegate` over URLSession (the Apple platforms' default, chosen explicitly here so
 /// the test runs in both builds): the engine's session asks the given delegate about the
@@ -17,8 +19,10 @@ import TestSupport
     final class CancellingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         let challenges = LockedValue<[String]>([])
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
             let space = challenge.protectionSpace
             let entry = "\(space.authenticationMethod) \(space.realm ?? "-") \(task.originalRequest?.url?.path ?? "-")"
             self.challenges.withLock { $0.append(entry) }
@@ -30,11 +34,14 @@ import TestSupport
         let server = try await TestServer.start("http_server.py")
         defer { server.stop() }
         let delegate = CancellingDelegate()
-        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                    config: [.handleQueue(DispatchQueue(label: "sio-session-delegate")),
-                                             .path("/basic-auth/socket.io/"), .forcePolling(true),
-                                             .reconnects(false), .sessionDelegate(delegate)],
-                                    transport: .urlSession)
+        let manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            config: [
+                .handleQueue(DispatchQueue(label: "sio-session-delegate")),
+                .path("/basic-auth/socket.io/"), .forcePolling(true),
+                .reconnects(false), .sessionDelegate(delegate),
+            ],
+            transport: .urlSession)
         defer { manager.disconnect() }
         let socket = manager.defaultSocket
         let failed = EventWaiter(socket, clientEvent: .error)
@@ -43,7 +50,8 @@ import TestSupport
         #expect(await failed.value() != nil)
         #expect(socket.status != .connected)
         let challenges = delegate.challenges.withLock { $0 }
-        #expect(challenges.first == "\(NSURLAuthenticationMethodHTTPBasic) swift-realtime /basic-auth/socket.io",
-                "\(challenges)")
+        #expect(
+            challenges.first == "\(NSURLAuthenticationMethodHTTPBasic) swift-realtime /basic-auth/socket.io",
+            "\(challenges)")
     }
 }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// HTTPS / WSS against python-socketio: verification on by default, `.security` trusts a CA,
 /// `.selfSigned(true)` is the only way to turn verification off.
@@ -12,9 +12,11 @@ import TestSupport
     @Test(arguments: modes)
     func verificationDefaultsPinningAndSelfSigned(_ mode: TransportMode) async throws {
         let certificates = try await TestCertificates.makeOffThePool()
-        let server = try await TestServer.start("sio_server.py", arguments: [
-            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
-        ])
+        let server = try await TestServer.start(
+            "sio_server.py",
+            arguments: [
+                "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
+            ])
         defer { server.stop() }
         let url = URL(string: "https://127.0.0.1:\(server.port)")!
         let queue = DispatchQueue(label: "sio-tls")

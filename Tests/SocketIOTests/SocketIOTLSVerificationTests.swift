@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// TLS verification on every Socket.IO transport (polling, WebSocket, upgrade) against
 /// python-socketio over HTTPS: even with the test CA trusted through `.security`, a
@@ -40,9 +40,11 @@ import TestSupport
         let certificates = try await Self.certificates.value
         let pinned: SocketIOClientConfiguration = [.security(PEMCertificatePinning(certificates: [certificates.caCertificatePEM]))]
         for leaf in ["localhost", "wronghost", "expired", "untrusted"] {
-            let server = try await TestServer.start("sio_server.py", arguments: [
-                "--cert", certificates.file("\(leaf).pem").path, "--key", certificates.file("\(leaf).key").path,
-            ])
+            let server = try await TestServer.start(
+                "sio_server.py",
+                arguments: [
+                    "--cert", certificates.file("\(leaf).pem").path, "--key", certificates.file("\(leaf).key").path,
+                ])
             defer { server.stop() }
             let verified = await Self.attempt(port: server.port, mode, pinned)
             if leaf == "localhost" {

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Issue "never loses a packet in an upgrade": emits from another thread while the engine
 /// moves from polling to WebSocket (probe, pause, `5`, flush) keep the session and their order.
@@ -15,8 +15,9 @@ import TestSupport
         // (the server then drops the session: "expected UPGRADE packet") near certain to show.
         for round in 0..<6 {
             let queue = DispatchQueue(label: "upgrade-window-\(round)")
-            let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                        config: [.handleQueue(queue), .reconnects(false)])
+            let manager = SocketManager(
+                socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                config: [.handleQueue(queue), .reconnects(false)])
             let socket = manager.defaultSocket
             let upgraded = Recorder<Bool>()
             let emitted = Recorder<Int>()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// The engine's Engine.IO revision follows `.version`: `.two` asks for `EIO=3`.
@@ -28,8 +29,10 @@ import Testing
     /// `.two` no longer refuses: against a closed port the failure is the connection's, not
     /// a protocol refusal.
     @Test func versionTwoConnectsInsteadOfRefusing() async {
-        var config: SocketIOClientConfiguration = [.handleQueue(DispatchQueue(label: "engine-v2-refused")),
-                                                   .reconnects(false), .version(.two)]
+        var config: SocketIOClientConfiguration = [
+            .handleQueue(DispatchQueue(label: "engine-v2-refused")),
+            .reconnects(false), .version(.two),
+        ]
         config.insert(.forcePolling(true))
         let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:1")!, config: config)
         let socket = manager.defaultSocket

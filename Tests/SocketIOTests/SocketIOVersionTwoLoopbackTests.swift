@@ -1,9 +1,9 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// A python-socketio 4.6 (Socket.IO 2.x, Engine.IO 3) server from `.venv-sio2` and a
 /// `.version(.two)` manager pointed at it.
@@ -18,8 +18,10 @@ struct VersionTwoHarness {
 
     init(_ mode: TransportMode, serverArguments: [String] = []) async throws {
         self.server = try await TestServer.start("sio2_server.py", python: Self.python, arguments: serverArguments)
-        var config: SocketIOClientConfiguration = [.handleQueue(DispatchQueue(label: "sio2-loopback")),
-                                                   .reconnects(false), .version(.two)]
+        var config: SocketIOClientConfiguration = [
+            .handleQueue(DispatchQueue(label: "sio2-loopback")),
+            .reconnects(false), .version(.two),
+        ]
         for option in mode.options { config.insert(option) }
         self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(self.server.port)")!, config: config)
     }
@@ -52,9 +54,11 @@ struct VersionTwoHarness {
     @Test(.needsNativeTLS, arguments: TransportMode.available)
     func overTLSWithVerification(_ mode: TransportMode) async throws {
         let certificates = try await TestCertificates.makeOffThePool()
-        let server = try await TestServer.start("sio2_server.py", python: VersionTwoHarness.python, arguments: [
-            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
-        ])
+        let server = try await TestServer.start(
+            "sio2_server.py", python: VersionTwoHarness.python,
+            arguments: [
+                "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
+            ])
         defer { server.stop() }
         let queue = DispatchQueue(label: "sio2-tls")
         func manager(_ extra: SocketIOClientConfiguration) -> SocketManager {

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Emits made by a handler on the `handleQueue` in a burst wait for the handler to return and
 /// go out together (see `SocketEngine.enqueueWebSocket`); they keep their order, and a handler
@@ -36,10 +36,13 @@ import TestSupport
 
         // A second client, on its own queue, hears what the first one shouts.
         let listenerQueue = DispatchQueue(label: "listener")
-        let listener = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
-                                     config: [.handleQueue(listenerQueue), .reconnects(false),
-                                              // URLSession cannot open a WebSocket on Linux.
-                                              BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true)])
+        let listener = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
+            config: [
+                .handleQueue(listenerQueue), .reconnects(false),
+                // URLSession cannot open a WebSocket on Linux.
+                BuildConfiguration.noNativeStack ? .forcePolling(true) : .forceWebsockets(true),
+            ])
         defer { listener.disconnect() }
         let heard = Recorder<Int>()
         let allHeard = DispatchSemaphore(value: 0)

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import SocketIO
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SocketIO
-import Testing
-import TestSupport
 
 /// Collects every log line.
 final class CapturingLogger: SocketLogger, @unchecked Sendable {
@@ -41,9 +42,11 @@ final class CapturingLogger: SocketLogger, @unchecked Sendable {
         let cookieSecret = "cookie-secret-5678"
         let dataSecret = "payload-secret-9012"
         let mode = TransportMode.available.contains(.upgrade) ? TransportMode.upgrade : TransportMode.available[0]
-        let harness = try await LoopbackHarness(mode, extra: [
-            .logger(logger), .log(true), .extraHeaders(["Cookie": "session=\(cookieSecret)"]),
-        ])
+        let harness = try await LoopbackHarness(
+            mode,
+            extra: [
+                .logger(logger), .log(true), .extraHeaders(["Cookie": "session=\(cookieSecret)"]),
+            ])
         defer {
             harness.stop()
             logger.log = false
@@ -77,9 +80,10 @@ extension SocketLoggerLoopbackTests {
             "auth-root-secret-1111", "admin-secret", "query-token-secret-2222", "bearer-secret-3333",
             "cookie-header-secret-4444", "cookie-option-secret-5555", "event-secret-6666", "wrong-admin-secret-7777",
         ]
-        let cookie = try #require(HTTPCookie(properties: [
-            .name: "io_session", .value: secrets[5], .domain: "127.0.0.1", .path: "/",
-        ]))
+        let cookie = try #require(
+            HTTPCookie(properties: [
+                .name: "io_session", .value: secrets[5], .domain: "127.0.0.1", .path: "/",
+            ]))
         let credentials: SocketIOClientConfiguration = [
             .logger(logger), .log(true), .connectParams(["token": secrets[2]]), .cookies([cookie]),
             .extraHeaders(["Authorization": "Bearer \(secrets[3])", "Cookie": "hdr=\(secrets[4])"]),
@@ -107,8 +111,9 @@ extension SocketLoggerLoopbackTests {
         #expect((environ?["query"] as? String)?.contains(secrets[2]) == true)
 
         // A namespace refused with another secret.
-        let other = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
-                                  config: configuration())
+        let other = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(harness.server.port)")!,
+            config: configuration())
         defer { other.disconnect() }
         let refused = await harness.connect(other.socket(forNamespace: "/admin"), payload: ["token": secrets[7]])
         #expect(refused.error != nil)
@@ -117,8 +122,9 @@ extension SocketLoggerLoopbackTests {
         let port = harness.server.port
         harness.manager.disconnect()
         harness.server.stop()
-        let dead = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!,
-                                 config: configuration())
+        let dead = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(port)")!,
+            config: configuration())
         defer { dead.disconnect() }
         let failed = EventWaiter(dead.defaultSocket, clientEvent: .error)
         dead.defaultSocket.connect(withPayload: ["token": secrets[0]])

@@ -1,7 +1,8 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 @Suite(.tearsDownTestEngines) struct SocketManagerTests {
@@ -16,9 +17,12 @@ import Testing
     }
 
     @Test func configurationDefaultsAndOptions() {
-        let manager = SocketManager(socketURL: URL(string: "https://example.com")!,
-                                    config: [.reconnectAttempts(3), .reconnectWait(2), .reconnectWaitMax(9),
-                                             .randomizationFactor(0.1), .forceNew(true), .reconnects(false)])
+        let manager = SocketManager(
+            socketURL: URL(string: "https://example.com")!,
+            config: [
+                .reconnectAttempts(3), .reconnectWait(2), .reconnectWaitMax(9),
+                .randomizationFactor(0.1), .forceNew(true), .reconnects(false),
+            ])
         #expect(manager.reconnectWait == 2)
         #expect(manager.reconnectWaitMax == 9)
         #expect(manager.randomizationFactor == 0.1)
@@ -37,8 +41,9 @@ import Testing
         #expect(defaults.randomizationFactor == 0.5)
         #expect(defaults.status == .notConnected)
 
-        let fromDictionary = SocketManager(socketURL: URL(string: "http://example.com")!,
-                                           config: ["reconnectAttempts": 5, "forcePolling": true, "version": 2])
+        let fromDictionary = SocketManager(
+            socketURL: URL(string: "http://example.com")!,
+            config: ["reconnectAttempts": 5, "forcePolling": true, "version": 2])
         #expect(fromDictionary.reconnectAttempts == 5)
         #expect(fromDictionary.version == .two)
     }
@@ -49,7 +54,7 @@ import Testing
         config.insert(.path("/c/"), replacing: false)
         config.insert(.secure(true))
         #expect(config.count == 3)
-        if case let .path(path) = config[0] { #expect(path == "/b/") } else { Issue.record("no path") }
+        if case .path(let path) = config[0] { #expect(path == "/b/") } else { Issue.record("no path") }
         #expect(SocketIOClientOption.useCustomEngine(true).description == "customEngine")
         #expect(SocketIOClientOption.compress.getSocketIOOptionValue() as? Bool == true)
     }

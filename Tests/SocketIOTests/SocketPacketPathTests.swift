@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// The network packet path: decoding, the namespace machine, awaiting acks and value
@@ -19,10 +20,15 @@ import Testing
     @Test func anAwaitedAckIsSettledOnTheReadingThreadWithoutHandleQueue() throws {
         let (manager, _, socket, queue) = connectedSocket()
         let got = Recorder<[Any]>()
-        let sent = socket.createOnAck(["ask"]).sendWithAck(timingOut: 0, waiter: { outcome in
-            if case .ack(.values(let values)) = outcome { got.append(values.map { SocketValueConversion.any(from: $0) }) }
-        })
-        guard case .sent(let id) = sent else { Issue.record("not sent: \(sent)"); return }
+        let sent = socket.createOnAck(["ask"]).sendWithAck(
+            timingOut: 0,
+            waiter: { outcome in
+                if case .ack(.values(let values)) = outcome { got.append(values.map { SocketValueConversion.any(from: $0) }) }
+            })
+        guard case .sent(let id) = sent else {
+            Issue.record("not sent: \(sent)")
+            return
+        }
         queue.suspend()
         defer { queue.resume() }
         manager.parseEngineMessage(#"61-\#(id)["yes",{"_placeholder":true,"num":0}]"#)
@@ -49,8 +55,9 @@ import Testing
     @Test func aValueSubscriberIsFedOnTheReadingThreadUnlessAnAnyHandlerWantsTheEvent() {
         let (manager, _, socket, queue) = connectedSocket()
         let values = Recorder<[Any]>()
-        let id = socket.on("tick", values: { values.append($0.map { SocketValueConversion.any(from: $0) }) },
-                           items: { _, _ in Issue.record("the [Any] callback ran for a network event") })
+        let id = socket.on(
+            "tick", values: { values.append($0.map { SocketValueConversion.any(from: $0) }) },
+            items: { _, _ in Issue.record("the [Any] callback ran for a network event") })
         queue.suspend()
         manager.parseEngineMessage(#"2["tick",1,true]"#)
         #expect(values.count == 1)
@@ -78,10 +85,13 @@ import Testing
         socket.on("slow") { _, _ in order.append("slow") }
         _ = socket.on("fast", values: { _ in order.append("fast") }, items: { _, _ in order.append("fast items") })
         let sent = socket.createOnAck(["ask"]).sendWithAck(timingOut: 0, waiter: { _ in order.append("ack") })
-        guard case .sent(let id) = sent else { Issue.record("not sent"); return }
+        guard case .sent(let id) = sent else {
+            Issue.record("not sent")
+            return
+        }
         queue.suspend()
-        manager.parseEngineMessage(#"2["slow"]"#)   // an [Any] handler: queued
-        manager.parseEngineMessage(#"2["fast"]"#)   // would be direct, but must not overtake
+        manager.parseEngineMessage(#"2["slow"]"#)  // an [Any] handler: queued
+        manager.parseEngineMessage(#"2["fast"]"#)  // would be direct, but must not overtake
         manager.parseEngineMessage("3\(id)[]")
         #expect(order.count == 0)
         queue.resume()

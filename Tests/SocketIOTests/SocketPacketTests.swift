@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 @Suite struct SocketValueConversionTests {
@@ -16,8 +17,10 @@ import Testing
     }
 
     @Test func encodesNativeAndFoundationValues() {
-        let items: [Any] = ["e", true, 1, 2.5, "a\"b\n", NSNull(), NSNumber(value: true), NSNumber(value: 7),
-                            NSNumber(value: 1.5), ["k": [1, false]] as [String: Any], [] as [Any], Double.nan]
+        let items: [Any] = [
+            "e", true, 1, 2.5, "a\"b\n", NSNull(), NSNumber(value: true), NSNumber(value: 7),
+            NSNumber(value: 1.5), ["k": [1, false]] as [String: Any], [] as [Any], Double.nan,
+        ]
         let text = SocketPacket.packetFromEmit(items, id: -1, nsp: "/", ack: false).packetString
         #expect(text == #"2["e",true,1,2.5,"a\"b\n",null,true,7,1.5,{"k":[1,false]},[],null]"#)
     }
@@ -51,12 +54,12 @@ import Testing
 
     @Test func replacesNestedDataByPlaceholders() {
         let blob = Data([1, 2, 3])
-        let packet = SocketPacket.packetFromEmit(["up", ["file": blob, "list": [Data([9])]] as [String: Any]],
-                                                 id: -1, nsp: "/", ack: false)
+        let packet = SocketPacket.packetFromEmit(
+            ["up", ["file": blob, "list": [Data([9])]] as [String: Any]],
+            id: -1, nsp: "/", ack: false)
         #expect(packet.type == .binaryEvent)
         #expect(packet.binary == [blob, Data([9])])
-        #expect(packet.packetString ==
-                #"52-["up",{"file":{"_placeholder":true,"num":0},"list":[{"_placeholder":true,"num":1}]}]"#)
+        #expect(packet.packetString == #"52-["up",{"file":{"_placeholder":true,"num":0},"list":[{"_placeholder":true,"num":1}]}]"#)
         let ack = SocketPacket.packetFromEmit([Data([7])], id: 4, nsp: "/x", ack: true)
         #expect(ack.packetString == #"61-/x,4[{"_placeholder":true,"num":0}]"#)
     }
@@ -90,8 +93,10 @@ import Testing
         #expect(binary.args.first as? Data == Data([5, 6]))
     }
 
-    @Test(arguments: ["", "9", "x[]", "2", "2[1]", "5[\"a\"]", "5x-[\"a\"]", "21234567890123456789[\"a\"]",
-                      "2[\"a\"", "51000000-[\"a\"]", "2" + String(repeating: "[", count: 10_000)])
+    @Test(arguments: [
+        "", "9", "x[]", "2", "2[1]", "5[\"a\"]", "5x-[\"a\"]", "21234567890123456789[\"a\"]",
+        "2[\"a\"", "51000000-[\"a\"]", "2" + String(repeating: "[", count: 10_000),
+    ])
     func rejectsMalformedPackets(_ text: String) {
         #expect(throws: SocketParsableError.self) { try SocketPacket.decode(text) }
     }

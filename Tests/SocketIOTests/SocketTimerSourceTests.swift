@@ -1,7 +1,8 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
 import Testing
+
 @testable import SocketIO
 
 /// A timer source the test drives: time moves only when the test says so.
@@ -48,8 +49,10 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
     @Test func scheduleAfterClampsWhatADurationCannotHold() {
         let timers = ManualTimerSource()
         let fired = Recorder<String>()
-        for (name, seconds) in [("negative", -5.0), ("nan", Double.nan), ("two", 2.0),
-                                ("huge", 1e300), ("infinite", Double.infinity)] {
+        for (name, seconds) in [
+            ("negative", -5.0), ("nan", Double.nan), ("two", 2.0),
+            ("huge", 1e300), ("infinite", Double.infinity),
+        ] {
             _ = timers.schedule(after: seconds) { fired.append(name) }
         }
         timers.advance(by: .zero)
@@ -65,8 +68,9 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
     @Test func ackDeadlinesComeFromTheManagersTimerSource() {
         let timers = ManualTimerSource()
         let queue = DispatchQueue(label: "timer-source-test")
-        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
-                                    config: [.handleQueue(queue), .reconnects(false)], timers: timers)
+        let manager = SocketManager(
+            socketURL: URL(string: "http://localhost:1/")!,
+            config: [.handleQueue(queue), .reconnects(false)], timers: timers)
         let engine = TestEngine(client: manager)
         manager.engine = engine
         let socket = manager.defaultSocket
@@ -100,8 +104,9 @@ final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
     @Test func theConnectTimeoutComesFromTheManagersTimerSource() {
         let timers = ManualTimerSource()
         let queue = DispatchQueue(label: "timer-source-connect-test")
-        let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
-                                    config: [.handleQueue(queue), .reconnects(false)], timers: timers)
+        let manager = SocketManager(
+            socketURL: URL(string: "http://localhost:1/")!,
+            config: [.handleQueue(queue), .reconnects(false)], timers: timers)
         let engine = TestEngine(client: manager)
         engine.opensOnConnect = false
         manager.engine = engine

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// The package's one reading of untyped values: lenient for emits, strict for `Payload`.
 @Suite struct SocketValueConversionPolicyTests {
     @Test func numbersAreToldApartByClassThenEncoding() {
-        let items: [Any] = ["e", NSNumber(value: true), NSNumber(value: Int8(1)), NSNumber(value: UInt64.max),
-                            NSNumber(value: UInt32(7)), Float(1.5), UInt8(3)]
+        let items: [Any] = [
+            "e", NSNumber(value: true), NSNumber(value: Int8(1)), NSNumber(value: UInt64.max),
+            NSNumber(value: UInt32(7)), Float(1.5), UInt8(3),
+        ]
         let text = SocketPacket.packetFromEmit(items, id: -1, nsp: "/", ack: false).packetString
         // UInt64.max goes out as the JavaScript number it is, not as -1.
         #expect(text == #"2["e",true,1,18446744073709552000,7,1.5,3]"#)
@@ -15,8 +18,11 @@ import Testing
     @Test func emitsPutNullWhereJSONCannotHoldAValueAndStrictThrows() throws {
         struct Opaque {}
         struct SelfRepresenting: SocketData { func socketRepresentation() -> SocketData { self } }
-        let lenient = SocketValueConversion.jsonValue(from: ["a": Opaque(), "b": Double.infinity, "c": SelfRepresenting(),
-                                                             "d": [1: "one"] as [AnyHashable: Any]] as [String: Any])
+        let lenient = SocketValueConversion.jsonValue(
+            from: [
+                "a": Opaque(), "b": Double.infinity, "c": SelfRepresenting(),
+                "d": [1: "one"] as [AnyHashable: Any],
+            ] as [String: Any])
         #expect(SocketValueConversion.any(from: lenient) as? [String: Any] != nil)
         #expect(lenient["a"] == .null && lenient["b"] == .null && lenient["c"] == .null)
         #expect(lenient["d"]?["1"]?.stringValue == "one")

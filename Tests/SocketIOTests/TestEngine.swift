@@ -1,10 +1,12 @@
-import RealtimeTime
 import Dispatch
 import Foundation
+import RealtimeTime
+
+@testable import SocketIO
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import SocketIO
 
 /// A `SocketEngineSpec` that records writes and opens on `connect()`: drives the manager and
 /// client logic through the public engine boundary without a network.
@@ -89,7 +91,7 @@ final class TestEngine: NSObject, SocketEngineSpec, @unchecked Sendable {
     func parseEngineData(_ data: Data) { client?.parseEngineBinaryData(data) }
     func parseEngineMessage(_ message: String) { client?.parseEngineMessage(message) }
 
-    func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())?) {
+    func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)?) {
         lock.withLock { _writes.append((msg, type, data)) }
         completion?()
     }
@@ -129,8 +131,9 @@ final class Recorder<Value>: @unchecked Sendable {
 /// Makes a manager on a private serial queue with a ``TestEngine`` installed.
 func makeManager(_ config: SocketIOClientConfiguration = []) -> (SocketManager, TestEngine, DispatchQueue) {
     let queue = DispatchQueue(label: "handle-queue")
-    let manager = SocketManager(socketURL: URL(string: "http://localhost:1/")!,
-                                config: config + [.handleQueue(queue), .reconnectWait(0), .randomizationFactor(0)])
+    let manager = SocketManager(
+        socketURL: URL(string: "http://localhost:1/")!,
+        config: config + [.handleQueue(queue), .reconnectWait(0), .randomizationFactor(0)])
     let engine = TestEngine(client: manager)
     manager.engine = engine
     return (manager, engine, queue)

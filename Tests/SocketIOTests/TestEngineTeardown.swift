@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// Tears down what a test built with ``makeManager(_:)`` / ``TestEngine`` when the test ends.
@@ -15,8 +16,10 @@ import Testing
 struct TearsDownTestEngines: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
-    func provideScope(for test: Test, testCase: Test.Case?,
-                      performing function: @Sendable () async throws -> Void) async throws {
+    func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let scope = TestEngineScope()
         defer { scope.tearDown() }
         try await TestEngineScope.$current.withValue(scope) {

@@ -1,7 +1,8 @@
 import Foundation
 import RealtimeHTTP
-import Testing
 import TestSupport
+import Testing
+
 @testable import SocketIO
 
 /// The loopback tests parametrized by ``TransportMode/available`` run their WebSocket and

@@ -1,11 +1,13 @@
-import RealtimeTime
 import Foundation
+import RealtimeHTTP
+import RealtimeTime
+import Testing
+
+@testable import SocketIO
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RealtimeHTTP
-import Testing
-@testable import SocketIO
 
 /// The polling-to-WebSocket upgrade and the heartbeat through the URLSession WebSocket adapter
 /// (`URLSessionWebSocketTransport` and its connection), with the `URLSessionWebSocketTask`
@@ -41,15 +43,18 @@ import Testing
     }
 
     /// An engine whose WebSocket goes through the URLSession adapter over scripted tasks.
-    func makeEngine(_ config: SocketIOClientConfiguration = [],
-                    handshakeStatus: Int = 101) -> (SocketEngine, Client, ScriptedEngineTransports, ScriptedWebSocketTasks) {
+    func makeEngine(
+        _ config: SocketIOClientConfiguration = [],
+        handshakeStatus: Int = 101
+    ) -> (SocketEngine, Client, ScriptedEngineTransports, ScriptedWebSocketTasks) {
         let polling = ScriptedEngineTransports()
         let tasks = ScriptedWebSocketTasks(handshakeStatus: handshakeStatus)
         let webSocket = URLSessionWebSocketTransport { request, _ in tasks.make(request) }
         let transports = EngineTransports(http: polling, webSocket: webSocket, httpKeepsCookies: false)
         let client = Client()
-        let engine = SocketEngine(client: client, url: URL(string: "http://example.invalid/")!,
-                                  config: config, transports: transports)
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!,
+            config: config, transports: transports)
         client.engine = engine
         return (engine, client, polling, tasks)
     }
@@ -153,8 +158,9 @@ import Testing
             return tasks.make(request)
         }
         let client = Client()
-        let engine = SocketEngine(client: client, url: URL(string: "http://example.invalid/")!, config: [.compress],
-                                  transports: EngineTransports(http: polling, webSocket: webSocket, httpKeepsCookies: false))
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!, config: [.compress],
+            transports: EngineTransports(http: polling, webSocket: webSocket, httpKeepsCookies: false))
         client.engine = engine
         defer { engine.disconnect(reason: "test over") }
 
@@ -261,7 +267,7 @@ final class ScriptedWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Sen
     }
 
     func send(_ message: URLSessionWebSocketTask.Message) async throws {
-        guard case let .string(text) = message else { return }
+        guard case .string(let text) = message else { return }
         try self.lock.withLock {
             guard !self._didCancel else { throw URLError(.cancelled) }
             self._sent.append(text)
@@ -270,7 +276,10 @@ final class ScriptedWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Sen
 
     func receive() async throws -> URLSessionWebSocketTask.Message {
         try await withCheckedThrowingContinuation { continuation in
-            enum Ready { case message(URLSessionWebSocketTask.Message), cancelled, wait }
+            enum Ready {
+                case message(URLSessionWebSocketTask.Message)
+                case cancelled, wait
+            }
             let ready = self.lock.withLock { () -> Ready in
                 if self._didCancel { return .cancelled }
                 guard self.inbox.isEmpty else { return .message(self.inbox.removeFirst()) }
@@ -278,7 +287,7 @@ final class ScriptedWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Sen
                 return .wait
             }
             switch ready {
-            case let .message(message): continuation.resume(returning: message)
+            case .message(let message): continuation.resume(returning: message)
             case .cancelled: continuation.resume(throwing: URLError(.cancelled))
             case .wait: break
             }
@@ -287,8 +296,9 @@ final class ScriptedWebSocketTask: URLSessionWebSocketTaskHandle, @unchecked Sen
 
     func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let url = self.request?.url ?? URL(string: "ws://example.invalid/")!
-        let response = HTTPURLResponse(url: url, statusCode: self.handshakeStatus, httpVersion: "HTTP/1.1",
-                                       headerFields: self.handshakeStatus == 101 ? ["Upgrade": "websocket"] : [:])
+        let response = HTTPURLResponse(
+            url: url, statusCode: self.handshakeStatus, httpVersion: "HTTP/1.1",
+            headerFields: self.handshakeStatus == 101 ? ["Upgrade": "websocket"] : [:])
         self.lock.withLock { self._response = response }
         pongReceiveHandler(self.handshakeStatus == 101 ? nil : URLError(.badServerResponse))
     }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import SocketIO
-import Testing
 import TestSupport
+import Testing
 
 /// Code written against socket.io-client-swift 16.x (its README and common app patterns),
 /// unchanged, compiled in Swift 6 mode and run against the test server.
@@ -17,19 +17,20 @@ import TestSupport
         let done = Recorder<String>()
 
         // --- upstream README, with the handle queue and URL of this test ---
-        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
-                                    config: [.log(false), .compress, .handleQueue(queue), .reconnects(false)])
+        let manager = SocketManager(
+            socketURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+            config: [.log(false), .compress, .handleQueue(queue), .reconnects(false)])
         let socket = manager.defaultSocket
 
-        socket.on(clientEvent: .connect) {data, ack in
+        socket.on(clientEvent: .connect) { data, ack in
             done.append("connected")
             socket.emit("echo", 2.5)
         }
 
-        socket.on("echo") {data, ack in
+        socket.on("echo") { data, ack in
             guard let cur = data[0] as? Double else { return }
 
-            socket.emitWithAck("ack_me", cur).timingOut(after: 0) {data in
+            socket.emitWithAck("ack_me", cur).timingOut(after: 0) { data in
                 if data.first as? String ?? "passed" == SocketAckStatus.noAck {
                     // Handle ack timeout
                 }

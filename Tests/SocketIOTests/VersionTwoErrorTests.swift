@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SocketIO
 
 /// `.version(.two)` ERROR packets reach the app as upstream's parser makes them: the `error`

@@ -28,22 +28,27 @@ extension Trait where Self == ConditionTrait {
     /// build: URLSession on Linux gets no server-trust challenge, so the CA cannot be applied
     /// there (on Apple platforms the challenge applies it).
     public static var needsNativeTLS: Self {
-        .disabled(if: BuildConfiguration.noNativeStack,
-                  "REALTIME_NO_NATIVE_STACK: URLSession on Linux (libcurl) issues no server-trust challenge, so a test CA given with .security cannot be trusted there")
+        .disabled(
+            if: BuildConfiguration.noNativeStack,
+            "REALTIME_NO_NATIVE_STACK: URLSession on Linux (libcurl) issues no server-trust challenge, so a test CA given with .security cannot be trusted there"
+        )
     }
 
     /// Skips a test that sends traffic through a proxy over the default transport in the
     /// `REALTIME_NO_NATIVE_STACK` build: there the proxy becomes URLSession's
     /// `connectionProxyDictionary`, which FoundationNetworking on Linux ignores.
     public static var needsNativeProxy: Self {
-        .disabled(if: BuildConfiguration.noNativeStack,
-                  "REALTIME_NO_NATIVE_STACK: proxies become URLSession's connectionProxyDictionary, which FoundationNetworking on Linux ignores; the mapping is covered by URLSessionProxyTests")
+        .disabled(
+            if: BuildConfiguration.noNativeStack,
+            "REALTIME_NO_NATIVE_STACK: proxies become URLSession's connectionProxyDictionary, which FoundationNetworking on Linux ignores; the mapping is covered by URLSessionProxyTests"
+        )
     }
 
     /// Skips a test of the native stack itself (its event loop, sockets or TLS) in the
     /// `REALTIME_NO_NATIVE_STACK` build, where the default transport is URLSession.
     public static var needsNativeStack: Self {
-        .disabled(if: BuildConfiguration.noNativeStack,
-                  "REALTIME_NO_NATIVE_STACK: tests the native stack, which this build leaves out")
+        .disabled(
+            if: BuildConfiguration.noNativeStack,
+            "REALTIME_NO_NATIVE_STACK: tests the native stack, which this build leaves out")
     }
 }

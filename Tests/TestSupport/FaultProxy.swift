@@ -1,5 +1,6 @@
-import RealtimeTime
 import Foundation
+import RealtimeTime
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,8 +84,10 @@ package final class FaultProxy: @unchecked Sendable {
     package static func start(targetPort: Int, port: Int = 0) async throws -> FaultProxy {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestEnvironment.python)
-        process.arguments = ["-u", TestEnvironment.serverScript("fault_proxy.py"),
-                             "--target-port", "\(targetPort)", "--port", "\(port)"]
+        process.arguments = [
+            "-u", TestEnvironment.serverScript("fault_proxy.py"),
+            "--target-port", "\(targetPort)", "--port", "\(port)",
+        ]
         process.currentDirectoryURL = TestEnvironment.repositoryRoot
         let stdin = Pipe()
         let stdout = Pipe()
@@ -104,9 +107,11 @@ package final class FaultProxy: @unchecked Sendable {
         let deadline = MonotonicInstant.now + .seconds(30)
         while MonotonicInstant.now < deadline {
             if let line = collector.lines().first(where: { $0.hasPrefix("PORT=") }),
-               let port = Int(line.dropFirst(5)) {
-                return FaultProxy(port: port, process: process, input: stdin.fileHandleForWriting,
-                                  outputLines: collector)
+                let port = Int(line.dropFirst(5))
+            {
+                return FaultProxy(
+                    port: port, process: process, input: stdin.fileHandleForWriting,
+                    outputLines: collector)
             }
             if !process.isRunning { break }
             try await Task.sleep(.milliseconds(20))
@@ -131,8 +136,9 @@ package final class FaultProxy: @unchecked Sendable {
             let pair = word.split(separator: "=")
             if pair.count == 2, let value = Int(pair[1]) { fields[String(pair[0])] = value }
         }
-        return Stats(open: fields["open"] ?? -1, total: fields["total"] ?? -1,
-                     bytesDown: fields["down"] ?? -1, bytesUp: fields["up"] ?? -1)
+        return Stats(
+            open: fields["open"] ?? -1, total: fields["total"] ?? -1,
+            bytesDown: fields["down"] ?? -1, bytesUp: fields["up"] ?? -1)
     }
 
     private func command(_ text: String) async throws -> [String] {

@@ -1,5 +1,5 @@
-package import RealtimeTime
 import Foundation
+package import RealtimeTime
 
 /// What this test process holds, read from `/proc/self` (Linux), for leak and memory checks.
 package enum ProcessResources {
@@ -51,8 +51,10 @@ package enum ProcessResources {
 
     /// Polls `condition` until it holds or `timeout` passes; returns its last value. For
     /// counts that settle asynchronously (a socket closed by a task that is still finishing).
-    package static func eventually(timeout: TimeAmount = .seconds(10),
-                                   _ condition: () -> Bool) async -> Bool {
+    package static func eventually(
+        timeout: TimeAmount = .seconds(10),
+        _ condition: () -> Bool
+    ) async -> Bool {
         let deadline = MonotonicInstant.now + timeout
         while MonotonicInstant.now < deadline {
             if condition() { return true }

@@ -1,5 +1,6 @@
-import RealtimeTime
 package import Foundation
+import RealtimeTime
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,11 +27,15 @@ package final class TestProxy: @unchecked Sendable {
 
     /// tinyproxy with `BasicAuth user password` when given; `connectPorts` limits the ports
     /// CONNECT may reach (tinyproxy answers others with 403).
-    package static func tinyproxy(username: String? = nil, password: String? = nil,
-                                  connectPorts: [Int] = []) async throws -> TestProxy {
+    package static func tinyproxy(
+        username: String? = nil, password: String? = nil,
+        connectPorts: [Int] = []
+    ) async throws -> TestProxy {
         try await self.launch { port, directory in
-            var lines = ["Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 64", "Allow 127.0.0.1",
-                         "DisableViaHeader Yes", "LogLevel Critical", "PidFile \"\(directory.path)/tinyproxy.pid\""]
+            var lines = [
+                "Port \(port)", "Listen 127.0.0.1", "Timeout 60", "MaxClients 64", "Allow 127.0.0.1",
+                "DisableViaHeader Yes", "LogLevel Critical", "PidFile \"\(directory.path)/tinyproxy.pid\"",
+            ]
             if let username, let password { lines.append("BasicAuth \(username) \(password)") }
             lines += connectPorts.map { "ConnectPort \($0)" }
             let config = directory.appendingPathComponent("tinyproxy.conf")
@@ -43,15 +48,22 @@ package final class TestProxy: @unchecked Sendable {
     /// reply code 2 ("not allowed by ruleset") and passes everything else.
     package static func dante(blockedPort: Int) async throws -> TestProxy {
         try await self.launch { port, directory in
-            let lines = ["logoutput: stderr", "internal: 127.0.0.1 port = \(port)", "external: 127.0.0.1",
-                         "clientmethod: none", "socksmethod: none", "user.privileged: root", "user.unprivileged: nobody",
-                         "client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }",
-                         "socks block { from: 0.0.0.0/0 to: 127.0.0.1/32 port = \(blockedPort) }",
-                         "socks pass { from: 0.0.0.0/0 to: 0.0.0.0/0 }"]
+            let lines = [
+                "logoutput: stderr", "internal: 127.0.0.1 port = \(port)", "external: 127.0.0.1",
+                "clientmethod: none", "socksmethod: none", "user.privileged: root", "user.unprivileged: nobody",
+                "client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }",
+                "socks block { from: 0.0.0.0/0 to: 127.0.0.1/32 port = \(blockedPort) }",
+                "socks pass { from: 0.0.0.0/0 to: 0.0.0.0/0 }",
+            ]
             let config = directory.appendingPathComponent("danted.conf")
             try lines.joined(separator: "\n").appending("\n").write(to: config, atomically: true, encoding: .utf8)
-            return ("/usr/sbin/danted", ["-f", config.path, "-N", "1",
-                                         "-p", directory.appendingPathComponent("danted.pid").path])
+            return (
+                "/usr/sbin/danted",
+                [
+                    "-f", config.path, "-N", "1",
+                    "-p", directory.appendingPathComponent("danted.pid").path,
+                ]
+            )
         }
     }
 
@@ -122,8 +134,9 @@ package final class TestProxy: @unchecked Sendable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {
             guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, let parent = pid_t(fields[1]) { table[pid] = parent }
         }

@@ -1,5 +1,6 @@
-package import RealtimeTime
 package import Foundation
+package import RealtimeTime
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,15 +45,19 @@ package final class TestServer: @unchecked Sendable {
     }
 
     /// Starts `Tests/Servers/<script>` with the project's Python.
-    package static func start(_ script: String, arguments: [String] = [],
-                              timeout: TimeAmount = .seconds(30)) async throws -> TestServer {
+    package static func start(
+        _ script: String, arguments: [String] = [],
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> TestServer {
         try await self.start(script, python: TestEnvironment.python, arguments: arguments, timeout: timeout)
     }
 
     /// Starts `Tests/Servers/<script>` with the interpreter at `python` (another virtualenv,
     /// e.g. `.venv-sio2/bin/python` for the Socket.IO 2.x peer).
-    package static func start(_ script: String, python: String, arguments: [String] = [],
-                              timeout: TimeAmount = .seconds(30)) async throws -> TestServer {
+    package static func start(
+        _ script: String, python: String, arguments: [String] = [],
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> TestServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-u", TestEnvironment.serverScript(script)] + arguments
@@ -74,7 +79,8 @@ package final class TestServer: @unchecked Sendable {
         let deadline = MonotonicInstant.now + timeout
         while MonotonicInstant.now < deadline {
             if let line = collector.lines().first(where: { $0.hasPrefix("PORT=") }),
-               let port = Int(line.dropFirst(5)) {
+                let port = Int(line.dropFirst(5))
+            {
                 return TestServer(port: port, process: process, outputLines: collector)
             }
             if !process.isRunning {
@@ -90,8 +96,10 @@ package final class TestServer: @unchecked Sendable {
     package var lines: [String] { self.outputLines.lines() }
 
     /// Waits until the server printed a line satisfying `predicate`.
-    package func waitForLine(timeout: TimeAmount = .seconds(10),
-                             where predicate: (String) -> Bool) async throws -> String {
+    package func waitForLine(
+        timeout: TimeAmount = .seconds(10),
+        where predicate: (String) -> Bool
+    ) async throws -> String {
         let deadline = MonotonicInstant.now + timeout
         while MonotonicInstant.now < deadline {
             if let line = self.lines.first(where: predicate) { return line }

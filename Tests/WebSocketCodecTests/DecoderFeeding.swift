@@ -4,9 +4,12 @@ import WebSocketCodec
 /// style requires of every decoder test (after NIO's ByteToMessageDecoderVerifier).
 enum DecoderFeeding {
     /// Decodes `chunks` in order; returns the frames, or the error the decoder threw.
-    static func decode(_ chunks: [[UInt8]], role: WebSocketFrameDecoder.Role = .client,
-                       maxFramePayloadSize: Int = 16 << 20, allowsRSV1: Bool = false)
-        -> Result<[WebSocketFrame], WebSocketProtocolError> {
+    static func decode(
+        _ chunks: [[UInt8]], role: WebSocketFrameDecoder.Role = .client,
+        maxFramePayloadSize: Int = 16 << 20, allowsRSV1: Bool = false
+    )
+        -> Result<[WebSocketFrame], WebSocketProtocolError>
+    {
         var decoder = WebSocketFrameDecoder(role: role, maxFramePayloadSize: maxFramePayloadSize, allowsRSV1: allowsRSV1)
         var frames: [WebSocketFrame] = []
         do throws(WebSocketProtocolError) {
@@ -31,10 +34,13 @@ enum DecoderFeeding {
     }
 
     /// Decodes every split and returns the distinct results (one when the decoder is correct).
-    static func decodeAllWays(_ bytes: [UInt8], offsets: [Int]? = nil,
-                              role: WebSocketFrameDecoder.Role = .client,
-                              maxFramePayloadSize: Int = 16 << 20, allowsRSV1: Bool = false)
-        -> [Result<[WebSocketFrame], WebSocketProtocolError>] {
+    static func decodeAllWays(
+        _ bytes: [UInt8], offsets: [Int]? = nil,
+        role: WebSocketFrameDecoder.Role = .client,
+        maxFramePayloadSize: Int = 16 << 20, allowsRSV1: Bool = false
+    )
+        -> [Result<[WebSocketFrame], WebSocketProtocolError>]
+    {
         var results: [Result<[WebSocketFrame], WebSocketProtocolError>] = []
         for way in self.splits(bytes, offsets: offsets) {
             let result = self.decode(way, role: role, maxFramePayloadSize: maxFramePayloadSize, allowsRSV1: allowsRSV1)

@@ -1,12 +1,13 @@
+import TestSupport
 import Testing
 import WebSocketCodec
-import TestSupport
 
 @Suite struct PerMessageDeflateTests {
     static let helloCompressed: [UInt8] = [0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]
 
     static func assemble(_ bytes: [UInt8], noContextTakeover: Bool = false, limit: Int = 1 << 20)
-        -> [Result<[WebSocketMessageAssembler.Event], WebSocketProtocolError>] {
+        -> [Result<[WebSocketMessageAssembler.Event], WebSocketProtocolError>]
+    {
         var results: [Result<[WebSocketMessageAssembler.Event], WebSocketProtocolError>] = []
         for way in DecoderFeeding.splits(bytes) {
             let result: Result<[WebSocketMessageAssembler.Event], WebSocketProtocolError>
@@ -51,7 +52,8 @@ import TestSupport
 
     @Test func finalBlockThenNextMessage() {
         // §7.2.3.4: BFINAL set; the next message starts a fresh DEFLATE stream.
-        let bytes: [UInt8] = [0xc1, 0x08, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x00]
+        let bytes: [UInt8] =
+            [0xc1, 0x08, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x00]
             + [0xc1, 0x07] + Self.helloCompressed
         #expect(Self.assemble(bytes, noContextTakeover: true) == [.success([.text("Hello"), .text("Hello")])])
     }
@@ -101,8 +103,9 @@ import TestSupport
         var decoder = WebSocketFrameDecoder(allowsRSV1: true)
         decoder.append(frame)
         let decoded = try #require(try decoder.nextFrame())
-        var assembler = WebSocketMessageAssembler(maxMessageSize: 64 * 1024,
-                                                  decompressor: PerMessageDeflateDecompressor(noContextTakeover: true))
+        var assembler = WebSocketMessageAssembler(
+            maxMessageSize: 64 * 1024,
+            decompressor: PerMessageDeflateDecompressor(noContextTakeover: true))
         #expect(throws: WebSocketProtocolError.messageTooBig("decompressed message over the limit of 65536 bytes")) {
             try assembler.receive(decoded)
         }
@@ -123,10 +126,13 @@ import TestSupport
     @Test func negotiationResponses() throws {
         #expect(try PerMessageDeflateParameters(serverResponse: []) == nil)
         #expect(try PerMessageDeflateParameters(serverResponse: ["permessage-deflate"]) == PerMessageDeflateParameters())
-        #expect(try PerMessageDeflateParameters(serverResponse: [
-            "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=\"12\"",
-        ]) == PerMessageDeflateParameters(clientNoContextTakeover: true, serverNoContextTakeover: true,
-                                          clientMaxWindowBits: 12, serverMaxWindowBits: 10))
+        #expect(
+            try PerMessageDeflateParameters(serverResponse: [
+                "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=\"12\""
+            ])
+                == PerMessageDeflateParameters(
+                    clientNoContextTakeover: true, serverNoContextTakeover: true,
+                    clientMaxWindowBits: 12, serverMaxWindowBits: 10))
     }
 
     @Test(arguments: [

@@ -5,17 +5,21 @@ import WebSocketCodec
     static let rfcKey = WebSocketMaskingKey(0x37, 0xfa, 0x21, 0x3d)
 
     @Test func rfcMaskedHello() {
-        #expect(WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8), maskingKey: Self.rfcKey)
-            == [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
+        #expect(
+            WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8), maskingKey: Self.rfcKey)
+                == [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
     }
 
     @Test func rfcUnmaskedFragmentsAndPing() {
-        #expect(WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hel".utf8), fin: false, maskingKey: nil)
-            == [0x01, 0x03, 0x48, 0x65, 0x6c])
-        #expect(WebSocketFrameEncoder.encode(opcode: .continuation, payload: Array("lo".utf8), maskingKey: nil)
-            == [0x80, 0x02, 0x6c, 0x6f])
-        #expect(WebSocketFrameEncoder.encode(opcode: .ping, payload: Array("Hello".utf8), maskingKey: nil)
-            == [0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f])
+        #expect(
+            WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hel".utf8), fin: false, maskingKey: nil)
+                == [0x01, 0x03, 0x48, 0x65, 0x6c])
+        #expect(
+            WebSocketFrameEncoder.encode(opcode: .continuation, payload: Array("lo".utf8), maskingKey: nil)
+                == [0x80, 0x02, 0x6c, 0x6f])
+        #expect(
+            WebSocketFrameEncoder.encode(opcode: .ping, payload: Array("Hello".utf8), maskingKey: nil)
+                == [0x89, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f])
     }
 
     @Test(arguments: [0, 1, 125, 126, 127, 65535, 65536, 70000])
@@ -53,7 +57,7 @@ import WebSocketCodec
 
     @Test func closePayloadTruncatesReasonAtCharacterBoundary() {
         #expect(WebSocketFrameEncoder.closePayload(code: 1000, reason: "bye") == [0x03, 0xE8, 0x62, 0x79, 0x65])
-        let long = String(repeating: "é", count: 100) // 200 bytes
+        let long = String(repeating: "é", count: 100)  // 200 bytes
         let payload = WebSocketFrameEncoder.closePayload(code: 4000, reason: long)
         #expect(payload.count == 2 + 122)
         #expect(UTF8Validator.isValid(Array(payload[2...])))

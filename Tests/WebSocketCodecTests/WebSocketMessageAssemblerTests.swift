@@ -5,8 +5,10 @@ import WebSocketCodec
     typealias Event = WebSocketMessageAssembler.Event
 
     /// Runs frames through an assembler; the error (if any) ends the list as its close code.
-    static func run(_ frames: [WebSocketFrame], maxMessageSize: Int = 1 << 20,
-                    decompressor: PerMessageDeflateDecompressor? = nil) -> (events: [Event], closeCode: UInt16?) {
+    static func run(
+        _ frames: [WebSocketFrame], maxMessageSize: Int = 1 << 20,
+        decompressor: PerMessageDeflateDecompressor? = nil
+    ) -> (events: [Event], closeCode: UInt16?) {
         var assembler = WebSocketMessageAssembler(maxMessageSize: maxMessageSize, decompressor: decompressor)
         var events: [Event] = []
         for frame in frames {
@@ -84,10 +86,15 @@ import WebSocketCodec
     }
 
     @Test func messageSizeLimit() {
-        #expect(Self.run([WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 0, count: 11))],
-                         maxMessageSize: 10).closeCode == 1009)
-        let fragments = [WebSocketFrame(fin: false, opcode: .binary, payload: [UInt8](repeating: 0, count: 6)),
-                         Self.continuation([UInt8](repeating: 0, count: 5))]
+        #expect(
+            Self.run(
+                [WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 0, count: 11))],
+                maxMessageSize: 10
+            ).closeCode == 1009)
+        let fragments = [
+            WebSocketFrame(fin: false, opcode: .binary, payload: [UInt8](repeating: 0, count: 6)),
+            Self.continuation([UInt8](repeating: 0, count: 5)),
+        ]
         #expect(Self.run(fragments, maxMessageSize: 10).closeCode == 1009)
         #expect(Self.run(fragments, maxMessageSize: 11).events == [.binary([UInt8](repeating: 0, count: 11))])
     }
@@ -98,11 +105,11 @@ import WebSocketCodec
         ([0x0B, 0xB8] + Array("bye".utf8), .close(code: 3000, reason: "bye"), nil),
         ([0x13, 0x87], .close(code: 4999, reason: ""), nil),
         ([0x03], nil, 1002),
-        ([0x03, 0xED], nil, 1002),          // 1005 may not be sent
-        ([0x03, 0xEE], nil, 1002),          // 1006 either
-        ([0x03, 0xE7], nil, 1002),          // 999
-        ([0x07, 0xD0], nil, 1002),          // 2000
-        ([0x13, 0x88], nil, 1002),          // 5000
+        ([0x03, 0xED], nil, 1002),  // 1005 may not be sent
+        ([0x03, 0xEE], nil, 1002),  // 1006 either
+        ([0x03, 0xE7], nil, 1002),  // 999
+        ([0x07, 0xD0], nil, 1002),  // 2000
+        ([0x13, 0x88], nil, 1002),  // 5000
         ([0x03, 0xE8, 0xCE, 0xBA, 0xED, 0xA0, 0x80], nil, 1007),
     ]
 
@@ -116,8 +123,10 @@ import WebSocketCodec
 
     @Test func fromWireBytesSplitAtEveryOffset() {
         // Fragmented text with a ping in between and a close, through decoder and assembler.
-        let bytes: [UInt8] = [0x01, 0x03, 0x48, 0x65, 0x6c, 0x89, 0x01, 0x21, 0x80, 0x02, 0x6c, 0x6f,
-                              0x88, 0x04, 0x03, 0xE8, 0x6f, 0x6b]
+        let bytes: [UInt8] = [
+            0x01, 0x03, 0x48, 0x65, 0x6c, 0x89, 0x01, 0x21, 0x80, 0x02, 0x6c, 0x6f,
+            0x88, 0x04, 0x03, 0xE8, 0x6f, 0x6b,
+        ]
         for way in DecoderFeeding.splits(bytes) {
             let frames = (try? DecoderFeeding.decode(way).get()) ?? []
             #expect(Self.run(frames).events == [.ping([0x21]), .text("Hello"), .close(code: 1000, reason: "ok")])

@@ -7,7 +7,8 @@ import WebSocketCodec
     /// Decodes `chunks` as the connection does (decoder, fail-fast check, assembler); returns
     /// the messages and the close code of the error, if any.
     static func run(_ chunks: [[UInt8]], deflate: Bool = false, maxMessageSize: Int = 1 << 20)
-        -> (events: [WebSocketMessageAssembler.Event], closeCode: UInt16?) {
+        -> (events: [WebSocketMessageAssembler.Event], closeCode: UInt16?)
+    {
         var decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: 1 << 20, allowsRSV1: deflate)
         var assembler = WebSocketMessageAssembler(
             maxMessageSize: maxMessageSize,
@@ -34,7 +35,8 @@ import WebSocketCodec
 
     /// Every chunking of `bytes` gives the same result; returns it.
     static func runAllWays(_ bytes: [UInt8], deflate: Bool = false, maxMessageSize: Int = 1 << 20)
-        -> (events: [WebSocketMessageAssembler.Event], closeCodes: Set<UInt16?>) {
+        -> (events: [WebSocketMessageAssembler.Event], closeCodes: Set<UInt16?>)
+    {
         let whole = self.run([bytes], deflate: deflate, maxMessageSize: maxMessageSize)
         var codes: Set<UInt16?> = [whole.closeCode]
         for way in DecoderFeeding.splits(bytes) {

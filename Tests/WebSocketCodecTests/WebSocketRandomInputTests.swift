@@ -1,6 +1,6 @@
+import TestSupport
 import Testing
 import WebSocketCodec
-import TestSupport
 
 /// Untrusted bytes: random and mutated-valid input through decoder and assembler must end in
 /// frames, "need more" or a typed error — never a trap — and the same result however the
@@ -8,8 +8,9 @@ import TestSupport
 @Suite struct WebSocketRandomInputTests {
     static func run(_ chunks: [[UInt8]], maxSize: Int) -> String {
         var decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: maxSize, allowsRSV1: true)
-        var assembler = WebSocketMessageAssembler(maxMessageSize: maxSize,
-                                                  decompressor: PerMessageDeflateDecompressor(noContextTakeover: false))
+        var assembler = WebSocketMessageAssembler(
+            maxMessageSize: maxSize,
+            decompressor: PerMessageDeflateDecompressor(noContextTakeover: false))
         var log: [String] = []
         do throws(WebSocketProtocolError) {
             for chunk in chunks {
@@ -46,7 +47,8 @@ import TestSupport
     }
 
     @Test func mutatedValidStreamsNeverTrap() {
-        let valid: [UInt8] = [0x01, 0x03, 0x48, 0x65, 0x6c, 0x89, 0x01, 0x21, 0x80, 0x02, 0x6c, 0x6f]
+        let valid: [UInt8] =
+            [0x01, 0x03, 0x48, 0x65, 0x6c, 0x89, 0x01, 0x21, 0x80, 0x02, 0x6c, 0x6f]
             + [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]
             + [0x88, 0x04, 0x03, 0xE8, 0x6f, 0x6b]
         var generator = SplitMix64(seed: 7692)

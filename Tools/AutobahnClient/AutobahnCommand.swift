@@ -13,8 +13,9 @@ enum AutobahnCommand {
         switch command {
         case "run":
             guard let base = URL(string: arguments[1]) else { return 2 }
-            let runner = AutobahnRunner(base: base, agent: agent,
-                                        compression: arguments.contains("--compression"))
+            let runner = AutobahnRunner(
+                base: base, agent: agent,
+                compression: arguments.contains("--compression"))
             let cases = self.option("--cases", in: arguments).map(self.parseRanges)
             return await runner.runAll(only: cases)
         case "summarize":

@@ -7,7 +7,8 @@ enum AutobahnReport {
 
     static func summarize(path: String, agent: String, requiredSections: Set<Int>) -> Int32 {
         guard let data = FileManager.default.contents(atPath: path),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             say("cannot read \(path)")
             return 1
         }
@@ -28,7 +29,9 @@ enum AutobahnReport {
                 failures.append(identifier)
             }
         }
-        let header = "section" + behaviors.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }
+        let header =
+            "section"
+            + behaviors.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }
             .reduce("   ") { $0 + $1 }
         say(header)
         var total: [String: Int] = [:]

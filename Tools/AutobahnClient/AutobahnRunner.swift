@@ -1,6 +1,6 @@
-import RealtimeTime
 import Foundation
 import RealtimeHTTP
+import RealtimeTime
 
 /// Talks to the fuzzing server: `/getCaseCount`, `/runCase`, `/updateReports`.
 struct AutobahnRunner {
@@ -10,8 +10,9 @@ struct AutobahnRunner {
     let client = WebSocketClient()
 
     var options: WebSocketOptions {
-        var options = WebSocketOptions(maxMessageSize: 64 << 20, enableCompression: self.compression,
-                                       connectTimeout: .seconds(10))
+        var options = WebSocketOptions(
+            maxMessageSize: 64 << 20, enableCompression: self.compression,
+            connectTimeout: .seconds(10))
         options.closeTimeout = .seconds(5)
         return options
     }

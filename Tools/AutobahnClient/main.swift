@@ -5,7 +5,6 @@
 //   AutobahnClient summarize reports/index.json [--agent swift-realtime] [--require 1-10,12-13]
 import Foundation
 
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status = await AutobahnCommand.main(arguments)
 exit(status)

@@ -1,4 +1,5 @@
 package import RealtimeTime
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,7 @@
+import Dispatch
+import EventSource
+import Foundation
+import RealtimeSync
 // RealtimeDemo: the SocketIOConcurrency seed's usage flow, run for real against a local
 // python-socketio server (`scripts/demo.sh` starts `Tests/Servers/demo_server.py` and passes
 // its port). Exits 0 only if every step produced what the server is known to answer.
@@ -7,11 +11,7 @@
 // The flow runs inside an async function: at the top level of main.swift,
 // `try await socket.connect()` would bind to SocketIO's synchronous `connect(withPayload:)`.
 import RealtimeTime
-import Dispatch
-import EventSource
-import Foundation
 import SocketIOConcurrency
-import RealtimeSync
 
 /// A step of the demo that did not produce what the server answers.
 struct DemoFailure: Error, CustomStringConvertible {

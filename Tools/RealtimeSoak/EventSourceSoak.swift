@@ -1,7 +1,7 @@
-import RealtimeTime
-import Foundation
 import BenchmarkSupport
 import EventSource
+import Foundation
+import RealtimeTime
 
 /// Many EventSource streams in one process, each receiving one event a second.
 struct EventSourceSoak {
@@ -34,10 +34,13 @@ struct EventSourceSoak {
         }
         try? await Task.sleep(.seconds(1))
         let after = ProcessStatus.read()
-        print(SoakSampler.summary(rows, warmUp: min(30, Double(seconds) / 4), baselineKiB: baseline,
-                                  units: self.streams, what: "sse"))
-        print("after cancel: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
-            + "peak RSS \(after.peakResidentKiB) KiB")
+        print(
+            SoakSampler.summary(
+                rows, warmUp: min(30, Double(seconds) / 4), baselineKiB: baseline,
+                units: self.streams, what: "sse"))
+        print(
+            "after cancel: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
+                + "peak RSS \(after.peakResidentKiB) KiB")
         // Cancelled streams report errors at the end; only those during the run count.
         return rows.last!.failures == 0 && rows.last!.live == self.streams ? 0 : 1
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BenchmarkSupport
+import Foundation
 import RealtimeHTTP
 
 /// Many idle WebSocket connections, each with a task waiting in `receive()`.
@@ -46,10 +46,13 @@ struct IdleWebSocketSoak {
             return rows
         }
         let after = ProcessStatus.read()
-        print(SoakSampler.summary(rows, warmUp: min(10, Double(seconds) / 4), baselineKiB: baseline,
-                                  units: self.connections, what: "ws-idle"))
-        print("after close: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
-            + "peak RSS \(after.peakResidentKiB) KiB")
+        print(
+            SoakSampler.summary(
+                rows, warmUp: min(10, Double(seconds) / 4), baselineKiB: baseline,
+                units: self.connections, what: "ws-idle"))
+        print(
+            "after close: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
+                + "peak RSS \(after.peakResidentKiB) KiB")
         return rows.last!.failures == 0 && rows.last!.live == self.connections ? 0 : 1
     }
 }

@@ -1,7 +1,7 @@
-import RealtimeTime
-import Foundation
 import BenchmarkSupport
+import Foundation
 import RealtimeSync
+import RealtimeTime
 
 /// Counters a soak run updates from any thread and the sampler reads once a second.
 final class SoakCounters: Sendable {
@@ -34,11 +34,13 @@ enum SoakSampler {
             try? await Task.sleep(until: start.advanced(by: .seconds(tick)))
             let status = ProcessStatus.read()
             let values = counters.snapshot
-            let row = Row(seconds: Double(tick), residentKiB: status.residentKiB, threads: status.threads,
-                          descriptors: status.openDescriptors, live: values.live,
-                          operations: values.operations, failures: values.failures)
+            let row = Row(
+                seconds: Double(tick), residentKiB: status.residentKiB, threads: status.threads,
+                descriptors: status.openDescriptors, live: values.live,
+                operations: values.operations, failures: values.failures)
             rows.append(row)
-            text += "\(tick),\(row.residentKiB),\(row.threads),\(row.descriptors),\(row.live),"
+            text +=
+                "\(tick),\(row.residentKiB),\(row.threads),\(row.descriptors),\(row.live),"
                 + "\(row.operations),\(row.failures)\n"
         }
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -67,10 +69,11 @@ enum SoakSampler {
         let slopePerMinute = variance > 0 ? covariance / variance * 60 : 0
         let last = rows.last!
         let perUnit = units > 0 ? Double(Int(meanY) - baselineKiB) / Double(units) : 0
-        return String(format: "%@: %d live, %d operations, %d failures; RSS after warm-up %.0f KiB (baseline %d), "
-                        + "slope %.1f KiB/min, %.1f KiB per %@; threads %d, fds %d",
-                      what, last.live, last.operations, last.failures, meanY, baselineKiB, slopePerMinute,
-                      perUnit, what == "socketio" ? "client" : (what == "sse" ? "stream" : "connection"),
-                      last.threads, last.descriptors)
+        return String(
+            format: "%@: %d live, %d operations, %d failures; RSS after warm-up %.0f KiB (baseline %d), "
+                + "slope %.1f KiB/min, %.1f KiB per %@; threads %d, fds %d",
+            what, last.live, last.operations, last.failures, meanY, baselineKiB, slopePerMinute,
+            perUnit, what == "socketio" ? "client" : (what == "sse" ? "stream" : "connection"),
+            last.threads, last.descriptors)
     }
 }

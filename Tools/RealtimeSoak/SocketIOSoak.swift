@@ -1,7 +1,7 @@
-import RealtimeTime
+import BenchmarkSupport
 import Dispatch
 import Foundation
-import BenchmarkSupport
+import RealtimeTime
 import SocketIO
 
 /// Many Socket.IO clients in one process with steady traffic: each connected client sends one
@@ -19,8 +19,9 @@ struct SocketIOSoak {
         var sockets: [SocketIOClient] = []
         var managers: [SocketManager] = []
         for index in 0..<self.clients {
-            let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(self.port)")!,
-                                        config: [.handleQueue(queues[index % queues.count]), .log(false)])
+            let manager = SocketManager(
+                socketURL: URL(string: "http://127.0.0.1:\(self.port)")!,
+                config: [.handleQueue(queues[index % queues.count]), .log(false)])
             let socket = manager.defaultSocket
             socket.on(clientEvent: .connect) { _, _ in counters.update { $0.live += 1 } }
             socket.on(clientEvent: .disconnect) { _, _ in counters.update { $0.live -= 1 } }
@@ -36,7 +37,13 @@ struct SocketIOSoak {
                 for socket in sockets where socket.status == .connected {
                     socket.emitWithAck("echo", round).timingOut(after: 15) { data in
                         let noAck = (data.first as? String) == SocketAckStatus.noAck.rawValue
-                        counters.update { noAck ? ($0.failures += 1) : ($0.operations += 1) }
+                        counters.update { values in
+                            if noAck {
+                                values.failures += 1
+                            } else {
+                                values.operations += 1
+                            }
+                        }
                     }
                 }
                 round += 1
@@ -49,10 +56,13 @@ struct SocketIOSoak {
         for manager in managers { manager.disconnect() }
         try? await Task.sleep(.seconds(2))
         let after = ProcessStatus.read()
-        print(SoakSampler.summary(rows, warmUp: min(60, Double(seconds) / 4), baselineKiB: baseline,
-                                  units: self.clients, what: "socketio"))
-        print("after disconnect: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
-            + "peak RSS \(after.peakResidentKiB) KiB")
+        print(
+            SoakSampler.summary(
+                rows, warmUp: min(60, Double(seconds) / 4), baselineKiB: baseline,
+                units: self.clients, what: "socketio"))
+        print(
+            "after disconnect: RSS \(after.residentKiB) KiB, threads \(after.threads), fds \(after.openDescriptors), "
+                + "peak RSS \(after.peakResidentKiB) KiB")
         let last = counters.snapshot
         return last.failures == 0 && rows.last!.live == self.clients ? 0 : 1
     }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 // Soak and scale runs (release build; not a test). See scripts/soak.sh, which starts the
 // servers, raises the descriptor limit, runs each mode and plots the CSV files.
 //
@@ -12,13 +13,13 @@
 // Every mode samples resident memory, threads and open descriptors once a second into the CSV
 // (`seconds,rss_kib,threads,fds,live,operations,failures`) and prints a summary line.
 import Foundation
-import BenchmarkSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String, _ fallback: Int) -> Int {
     guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count,
-          let value = Int(arguments[index + 1]) else { return fallback }
+        let value = Int(arguments[index + 1])
+    else { return fallback }
     return value
 }
 
@@ -28,8 +29,9 @@ func stringOption(_ name: String, _ fallback: String) -> String {
 }
 
 guard arguments.count >= 2, let port = Int(arguments[1]) else {
-    print("usage: RealtimeSoak socketio|sse|ws-idle <port> [--clients|--streams|--connections N] "
-        + "[--seconds S] [--interval-ms I] [--csv PATH]")
+    print(
+        "usage: RealtimeSoak socketio|sse|ws-idle <port> [--clients|--streams|--connections N] "
+            + "[--seconds S] [--interval-ms I] [--csv PATH]")
     exit(2)
 }
 
@@ -38,8 +40,10 @@ let csv = stringOption("csv", "soak-\(arguments[0]).csv")
 let status: Int32
 switch arguments[0] {
 case "socketio":
-    status = await SocketIOSoak(port: port, clients: option("clients", 1000),
-                                interval: .milliseconds(option("interval-ms", 1000))).run(seconds: seconds, csv: csv)
+    status = await SocketIOSoak(
+        port: port, clients: option("clients", 1000),
+        interval: .milliseconds(option("interval-ms", 1000))
+    ).run(seconds: seconds, csv: csv)
 case "sse":
     status = await EventSourceSoak(port: port, streams: option("streams", 1000)).run(seconds: seconds, csv: csv)
 case "ws-idle":

@@ -1,3 +1,8 @@
+import BenchmarkSupport
+import EventSource
+import Foundation
+import HTTP1Codec
+import RealtimeHTTP
 // SSE benchmark: parser throughput and linearity, and end-to-end events/s against a local
 // server, next to Python's httpx-sse. Release build only; prints a table. Run
 // `scripts/bench-sse.sh` (it starts the server and the Python client).
@@ -11,12 +16,7 @@
 // own iterator: what `events()` would cost if it returned `AsyncStream<EventType>` as
 // Recouse's does (pull-based, so backpressure is kept).
 import RealtimeTime
-import Foundation
-import EventSource
 import SSEProtocol
-import HTTP1Codec
-import RealtimeHTTP
-import BenchmarkSupport
 
 // MARK: - Parser measurement
 
@@ -68,10 +68,12 @@ func largeEvent(totalBytes: Int) -> [UInt8] {
 }
 
 func row(_ columns: [String]) {
-    print(columns.enumerated().map { index, column in
-        index == 0 ? column.padding(toLength: 34, withPad: " ", startingAt: 0)
-                   : String(repeating: " ", count: max(0, 16 - column.count)) + column
-    }.joined())
+    print(
+        columns.enumerated().map { index, column in
+            index == 0
+                ? column.padding(toLength: 34, withPad: " ", startingAt: 0)
+                : String(repeating: " ", count: max(0, 16 - column.count)) + column
+        }.joined())
 }
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
@@ -117,22 +119,27 @@ func parserBenchmark() {
             let input = builder(size)
             let (time, events, _) = best(5) { parse(input, chunkSize: 64 << 10) }
             results["\(name) \(size)"] = time
-            row(["\(name)", "\(size / mib)", format(time, 4), format(Double(size) / time / 1e6),
-                 format(Double(events) / time, 0)])
+            row([
+                "\(name)", "\(size / mib)", format(time, 4), format(Double(size) / time / 1e6),
+                format(Double(events) / time, 0),
+            ])
         }
         let ratio = results["\(name) \(64 * mib)"]! / results["\(name) \(16 * mib)"]!
         row(["  linearity (4x input)", "", "", "", "x\(format(ratio, 2))"])
     }
     let small = Double(64 * mib) / results["64-byte events \(64 * mib)"]! / 1e6
     let large = Double(64 * mib) / results["one large event \(64 * mib)"]! / 1e6
-    print("targets: >= 300 MB/s on 64-byte events (\(small >= 300 ? "met" : "NOT met")), "
-          + ">= 1000 MB/s on the large event (\(large >= 1000 ? "met" : "NOT met")), linearity <= x4.40")
+    print(
+        "targets: >= 300 MB/s on 64-byte events (\(small >= 300 ? "met" : "NOT met")), "
+            + ">= 1000 MB/s on the large event (\(large >= 1000 ? "met" : "NOT met")), linearity <= x4.40")
 }
 
 // MARK: - End to end
 
-func clientBenchmark(port: Int, events expected: Int, size: Int, transport: EventSource.Transport, name: String,
-                     asAsyncStream: Bool) async {
+func clientBenchmark(
+    port: Int, events expected: Int, size: Int, transport: EventSource.Transport, name: String,
+    asAsyncStream: Bool
+) async {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/flood?count=\(expected)&size=\(size)")!)
     request.timeoutInterval = 60
     let eventSource = EventSource(timeoutInterval: 60, transport: transport)
@@ -144,9 +151,11 @@ func clientBenchmark(port: Int, events expected: Int, size: Int, transport: Even
     let cpu = Measure.processCPUSeconds() - cpuStart
     if let failure { print("error: \(failure)") }
     let bytes = Double(received) * Double(size + 8)
-    row(["swift \(name)\(asAsyncStream ? ", AsyncStream" : "")", "\(received)", format(elapsed, 3),
-         format(Double(received) / elapsed, 0), format(cpu / Double(max(received, 1)) * 1e6, 3),
-         format(bytes / elapsed / 1e6, 0), format(bytes / max(cpu, 1e-9) / 1e6, 0)])
+    row([
+        "swift \(name)\(asAsyncStream ? ", AsyncStream" : "")", "\(received)", format(elapsed, 3),
+        format(Double(received) / elapsed, 0), format(cpu / Double(max(received, 1)) * 1e6, 3),
+        format(bytes / elapsed / 1e6, 0), format(bytes / max(cpu, 1e-9) / 1e6, 0),
+    ])
 }
 
 // MARK: - End to end without the network
@@ -162,8 +171,9 @@ final class InMemoryTransport: HTTPTransport {
     func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/event-stream")
-        return HTTPClientResponse(status: 200, reason: "OK", headers: headers, url: request.url,
-                                  body: HTTPResponseBody(source: Source(chunks: self.chunks)))
+        return HTTPClientResponse(
+            status: 200, reason: "OK", headers: headers, url: request.url,
+            body: HTTPResponseBody(source: Source(chunks: self.chunks)))
     }
 
     final class Source: HTTPBodySource, @unchecked Sendable {
@@ -198,8 +208,10 @@ func memoryClientBenchmark(events expected: Int, size: Int, asAsyncStream: Bool)
         results.append((Measure.processCPUSeconds() - cpuStart) / Double(received) * 1e6)
     }
     results.sort()
-    row(["swift in memory\(asAsyncStream ? ", AsyncStream" : "")", "\(expected)", "", "median of 5",
-         format(results[2], 3), "", format(Double(size + 8) / results[2], 0)])
+    row([
+        "swift in memory\(asAsyncStream ? ", AsyncStream" : "")", "\(expected)", "", "median of 5",
+        format(results[2], 3), "", format(Double(size + 8) / results[2], 0),
+    ])
 }
 
 let arguments = CommandLine.arguments
@@ -218,12 +230,14 @@ case "client":
     let events = Int(arguments[3])!
     let size = Int(arguments[4])!
     let kind = arguments.count > 5 ? arguments[5] : "native"
-    await clientBenchmark(port: port, events: events, size: size,
-                          transport: kind == "urlsession" ? .urlSession : .native, name: kind,
-                          asAsyncStream: arguments.count > 6 && arguments[6] == "asyncstream")
+    await clientBenchmark(
+        port: port, events: events, size: size,
+        transport: kind == "urlsession" ? .urlSession : .native, name: kind,
+        asAsyncStream: arguments.count > 6 && arguments[6] == "asyncstream")
 case "client-memory":
-    await memoryClientBenchmark(events: Int(arguments[2])!, size: Int(arguments[3])!,
-                                asAsyncStream: arguments.count > 4 && arguments[4] == "asyncstream")
+    await memoryClientBenchmark(
+        events: Int(arguments[2])!, size: Int(arguments[3])!,
+        asAsyncStream: arguments.count > 4 && arguments[4] == "asyncstream")
 default:
     print("usage: SSEBenchmark parser | client <port> <events> <size> [native|urlsession]")
 }

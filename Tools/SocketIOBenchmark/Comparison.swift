@@ -1,6 +1,6 @@
+import BenchmarkSupport
 import Dispatch
 import Foundation
-import BenchmarkSupport
 
 /// The driver: runs the Swift client and python-socketio's `AsyncClient` against the same
 /// server, alternating them for several rounds (each client a fresh process per round), then
@@ -19,9 +19,10 @@ struct Comparison {
     /// Runs every round and prints the per-round lines and the final table.
     func run() {
         say("Socket.IO client benchmark against python-socketio 5.18.1 (aiohttp) on 127.0.0.1:\(self.port)")
-        say("per round and transport: \(self.warmup) warm-up + \(self.acks) sequential emitWithAck(\"echo\") "
-              + "round trips, then \(self.emits) fire-and-forget emit(\"sink\") until the server counted them all; "
-              + "\(self.rounds) rounds, clients alternating, each a fresh process")
+        say(
+            "per round and transport: \(self.warmup) warm-up + \(self.acks) sequential emitWithAck(\"echo\") "
+                + "round trips, then \(self.emits) fire-and-forget emit(\"sink\") until the server counted them all; "
+                + "\(self.rounds) rounds, clients alternating, each a fresh process")
         say()
         var results: [ClientResult] = []
         for round in 1...self.rounds {
@@ -34,11 +35,13 @@ struct Comparison {
                         continue
                     }
                     results.append(result)
-                    say(String(format: "round %d %-11@ %-9@  p50 %8.1f us  p99 %8.1f us  CPU/ack %7.1f us  "
-                                 + "switches/ack %5.2f  CPU/emit %6.2f us  %8.0f emits/s",
-                                 round, result.client, result.transport, result.p50Microseconds,
-                                 result.p99Microseconds, result.cpuPerAckMicroseconds, result.switchesPerAck,
-                                 result.cpuPerEmitMicroseconds, result.emitsPerSecond))
+                    say(
+                        String(
+                            format: "round %d %-11@ %-9@  p50 %8.1f us  p99 %8.1f us  CPU/ack %7.1f us  "
+                                + "switches/ack %5.2f  CPU/emit %6.2f us  %8.0f emits/s",
+                            round, result.client, result.transport, result.p50Microseconds,
+                            result.p99Microseconds, result.cpuPerAckMicroseconds, result.switchesPerAck,
+                            result.cpuPerEmitMicroseconds, result.emitsPerSecond))
                 }
             }
         }
@@ -47,15 +50,24 @@ struct Comparison {
     }
 
     private func runSwiftClient() -> [String] {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return Self.runProcess(executable, ["client", "\(self.port)", "--acks", "\(self.acks)",
-                                            "--warmup", "\(self.warmup)", "--emits", "\(self.emits)"])
+        return Self.runProcess(
+            executable,
+            [
+                "client", "\(self.port)", "--acks", "\(self.acks)",
+                "--warmup", "\(self.warmup)", "--emits", "\(self.emits)",
+            ])
     }
 
     private func runPythonClient() -> [String] {
-        Self.runProcess(self.python, [self.pythonClient, "\(self.port)", "--acks", "\(self.acks)",
-                                      "--warmup", "\(self.warmup)", "--emits", "\(self.emits)"])
+        Self.runProcess(
+            self.python,
+            [
+                self.pythonClient, "\(self.port)", "--acks", "\(self.acks)",
+                "--warmup", "\(self.warmup)", "--emits", "\(self.emits)",
+            ])
     }
 
     /// Runs a child process; returns its stdout lines (stderr passes through). Kills it after 120 s.
@@ -102,15 +114,19 @@ struct Comparison {
     private func rows(for transport: String) -> [Row] {
         let ackLimit = transport == "websocket" ? 50.0 : 150.0
         return [
-            Row(name: "round trip p50 (us)", value: { $0.p50Microseconds },
+            Row(
+                name: "round trip p50 (us)", value: { $0.p50Microseconds },
                 target: { python in (python, "<= python") }, digits: 1),
             Row(name: "round trip p99 (us)", value: { $0.p99Microseconds }, target: nil, digits: 1),
-            Row(name: "client CPU per ack (us)", value: { $0.cpuPerAckMicroseconds },
+            Row(
+                name: "client CPU per ack (us)", value: { $0.cpuPerAckMicroseconds },
                 target: { _ in (ackLimit, "<= \(Int(ackLimit))") }, digits: 1),
             Row(name: "context switches per ack", value: { $0.switchesPerAck }, target: nil, digits: 2),
-            Row(name: "client CPU per emit (us)", value: { $0.cpuPerEmitMicroseconds },
+            Row(
+                name: "client CPU per emit (us)", value: { $0.cpuPerEmitMicroseconds },
                 target: { _ in (5, "<= 5") }, digits: 2),
-            Row(name: "emits/s (until server counted)", value: { $0.emitsPerSecond },
+            Row(
+                name: "emits/s (until server counted)", value: { $0.emitsPerSecond },
                 target: nil, digits: 0, higherIsBetter: true),
         ]
     }
@@ -121,11 +137,13 @@ struct Comparison {
         }
         func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
-        say("Medians over \(self.rounds) rounds (ratio: how many times better the Swift client is; "
-              + "async: SocketIOConcurrency's emitWithAck, async/swift its cost over the callback API's)")
-        say("transport  " + "metric".padding(toLength: 32, withPad: " ", startingAt: 0)
-              + cell("swift", 11) + cell("python", 11) + cell("ratio", 9) + cell("target", 13) + cell("met", 6)
-              + cell("async", 11) + cell("async/swift", 13))
+        say(
+            "Medians over \(self.rounds) rounds (ratio: how many times better the Swift client is; "
+                + "async: SocketIOConcurrency's emitWithAck, async/swift its cost over the callback API's)")
+        say(
+            "transport  " + "metric".padding(toLength: 32, withPad: " ", startingAt: 0)
+                + cell("swift", 11) + cell("python", 11) + cell("ratio", 9) + cell("target", 13) + cell("met", 6)
+                + cell("async", 11) + cell("async/swift", 13))
         var unmet: [String] = []
         for transport in Self.transports {
             let swift = results.filter { $0.client == "swift" && $0.transport == transport }
@@ -136,19 +154,21 @@ struct Comparison {
                 let pythonMedian = Measure.median(python.map(row.value))
                 let asyncMedian = Measure.median(async.map(row.value))
                 let ratio = row.higherIsBetter ? swiftMedian / pythonMedian : pythonMedian / swiftMedian
-                var targetText = "", met = ""
+                var targetText = ""
+                var met = ""
                 if let target = row.target?(pythonMedian) {
                     targetText = target.text
                     let ok = swiftMedian <= target.limit
                     met = swift.isEmpty ? "?" : (ok ? "yes" : "NO")
                     if !ok { unmet.append("\(transport) \(row.name)") }
                 }
-                say(transport.padding(toLength: 11, withPad: " ", startingAt: 0)
-                      + row.name.padding(toLength: 32, withPad: " ", startingAt: 0)
-                      + cell(format(swiftMedian, row.digits), 11) + cell(format(pythonMedian, row.digits), 11)
-                      + cell("x" + format(ratio, 2), 9) + cell(targetText, 13) + cell(met, 6)
-                      + cell(format(asyncMedian, row.digits), 11)
-                      + cell("x" + format(asyncMedian / swiftMedian, 2), 13))
+                say(
+                    transport.padding(toLength: 11, withPad: " ", startingAt: 0)
+                        + row.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                        + cell(format(swiftMedian, row.digits), 11) + cell(format(pythonMedian, row.digits), 11)
+                        + cell("x" + format(ratio, 2), 9) + cell(targetText, 13) + cell(met, 6)
+                        + cell(format(asyncMedian, row.digits), 11)
+                        + cell("x" + format(asyncMedian / swiftMedian, 2), 13))
             }
         }
         say(unmet.isEmpty ? "all targets met" : "targets NOT met: " + unmet.joined(separator: ", "))

@@ -1,6 +1,6 @@
+import BenchmarkSupport
 import Dispatch
 import Foundation
-import BenchmarkSupport
 import SocketIO
 import SocketIOConcurrency
 

@@ -10,6 +10,7 @@
 //       Measures the Swift client (the callback API, then SocketIOConcurrency's async
 //       emitWithAck, each on its own manager); prints one JSON line per transport and API.
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,9 +31,10 @@ func option(_ name: String, _ fallback: String) -> String {
 func intOption(_ name: String, _ fallback: Int) -> Int { Int(option(name, "\(fallback)")) ?? fallback }
 
 func usage() -> Never {
-    say("usage: SocketIOBenchmark compare <port> [--rounds R] [--acks N] [--warmup W] [--emits M] "
-          + "[--python PATH] [--python-client PATH]\n"
-          + "       SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling]")
+    say(
+        "usage: SocketIOBenchmark compare <port> [--rounds R] [--acks N] [--warmup W] [--emits M] "
+            + "[--python PATH] [--python-client PATH]\n"
+            + "       SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling]")
     exit(2)
 }
 
@@ -45,8 +47,9 @@ case "client":
         for api in option("apis", "callback,async").split(separator: ",").map(String.init) {
             let run = SwiftClientRun(port: port, transport: transport, api: api)
             do {
-                let result = try run.measure(acks: intOption("acks", 1000), warmup: intOption("warmup", 100),
-                                             emits: intOption("emits", 2000))
+                let result = try run.measure(
+                    acks: intOption("acks", 1000), warmup: intOption("warmup", 100),
+                    emits: intOption("emits", 2000))
                 say(result.jsonLine())
             } catch {
                 FileHandle.standardError.write(Data("swift client \(transport) \(api): \(error)\n".utf8))
@@ -56,10 +59,12 @@ case "client":
     }
     exit(failed ? 1 : 0)
 case "compare":
-    Comparison(port: port, rounds: intOption("rounds", 5), acks: intOption("acks", 1000),
-               warmup: intOption("warmup", 100), emits: intOption("emits", 2000),
-               python: option("python", ".venv/bin/python"),
-               pythonClient: option("python-client", "Tests/Servers/bench_sio_python_client.py")).run()
+    Comparison(
+        port: port, rounds: intOption("rounds", 5), acks: intOption("acks", 1000),
+        warmup: intOption("warmup", 100), emits: intOption("emits", 2000),
+        python: option("python", ".venv/bin/python"),
+        pythonClient: option("python-client", "Tests/Servers/bench_sio_python_client.py")
+    ).run()
 default:
     usage()
 }

@@ -1,8 +1,8 @@
-import RealtimeTime
+import BenchmarkSupport
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
-import BenchmarkSupport
+import RealtimeTime
 
 /// Measures the native client against `ws_echo_server.py`: sequential round trips, one-way
 /// 64 KiB throughput both ways, and the memory and threads of many idle connections.
@@ -16,8 +16,9 @@ enum WebSocketBenchmark {
 
     static func main(_ arguments: [String]) async -> Int32 {
         guard let portText = arguments.first, let port = Int(portText) else {
-            print("usage: WebSocketBenchmark PORT [--python-client 'PYTHON SCRIPT'] [--rounds R] [--round-trips N] "
-                + "[--messages N] [--connections N]")
+            print(
+                "usage: WebSocketBenchmark PORT [--python-client 'PYTHON SCRIPT'] [--rounds R] [--round-trips N] "
+                    + "[--messages N] [--connections N]")
             return 2
         }
         let roundTrips = self.intOption("--round-trips", arguments) ?? 20_000
@@ -33,26 +34,34 @@ enum WebSocketBenchmark {
             var pythonRounds: [[String: Double]] = []
             for round in 1...rounds {
                 if let pythonClient {
-                    let python = try self.runPython(pythonClient + [portText, "--round-trips", "\(roundTrips)",
-                                                                    "--messages", "\(messages)"])
+                    let python = try self.runPython(
+                        pythonClient + [
+                            portText, "--round-trips", "\(roundTrips)",
+                            "--messages", "\(messages)",
+                        ])
                     pythonRounds.append(python)
-                    print(String(format: "round %d python  %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
-                                 round, python["round_trips_per_second"] ?? 0, python["round_trip_cpu_us"] ?? 0,
-                                 python["upload_mib_per_second"] ?? 0, python["download_mib_per_second"] ?? 0))
+                    print(
+                        String(
+                            format: "round %d python  %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
+                            round, python["round_trips_per_second"] ?? 0, python["round_trip_cpu_us"] ?? 0,
+                            python["upload_mib_per_second"] ?? 0, python["download_mib_per_second"] ?? 0))
                 }
                 let echo = try await self.roundTrips(client: client, base: base, count: roundTrips)
                 var swift = try await self.throughput(client: client, base: base, messages: messages)
                 swift.roundTripsPerSecond = echo.perSecond
                 swift.roundTripCPUMicroseconds = echo.cpuMicroseconds
                 swiftRounds.append(swift)
-                print(String(format: "round %d swift   %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
-                             round, swift.roundTripsPerSecond, swift.roundTripCPUMicroseconds,
-                             swift.uploadMiBPerSecond, swift.downloadMiBPerSecond))
+                print(
+                    String(
+                        format: "round %d swift   %8.0f round trips/s  CPU %6.1f us per round trip  up %7.1f  down %7.1f MiB/s",
+                        round, swift.roundTripsPerSecond, swift.roundTripCPUMicroseconds,
+                        swift.uploadMiBPerSecond, swift.downloadMiBPerSecond))
             }
-            let swift = Results(roundTripsPerSecond: Measure.median(swiftRounds.map(\.roundTripsPerSecond)),
-                                uploadMiBPerSecond: Measure.median(swiftRounds.map(\.uploadMiBPerSecond)),
-                                downloadMiBPerSecond: Measure.median(swiftRounds.map(\.downloadMiBPerSecond)),
-                                roundTripCPUMicroseconds: Measure.median(swiftRounds.map(\.roundTripCPUMicroseconds)))
+            let swift = Results(
+                roundTripsPerSecond: Measure.median(swiftRounds.map(\.roundTripsPerSecond)),
+                uploadMiBPerSecond: Measure.median(swiftRounds.map(\.uploadMiBPerSecond)),
+                downloadMiBPerSecond: Measure.median(swiftRounds.map(\.downloadMiBPerSecond)),
+                roundTripCPUMicroseconds: Measure.median(swiftRounds.map(\.roundTripCPUMicroseconds)))
             var python: [String: Double] = [:]
             for key in ["round_trips_per_second", "round_trip_cpu_us", "upload_mib_per_second", "download_mib_per_second"] {
                 let values = pythonRounds.compactMap { $0[key] }
@@ -94,7 +103,8 @@ enum WebSocketBenchmark {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Double]
+        else {
             throw WebSocketError(.protocolError, "the Python client failed: \(String(decoding: data, as: UTF8.self))")
         }
         return object
@@ -119,8 +129,9 @@ enum WebSocketBenchmark {
     }
 
     private static func measureRoundTrips(client: WebSocketClient, base: String, count: Int) async throws -> RoundTrips {
-        let echo = try await client.openConnection(to: URL(string: base + "/echo")!,
-                                                   options: WebSocketOptions(maxMessageSize: 64 << 20))
+        let echo = try await client.openConnection(
+            to: URL(string: base + "/echo")!,
+            options: WebSocketOptions(maxMessageSize: 64 << 20))
         for _ in 0..<200 {
             try await echo.send(.text("hello"))
             _ = try await echo.receive()
@@ -132,8 +143,9 @@ enum WebSocketBenchmark {
             guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
         }
         let cpu = Measure.processCPUSeconds() - cpuStarted
-        let result = RoundTrips(perSecond: Double(count) / Measure.seconds(MonotonicInstant.now - started),
-                                cpuMicroseconds: cpu / Double(count) * 1e6)
+        let result = RoundTrips(
+            perSecond: Double(count) / Measure.seconds(MonotonicInstant.now - started),
+            cpuMicroseconds: cpu / Double(count) * 1e6)
         await echo.close(code: 1000, reason: "")
         return result
     }
@@ -152,8 +164,9 @@ enum WebSocketBenchmark {
         results.uploadMiBPerSecond = Double(messages * 65_536) / Measure.seconds(MonotonicInstant.now - started) / 1_048_576
         await sink.close(code: 1000, reason: "")
 
-        let source = try await client.openConnection(to: URL(string: base + "/source?count=\(messages)&size=65536")!,
-                                                     options: options)
+        let source = try await client.openConnection(
+            to: URL(string: base + "/source?count=\(messages)&size=65536")!,
+            options: options)
         started = MonotonicInstant.now
         var received = 0
         while let message = try await source.receive() {
@@ -170,13 +183,16 @@ enum WebSocketBenchmark {
             let other = python[key]
             let ratio = other.map { String(format: "%.2fx", lowerIsBetter ? $0 / value : value / $0) } ?? "-"
             let otherText = other.map { String(format: "%.1f", $0) } ?? "-"
-            print(name.padding(toLength: 34, withPad: " ", startingAt: 0)
-                + String(format: "%14.1f", value) + otherText.leftPadded(14) + ratio.leftPadded(10) + "  " + unit)
+            print(
+                name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(format: "%14.1f", value) + otherText.leftPadded(14) + ratio.leftPadded(10) + "  " + unit)
         }
-        print("measure".padding(toLength: 34, withPad: " ", startingAt: 0)
-            + "swift".leftPadded(14) + "python".leftPadded(14) + "ratio".leftPadded(10))
+        print(
+            "measure".padding(toLength: 34, withPad: " ", startingAt: 0)
+                + "swift".leftPadded(14) + "python".leftPadded(14) + "ratio".leftPadded(10))
         row("echo round trips (5-byte text)", swift.roundTripsPerSecond, "round_trips_per_second", "per second")
-        row("client CPU per round trip", swift.roundTripCPUMicroseconds, "round_trip_cpu_us", "us (ratio: python / swift)",
+        row(
+            "client CPU per round trip", swift.roundTripCPUMicroseconds, "round_trip_cpu_us", "us (ratio: python / swift)",
             lowerIsBetter: true)
         row("upload 64 KiB binary", swift.uploadMiBPerSecond, "upload_mib_per_second", "MiB/s")
         row("download 64 KiB binary", swift.downloadMiBPerSecond, "download_mib_per_second", "MiB/s")
@@ -205,8 +221,9 @@ enum WebSocketBenchmark {
             let perConnection = Double(after.residentKiB - before.residentKiB) / Double(count)
             print("")
             print("\(count) open connections, each with a task waiting in receive():")
-            print("  VmRSS before \(before.residentKiB) KiB, after \(after.residentKiB) KiB: "
-                + String(format: "%.1f KiB per connection", perConnection))
+            print(
+                "  VmRSS before \(before.residentKiB) KiB, after \(after.residentKiB) KiB: "
+                    + String(format: "%.1f KiB per connection", perConnection))
             print("  threads before \(before.threads), after \(after.threads)")
             // Close everything: the server's close frames end the waiting receives.
             for connection in connections {

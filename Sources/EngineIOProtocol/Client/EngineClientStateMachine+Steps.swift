@@ -135,10 +135,11 @@ extension EngineClientStateMachine {
             count = min(count, cap)
         }
         let (packets, writeID) = self.takeBuffered(count)
-        let body: [UInt8] = switch self.version {
-        case .v4: EnginePollingPayload.encode(packets)
-        case .v3: EnginePollingPayloadV3.encode(packets)
-        }
+        let body: [UInt8] =
+            switch self.version {
+            case .v4: EnginePollingPayload.encode(packets)
+            case .v3: EnginePollingPayloadV3.encode(packets)
+            }
         self.postInFlight = true
         var actions: [EngineClientAction] = [.sendPollingPOST(sid: self.sid ?? "", body: body)]
         if let writeID { actions.append(.carriesWrites(through: writeID)) }

@@ -168,7 +168,7 @@ package struct EngineClientStateMachine: Sendable {
         for packet in packets {
             let length: Int
             switch packet {
-            case let .binaryMessage(bytes) where self.transport == .webSocket: length = bytes.count
+            case .binaryMessage(let bytes) where self.transport == .webSocket: length = bytes.count
             default: length = EnginePollingPayload.encodedLength(of: packet)
             }
             if length > limit { return (length, limit) }

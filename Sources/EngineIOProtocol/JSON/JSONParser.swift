@@ -337,8 +337,8 @@ private struct JSONReader {
             if (0xD800...0xDBFF).contains(first) {
                 // A high surrogate must be followed by `\u` + low surrogate.
                 guard self.index + 1 < self.bytes.count,
-                      self.bytes[self.index] == UInt8(ascii: "\\"),
-                      self.bytes[self.index + 1] == UInt8(ascii: "u")
+                    self.bytes[self.index] == UInt8(ascii: "\\"),
+                    self.bytes[self.index + 1] == UInt8(ascii: "u")
                 else {
                     if self.index >= self.bytes.count {
                         throw JSONParseError(.unexpectedEnd, at: self.index)
@@ -455,11 +455,13 @@ private struct JSONReader {
         }
         // Exponent
         if self.index < self.bytes.count,
-           self.bytes[self.index] == UInt8(ascii: "e") || self.bytes[self.index] == UInt8(ascii: "E") {
+            self.bytes[self.index] == UInt8(ascii: "e") || self.bytes[self.index] == UInt8(ascii: "E")
+        {
             isInteger = false
             self.index += 1
             if self.index < self.bytes.count,
-               self.bytes[self.index] == UInt8(ascii: "+") || self.bytes[self.index] == UInt8(ascii: "-") {
+                self.bytes[self.index] == UInt8(ascii: "+") || self.bytes[self.index] == UInt8(ascii: "-")
+            {
                 self.index += 1
             }
             let digitsStart = self.index

@@ -1,7 +1,7 @@
-import RealtimeTime
 import Foundation
 import HTTP1Codec
 import RealtimeIO
+import RealtimeTime
 
 extension HTTPClient {
     /// Sends `request`, following redirects, and returns once the final response head arrived.
@@ -23,16 +23,19 @@ extension HTTPClient {
             }
             let head = exchange.head
             self.cookieStore.storeCookies(from: head.headers, for: request.url)
-            let body = HTTPConnectionBodySource(parser: exchange.parser, connection: exchange.connection,
-                                                pool: self.pool, watchdog: watchdog,
-                                                readSize: self.configuration.readSize)
+            let body = HTTPConnectionBodySource(
+                parser: exchange.parser, connection: exchange.connection,
+                pool: self.pool, watchdog: watchdog,
+                readSize: self.configuration.readSize)
             if head.status == 101 {
                 body.cancel()
                 throw HTTPClientError(.invalidResponse, "unexpected 101 Switching Protocols")
             }
             if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(head.status),
-               let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: head.status,
-                                                               location: head.headers.first(name: "Location")) {
+                let next = HTTPRedirectPolicy.redirectedRequest(
+                    from: request, status: head.status,
+                    location: head.headers.first(name: "Location"))
+            {
                 guard redirectsFollowed < request.maxRedirects else {
                     body.cancel()
                     throw HTTPClientError(.tooManyRedirects, "more than \(request.maxRedirects) redirects")
@@ -45,23 +48,27 @@ extension HTTPClient {
             body.releaseIfComplete()
             var source: any HTTPBodySource = body
             if self.configuration.decompressesResponses, !request.headers.contains(name: "Accept-Encoding"),
-               let encoding = head.headers.first(name: "Content-Encoding"),
-               let decoder = HTTPContentDecoder(contentEncoding: encoding, limit: self.configuration.decompressionLimit) {
+                let encoding = head.headers.first(name: "Content-Encoding"),
+                let decoder = HTTPContentDecoder(contentEncoding: encoding, limit: self.configuration.decompressionLimit)
+            {
                 source = HTTPDecodingBodySource(base: body, decoder: decoder)
             }
-            return HTTPClientResponse(status: head.status, reason: head.reason, headers: head.headers,
-                                      url: request.url, body: HTTPResponseBody(source: source))
+            return HTTPClientResponse(
+                status: head.status, reason: head.reason, headers: head.headers,
+                url: request.url, body: HTTPResponseBody(source: source))
         }
     }
 
     /// Writes the request on a pooled or new connection and reads until the final head.
     private func sendAndReceiveHead(_ request: HTTPClientRequest, watchdog: HTTPIdleWatchdog)
-        async throws(HTTPClientError) -> (head: HTTPResponseHead, connection: HTTPConnection, parser: HTTPResponseParser) {
+        async throws(HTTPClientError) -> (head: HTTPResponseHead, connection: HTTPConnection, parser: HTTPResponseParser)
+    {
         var origin = try HTTPOrigin(url: request.url, tls: request.tls)
         origin.proxy = request.proxy.server(for: request.url)
-        let bytes = HTTPRequestWriter.serialize(method: request.method, target: request.url.httpRequestTarget,
-                                                headers: self.requestHeaders(for: request, origin: origin),
-                                                body: request.body)
+        let bytes = HTTPRequestWriter.serialize(
+            method: request.method, target: request.url.httpRequestTarget,
+            headers: self.requestHeaders(for: request, origin: origin),
+            body: request.body)
         var mayRetry = true
         while true {
             let pooled = self.pool.checkout(origin)
@@ -93,8 +100,9 @@ extension HTTPClient {
                         } catch {
                             throw HTTPClientError(parseError: error)
                         }
-                        throw HTTPClientError(.network(.connectionReset),
-                                              "the server closed the connection without a response")
+                        throw HTTPClientError(
+                            .network(.connectionReset),
+                            "the server closed the connection without a response")
                     }
                     receivedBytes = true
                     parser.append(chunk)

@@ -1,7 +1,7 @@
-package import RealtimeTime
 import Foundation
 package import HTTP1Codec
 import RealtimeIO
+package import RealtimeTime
 
 /// The native HTTP/1.1 client over ``RealtimeIO`` byte streams (RFC 9110, RFC 9112).
 ///
@@ -72,14 +72,17 @@ package final class HTTPClient: HTTPTransport {
     ///   - configuration: pool bounds and buffer sizes.
     ///   - cookieStore: the cookies to send and fill (shared with other clients if you wish).
     ///   - connector: how connections are opened (the native transport by default).
-    package init(configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
-                 connector: @escaping Connector = NetworkConnector.connect(to:timeout:)) {
+    package init(
+        configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
+        connector: @escaping Connector = NetworkConnector.connect(to:timeout:)
+    ) {
         self.configuration = configuration
         self.cookieStore = cookieStore
         self.connector = connector
-        self.pool = HTTPConnectionPool(maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin,
-                                       maxIdleTotal: configuration.maxIdleConnections,
-                                       idleLifetime: configuration.idleConnectionLifetime)
+        self.pool = HTTPConnectionPool(
+            maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin,
+            maxIdleTotal: configuration.maxIdleConnections,
+            idleLifetime: configuration.idleConnectionLifetime)
     }
 
     deinit {

@@ -1,5 +1,5 @@
-import RealtimeIO
 import HTTP1Codec
+import RealtimeIO
 
 /// One HTTP/1.1 connection: a byte stream to an origin, used by one exchange at a time and
 /// kept in the pool between exchanges.

@@ -40,8 +40,10 @@ final class HTTPConnectionBodySource: HTTPBodySource {
     private let readSize: Int
     private let state: LockedValue<State>
 
-    init(parser: HTTPResponseParser, connection: HTTPConnection, pool: HTTPConnectionPool,
-         watchdog: HTTPIdleWatchdog, readSize: Int) {
+    init(
+        parser: HTTPResponseParser, connection: HTTPConnection, pool: HTTPConnectionPool,
+        watchdog: HTTPIdleWatchdog, readSize: Int
+    ) {
         self.connection = connection
         self.pool = pool
         self.watchdog = watchdog
@@ -166,8 +168,9 @@ final class HTTPConnectionBodySource: HTTPBodySource {
             case .failed(let error):
                 return .fail(error, closing: false)
             case .reading:
-                return .fail(HTTPClientError(.invalidResponse, "concurrent reads of one response body"),
-                             closing: false)
+                return .fail(
+                    HTTPClientError(.invalidResponse, "concurrent reads of one response body"),
+                    closing: false)
             case .ready:
                 break
             }

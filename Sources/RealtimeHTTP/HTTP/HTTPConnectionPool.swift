@@ -1,5 +1,5 @@
-import RealtimeTime
 import RealtimeSync
+import RealtimeTime
 
 /// The idle keep-alive connections of one ``HTTPClient``: one lock around an
 /// ``HTTPConnectionPoolState``; connections it evicts are closed after the lock is released.
@@ -7,9 +7,11 @@ final class HTTPConnectionPool: Sendable {
     private let state: LockedValue<HTTPConnectionPoolState<HTTPConnection>>
 
     init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: TimeAmount) {
-        self.state = LockedValue(HTTPConnectionPoolState(maxIdlePerOrigin: maxIdlePerOrigin,
-                                                   maxIdleTotal: maxIdleTotal,
-                                                   idleLifetime: idleLifetime))
+        self.state = LockedValue(
+            HTTPConnectionPoolState(
+                maxIdlePerOrigin: maxIdlePerOrigin,
+                maxIdleTotal: maxIdleTotal,
+                idleLifetime: idleLifetime))
     }
 
     var idleCount: Int { self.state.withLock { $0.idleCount } }

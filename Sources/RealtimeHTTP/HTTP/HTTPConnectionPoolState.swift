@@ -26,7 +26,8 @@ struct HTTPConnectionPoolState<Connection> {
 
     /// An idle connection to `origin`, if one is fresh enough, and the stale ones to close.
     mutating func checkout(_ origin: HTTPOrigin, now: MonotonicInstant)
-        -> (connection: Connection?, toClose: [Connection]) {
+        -> (connection: Connection?, toClose: [Connection])
+    {
         guard var list = self.idle[origin], !list.isEmpty else { return (nil, []) }
         var toClose: [Connection] = []
         var found: Connection?
@@ -45,8 +46,10 @@ struct HTTPConnectionPoolState<Connection> {
 
     /// Puts a connection that finished an exchange cleanly back; returns what to close
     /// (itself after shutdown, or the oldest idle connections past the bounds).
-    mutating func checkin(_ connection: Connection, origin: HTTPOrigin,
-                          now: MonotonicInstant) -> [Connection] {
+    mutating func checkin(
+        _ connection: Connection, origin: HTTPOrigin,
+        now: MonotonicInstant
+    ) -> [Connection] {
         guard !self.isShutDown, self.maxIdlePerOrigin > 0, self.maxIdleTotal > 0 else { return [connection] }
         var toClose: [Connection] = []
         var list = self.idle[origin] ?? []
@@ -58,7 +61,8 @@ struct HTTPConnectionPoolState<Connection> {
         }
         self.idle[origin] = list
         while self.idleCount > self.maxIdleTotal, let oldest = self.oldestOrigin(),
-              var oldestList = self.idle[oldest], !oldestList.isEmpty {
+            var oldestList = self.idle[oldest], !oldestList.isEmpty
+        {
             toClose.append(oldestList.removeFirst().connection)
             self.idle[oldest] = oldestList.isEmpty ? nil : oldestList
             self.idleCount -= 1

@@ -41,7 +41,8 @@ extension HTTPCookie {
                 if let date = HTTPCookieDateParser.parse(attributeValue) { expires = date }
             case "max-age":
                 guard let first = attributeValue.first, first == "-" || first.isASCII && first.isNumber,
-                      attributeValue.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { continue }
+                    attributeValue.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })
+                else { continue }
                 let seconds = Int(attributeValue) ?? (first == "-" ? Int.min : Int.max)
                 if seconds <= 0 {
                     maxAgeExpiry = Date(timeIntervalSince1970: 0)
@@ -72,17 +73,20 @@ extension HTTPCookie {
             domain = domainAttribute
         }
         let requestPath = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
-        return HTTPCookie(name: name, value: value, domain: domain, isHostOnly: isHostOnly,
-                          path: pathAttribute ?? Self.defaultPath(for: requestPath),
-                          expires: maxAgeExpiry ?? expires, isSecure: isSecure, isHTTPOnly: isHTTPOnly,
-                          creationTime: now)
+        return HTTPCookie(
+            name: name, value: value, domain: domain, isHostOnly: isHostOnly,
+            path: pathAttribute ?? Self.defaultPath(for: requestPath),
+            expires: maxAgeExpiry ?? expires, isSecure: isSecure, isHTTPOnly: isHTTPOnly,
+            creationTime: now)
     }
 }
 
 /// The cookie-date algorithm of RFC 6265 §5.1.1 (accepts every common date format).
 enum HTTPCookieDateParser {
     static func parse(_ text: Substring) -> Date? {
-        var hour: Int?, minute = 0, second = 0
+        var hour: Int?
+        var minute = 0
+        var second = 0
         var dayOfMonth: Int?
         var month: Int?
         var year: Int?
@@ -93,7 +97,8 @@ enum HTTPCookieDateParser {
             } else if dayOfMonth == nil, let day = Self.leadingDigits(token, min: 1, max: 2) {
                 dayOfMonth = day
             } else if month == nil, token.count >= 3,
-                      let index = months.firstIndex(of: String(decoding: token.prefix(3), as: UTF8.self).lowercased()) {
+                let index = months.firstIndex(of: String(decoding: token.prefix(3), as: UTF8.self).lowercased())
+            {
                 month = index + 1
             } else if year == nil, let value = Self.leadingDigits(token, min: 2, max: 4) {
                 year = value
@@ -102,7 +107,8 @@ enum HTTPCookieDateParser {
         guard let hour, let dayOfMonth, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard year >= 1601, hour <= 23, minute <= 59, second <= 59,
-              dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year) else { return nil }
+            dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
+        else { return nil }
         let days = Self.daysSinceEpoch(year: year, month: month, day: dayOfMonth)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
     }

@@ -17,9 +17,11 @@ package struct HTTPCookie: Sendable, Hashable {
     package var isHTTPOnly: Bool
     package var creationTime: Date
 
-    package init(name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/",
-                 expires: Date? = nil, isSecure: Bool = false, isHTTPOnly: Bool = false,
-                 creationTime: Date = Date()) {
+    package init(
+        name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/",
+        expires: Date? = nil, isSecure: Bool = false, isHTTPOnly: Bool = false,
+        creationTime: Date = Date()
+    ) {
         self.name = name
         self.value = value
         self.domain = Self.canonicalDomain(domain)
@@ -76,7 +78,8 @@ package struct HTTPCookie: Sendable, Hashable {
     /// RFC 6265 §5.1.4 default-path: the request path up to (not including) its last `/`.
     static func defaultPath(for requestPath: String) -> String {
         guard requestPath.hasPrefix("/"), let lastSlash = requestPath.lastIndex(of: "/"),
-              lastSlash != requestPath.startIndex else { return "/" }
+            lastSlash != requestPath.startIndex
+        else { return "/" }
         return String(requestPath[..<lastSlash])
     }
 

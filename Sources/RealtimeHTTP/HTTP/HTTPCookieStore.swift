@@ -1,7 +1,7 @@
 package import Foundation
-package import RealtimeTransport
 import HTTP1Codec
 import RealtimeSync
+package import RealtimeTransport
 
 /// The cookies of one ``HTTPClient`` (RFC 6265): filled from `Set-Cookie` response fields,
 /// sent back in a `Cookie` field on matching requests.

@@ -1,8 +1,9 @@
+import RealtimeSync
+import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif
-import RealtimeTime
-import RealtimeSync
 
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
 /// operation promptly.

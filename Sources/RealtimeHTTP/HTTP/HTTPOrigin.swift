@@ -1,6 +1,6 @@
 package import Foundation
-package import RealtimeTransport
 import RealtimeIO
+package import RealtimeTransport
 
 /// Where a request goes: scheme, host, port, TLS settings and proxy. Connections are pooled
 /// per origin, so a connection is only reused for the same server with the same TLS settings

@@ -17,28 +17,35 @@ package enum HTTPRedirectPolicy {
 
     /// The request that follows `response` with `status` and `location`, or `nil` when the
     /// response is not a redirect that can be followed (no or invalid `Location`).
-    package static func redirectedRequest(from request: HTTPClientRequest, status: Int,
-                                          location: String?) -> HTTPClientRequest? {
+    package static func redirectedRequest(
+        from request: HTTPClientRequest, status: Int,
+        location: String?
+    ) -> HTTPClientRequest? {
         guard self.isRedirect(status), let location, !location.isEmpty,
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host != nil else { return nil }
+            let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host != nil
+        else { return nil }
         var next = request
         next.url = target
-        let dropsBody = (status == 303 && request.method != "HEAD")
+        let dropsBody =
+            (status == 303 && request.method != "HEAD")
             || ((status == 301 || status == 302) && request.method == "POST")
         if dropsBody {
             next.method = "GET"
             next.body = nil
-            for name in ["Content-Length", "Content-Type", "Content-Encoding", "Content-Language",
-                         "Content-Location", "Transfer-Encoding"] {
+            for name in [
+                "Content-Length", "Content-Type", "Content-Encoding", "Content-Language",
+                "Content-Location", "Transfer-Encoding",
+            ] {
                 next.headers.remove(name: name)
             }
         }
         let tls = request.tls
         let sameOrigin: Bool = {
             guard let from = try? HTTPOrigin(url: request.url, tls: tls),
-                  let to = try? HTTPOrigin(url: target, tls: tls) else { return false }
+                let to = try? HTTPOrigin(url: target, tls: tls)
+            else { return false }
             return from.isSameOrigin(as: to)
         }()
         if !sameOrigin {

@@ -1,12 +1,13 @@
+import HTTP1Codec
+import RealtimeSync
+package import RealtimeTransport
+
 #if canImport(FoundationNetworking)
 import Foundation
 package import FoundationNetworking
 #else
 package import Foundation
 #endif
-import HTTP1Codec
-package import RealtimeTransport
-import RealtimeSync
 
 #if canImport(FoundationNetworking)
 private typealias FoundationHTTPCookie = FoundationNetworking.HTTPCookie
@@ -64,8 +65,10 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
     ///     `.sessionDelegate`); only its challenge methods are called. (On Linux they come after
     ///     the challenged response's body; see ``URLSessionTransportDelegate/settling(_:bridge:_:)``.)
-    package init(configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
-                 sessionDelegate: (any URLSessionDelegate)? = nil) {
+    package init(
+        configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
+        sessionDelegate: (any URLSessionDelegate)? = nil
+    ) {
         self.bufferLimit = max(1, bufferLimit)
         self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate, proxy: nil)
         // A copy: later changes to the caller's object do not reach the proxied sessions.
@@ -73,14 +76,17 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         self.proxied = LockedValue(ProxiedSessions(configuration: template, sessionDelegate: sessionDelegate))
     }
 
-    private static func makeSession(configuration: URLSessionConfiguration,
-                                    sessionDelegate: (any URLSessionDelegate)?, proxy: ProxyServer?) -> Session {
+    private static func makeSession(
+        configuration: URLSessionConfiguration,
+        sessionDelegate: (any URLSessionDelegate)?, proxy: ProxyServer?
+    ) -> Session {
         let delegate = URLSessionTransportDelegate(sessionDelegate: sessionDelegate, proxy: proxy)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPTransport"
-        return Session(session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue),
-                       delegate: delegate)
+        return Session(
+            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue),
+            delegate: delegate)
     }
 
     /// The session for a connection to `url` through `proxy`: the direct one when `proxy`
@@ -91,8 +97,9 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             if let session = state.sessions[server] { return session }
             let configuration = (state.configuration.copy() as? URLSessionConfiguration) ?? state.configuration
             configuration.connectionProxyDictionary = URLSessionProxy.connectionProxyDictionary(for: server)
-            let session = Self.makeSession(configuration: configuration, sessionDelegate: state.sessionDelegate,
-                                           proxy: server)
+            let session = Self.makeSession(
+                configuration: configuration, sessionDelegate: state.sessionDelegate,
+                proxy: server)
             state.sessions[server] = session
             return session
         }
@@ -142,8 +149,10 @@ package final class URLSessionHTTPTransport: HTTPTransport {
             }
             let headers = Self.headers(of: response, url: request.url)
             if request.maxRedirects > 0, HTTPRedirectPolicy.isRedirect(response.statusCode),
-               let next = HTTPRedirectPolicy.redirectedRequest(from: request, status: response.statusCode,
-                                                               location: headers.first(name: "Location")) {
+                let next = HTTPRedirectPolicy.redirectedRequest(
+                    from: request, status: response.statusCode,
+                    location: headers.first(name: "Location"))
+            {
                 bridge.cancel()
                 guard redirectsFollowed < request.maxRedirects else {
                     throw HTTPClientError(.tooManyRedirects, "more than \(request.maxRedirects) redirects")
@@ -152,10 +161,11 @@ package final class URLSessionHTTPTransport: HTTPTransport {
                 request = next
                 continue
             }
-            return HTTPClientResponse(status: response.statusCode,
-                                      reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
-                                      headers: headers, url: request.url,
-                                      body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
+            return HTTPClientResponse(
+                status: response.statusCode,
+                reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                headers: headers, url: request.url,
+                body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
         }
     }
 
@@ -177,7 +187,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     static func headers(of response: HTTPURLResponse, url: URL) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in response.allHeaderFields {
-            let name = "\(name)", value = "\(value)"
+            let name = "\(name)"
+            let value = "\(value)"
             if name.lowercased() == "set-cookie" {
                 let cookies = FoundationHTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
                 if cookies.count > 1 {
@@ -258,44 +269,57 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         self.register(tls: tls, for: task) { [weak bridge] in bridge?.serverTrustRejected($0) }
     }
 
-    func register(tls: TLSConfiguration, for task: URLSessionTask,
-                  rejected: @escaping @Sendable (URLSessionServerTrust.Failure) -> Void) {
+    func register(
+        tls: TLSConfiguration, for task: URLSessionTask,
+        rejected: @escaping @Sendable (URLSessionServerTrust.Failure) -> Void
+    ) {
         self.trustSettings.withLock { $0[task.taskIdentifier] = TrustSettings(tls: tls, rejected: rejected) }
     }
 
     /// Called for every challenge: Apple's URLSession calls this task-level method for the
     /// connection-level ones (server trust, client certificate) too, since this delegate does
     /// not implement the session-level `urlSession(_:didReceive:completionHandler:)`.
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         let settings = self.trustSettings.withLock { $0[task.taskIdentifier] }
-        let completion = Self.settling(challenge, bridge: self.bridge(for: task),
-                                       self.answeringProxyChallenge(challenge, completionHandler))
-        URLSessionServerTrust.handle(challenge, session: session, task: task, tls: settings?.tls ?? TLSConfiguration(),
-                                     delegate: self.sessionDelegate, rejected: { settings?.rejected($0) },
-                                     completionHandler: completion)
+        let completion = Self.settling(
+            challenge, bridge: self.bridge(for: task),
+            self.answeringProxyChallenge(challenge, completionHandler))
+        URLSessionServerTrust.handle(
+            challenge, session: session, task: task, tls: settings?.tls ?? TLSConfiguration(),
+            delegate: self.sessionDelegate, rejected: { settings?.rejected($0) },
+            completionHandler: completion)
     }
 
     /// On Apple platforms, `completionHandler` with the proxy's ``ProxyServer/credentials`` given
     /// for this session's HTTP proxy's first 407 challenge that nobody else answered (the
     /// `connectionProxyDictionary` has no key for them); elsewhere unchanged.
     /// (FoundationNetworking applies no `connectionProxyDictionary`: its 407s are not our proxy's.)
-    private func answeringProxyChallenge(_ challenge: URLAuthenticationChallenge,
-                                         _ completionHandler: @escaping URLSessionServerTrust.Completion)
-        -> URLSessionServerTrust.Completion {
+    private func answeringProxyChallenge(
+        _ challenge: URLAuthenticationChallenge,
+        _ completionHandler: @escaping URLSessionServerTrust.Completion
+    )
+        -> URLSessionServerTrust.Completion
+    {
         #if canImport(FoundationNetworking)
         return completionHandler
         #else
         let space = challenge.protectionSpace
         guard let proxy = self.proxy, proxy.kind == .httpConnect, let credentials = proxy.credentials,
-              space.isProxy(), challenge.previousFailureCount == 0,
-              space.host.lowercased() == proxy.host.lowercased() else {
+            space.isProxy(), challenge.previousFailureCount == 0,
+            space.host.lowercased() == proxy.host.lowercased()
+        else {
             return completionHandler
         }
         return { disposition, credential in
             guard disposition == .performDefaultHandling else { return completionHandler(disposition, credential) }
-            completionHandler(.useCredential, URLCredential(user: credentials.username, password: credentials.password,
-                                                            persistence: .forSession))
+            completionHandler(
+                .useCredential,
+                URLCredential(
+                    user: credentials.username, password: credentials.password,
+                    persistence: .forSession))
         }
         #endif
     }
@@ -306,8 +330,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// the challenged response final, as Apple's URLSession does with default handling and no
     /// credential. (FoundationNetworking would stall the task on `.performDefaultHandling`, and
     /// traps on `.useCredential` without a credential.) Elsewhere the answer passes unchanged.
-    static func settling(_ challenge: URLAuthenticationChallenge, bridge: URLSessionTaskBridge?,
-                         _ completionHandler: @escaping URLSessionServerTrust.Completion) -> URLSessionServerTrust.Completion {
+    static func settling(
+        _ challenge: URLAuthenticationChallenge, bridge: URLSessionTaskBridge?,
+        _ completionHandler: @escaping URLSessionServerTrust.Completion
+    ) -> URLSessionServerTrust.Completion {
         #if canImport(FoundationNetworking)
         // (It issues no server-trust challenge: every challenge here is a 401 / 407.)
         return { disposition, credential in
@@ -331,8 +357,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         self.bridges.withLock { $0[task.taskIdentifier]?.bridge }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         self.bridge(for: dataTask)?.didReceive(response: response)
         completionHandler(.allow)
     }
@@ -350,8 +378,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     /// Redirects are never followed by URLSession: ``URLSessionHTTPTransport/execute(_:)``
     /// follows them itself with ``HTTPRedirectPolicy``, as the native client does
     /// (FoundationNetworking drops the body of a 307 and does not follow 308).
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

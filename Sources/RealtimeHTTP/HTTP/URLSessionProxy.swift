@@ -1,10 +1,11 @@
+package import RealtimeTransport
+
 #if canImport(FoundationNetworking)
 package import Foundation
 package import FoundationNetworking
 #else
 package import Foundation
 #endif
-package import RealtimeTransport
 
 /// How a proxy reaches URLSession: as its session's `connectionProxyDictionary`, the one place
 /// where the URLSession backends apply ``HTTPClientRequest/proxy`` and ``WebSocketOptions/proxy``.
@@ -48,8 +49,10 @@ enum URLSessionProxy {
         let port = Int(server.port)
         switch server.kind {
         case .httpConnect:
-            return ["HTTPEnable": 1, "HTTPProxy": server.host, "HTTPPort": port,
-                    "HTTPSEnable": 1, "HTTPSProxy": server.host, "HTTPSPort": port]
+            return [
+                "HTTPEnable": 1, "HTTPProxy": server.host, "HTTPPort": port,
+                "HTTPSEnable": 1, "HTTPSProxy": server.host, "HTTPSPort": port,
+            ]
         case .socks5:
             return ["SOCKSEnable": 1, "SOCKSProxy": server.host, "SOCKSPort": port]
         }

@@ -39,12 +39,17 @@ enum URLSessionServerTrust {
 
     /// Answers `challenge` for `task`: forwarded to `delegate` when it handles challenges of
     /// that kind, else decided from `tls`; `rejected` learns why a server was not trusted.
-    static func handle(_ challenge: URLAuthenticationChallenge, session: URLSession, task: URLSessionTask,
-                       tls: TLSConfiguration, delegate: (any URLSessionDelegate)?,
-                       rejected: (Failure) -> Void = { _ in },
-                       completionHandler: @escaping Completion) {
-        if let delegate, Self.forward(challenge, session: session, task: task, to: delegate,
-                                      completionHandler: completionHandler) {
+    static func handle(
+        _ challenge: URLAuthenticationChallenge, session: URLSession, task: URLSessionTask,
+        tls: TLSConfiguration, delegate: (any URLSessionDelegate)?,
+        rejected: (Failure) -> Void = { _ in },
+        completionHandler: @escaping Completion
+    ) {
+        if let delegate,
+            Self.forward(
+                challenge, session: session, task: task, to: delegate,
+                completionHandler: completionHandler)
+        {
             return
         }
         let decision = Self.decide(challenge, tls: tls)
@@ -54,8 +59,10 @@ enum URLSessionServerTrust {
 
     /// Gives `challenge` to the caller's delegate; `false` when it implements no method that
     /// URLSession would call for this challenge.
-    private static func forward(_ challenge: URLAuthenticationChallenge, session: URLSession, task: URLSessionTask,
-                                to delegate: any URLSessionDelegate, completionHandler: @escaping Completion) -> Bool {
+    private static func forward(
+        _ challenge: URLAuthenticationChallenge, session: URLSession, task: URLSessionTask,
+        to delegate: any URLSessionDelegate, completionHandler: @escaping Completion
+    ) -> Bool {
         #if canImport(Darwin)
         // As Apple's URLSession routes challenges when the caller's delegate is the session's
         // (upstream's `.sessionDelegate`): the connection-level kinds (server trust, client
@@ -65,11 +72,13 @@ enum URLSessionServerTrust {
         // authentication challenge will *NOT* be called", NSURLSession.h).
         // Objective-C optional requirements: `nil` when the delegate does not implement them.
         if Self.isConnectionLevel(challenge),
-           delegate.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil {
+            delegate.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil
+        {
             return true
         }
         if let taskDelegate = delegate as? URLSessionTaskDelegate,
-           taskDelegate.urlSession?(session, task: task, didReceive: challenge, completionHandler: completionHandler) != nil {
+            taskDelegate.urlSession?(session, task: task, didReceive: challenge, completionHandler: completionHandler) != nil
+        {
             return true
         }
         return false
@@ -89,7 +98,7 @@ enum URLSessionServerTrust {
     private static func isConnectionLevel(_ challenge: URLAuthenticationChallenge) -> Bool {
         switch challenge.protectionSpace.authenticationMethod {
         case NSURLAuthenticationMethodServerTrust, NSURLAuthenticationMethodClientCertificate,
-             NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate:
+            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate:
             true
         default:
             false
@@ -113,7 +122,8 @@ enum URLSessionServerTrust {
     static func decide(_ challenge: URLAuthenticationChallenge, tls: TLSConfiguration) -> Decision {
         #if canImport(Security)
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-              let trust = challenge.protectionSpace.serverTrust else {
+            let trust = challenge.protectionSpace.serverTrust
+        else {
             return Decision(disposition: .performDefaultHandling)
         }
         if tls.verification == .none {
@@ -126,9 +136,10 @@ enum URLSessionServerTrust {
             .compactMap { SecCertificateCreateWithData(nil, Data($0) as CFData) }
         if !anchors.isEmpty {
             SecTrustSetAnchorCertificates(trust, anchors as CFArray)
-            SecTrustSetAnchorCertificatesOnly(trust, false)   // in addition to the system roots
+            SecTrustSetAnchorCertificatesOnly(trust, false)  // in addition to the system roots
         }
-        let host: String? = tls.verification == .noHostnameVerification
+        let host: String? =
+            tls.verification == .noHostnameVerification
             ? nil : (tls.serverName ?? challenge.protectionSpace.host)
         SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, host.map { $0 as CFString }))
         var error: CFError?
@@ -144,7 +155,8 @@ enum URLSessionServerTrust {
     #if canImport(Security)
     /// Why `SecTrustEvaluateWithError` rejected the server (its error is an `OSStatus` code).
     private static func failure(_ error: CFError?, host: String?) -> Failure {
-        let message = "the server's certificate is not trusted"
+        let message =
+            "the server's certificate is not trusted"
             + (host.map { " for \($0)" } ?? "")
             + (error.map { ": \(($0 as any Error).localizedDescription)" } ?? "")
         let code = error.map { CFErrorGetCode($0) } ?? 0

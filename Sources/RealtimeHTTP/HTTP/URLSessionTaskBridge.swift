@@ -1,9 +1,10 @@
-import RealtimeTime
 import Foundation
+import RealtimeSync
+import RealtimeTime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RealtimeSync
 
 /// The state of one URLSession data task, shared by the session delegate (producer) and the
 /// ``HTTPResponseBody`` consumer: the pending response head and a bounded queue of body
@@ -48,7 +49,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         var chunks: [[UInt8]] = []
         var chunkIndex = 0
         var bufferedBytes = 0
-        var completion: HTTPClientError??   // nil: running; .some(nil): finished; .some(error): failed
+        var completion: HTTPClientError??  // nil: running; .some(nil): finished; .some(error): failed
         var bodyWaiter: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
         var isSuspended = false
         var cancelledByConsumer = false
@@ -199,7 +200,10 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     func next() async throws(HTTPClientError) -> [UInt8]? {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>) in
-                enum Action { case deliver(Result<[UInt8]?, HTTPClientError>, resume: Bool), wait }
+                enum Action {
+                    case deliver(Result<[UInt8]?, HTTPClientError>, resume: Bool)
+                    case wait
+                }
                 let action = self.state.withLock { state -> Action in
                     if state.chunkIndex < state.chunks.count {
                         let chunk = state.chunks[state.chunkIndex]
@@ -222,9 +226,12 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
                     case .some(.some(let error)): return .deliver(.failure(error), resume: false)
                     case .none:
                         if state.bodyWaiter != nil {
-                            return .deliver(.failure(HTTPClientError(.invalidResponse,
-                                                                     "concurrent reads of one response body")),
-                                            resume: false)
+                            return .deliver(
+                                .failure(
+                                    HTTPClientError(
+                                        .invalidResponse,
+                                        "concurrent reads of one response body")),
+                                resume: false)
                         }
                         state.bodyWaiter = continuation
                         // Under the lock, so the delivery's `endWait()` cannot come first.
@@ -268,7 +275,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             result = .failure(HTTPClientError(.invalidResponse, "not an HTTP response"))
         }
         enum Action {
-            case deliver(CheckedContinuation<HeadResult, Never>?), hold, ignore
+            case deliver(CheckedContinuation<HeadResult, Never>?)
+            case hold, ignore
             case replaced(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?)
         }
         let action = self.state.withLock { state -> Action in
@@ -314,8 +322,10 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     func challengedResponseIsFinal() {
         let (headWaiter, bodyWaiter) = self.state.withLock { state in
             guard state.completion == nil else {
-                return (nil as (CheckedContinuation<HeadResult, Never>, HeadResult)?,
-                        nil as CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?)
+                return (
+                    nil as (CheckedContinuation<HeadResult, Never>, HeadResult)?,
+                    nil as CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>?
+                )
             }
             let released = Self.releaseHeldResponse(&state)
             guard state.head != nil else { return (nil, nil) }
@@ -329,7 +339,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     }
 
     /// The body's failure when a retried response replaces one already delivered.
-    static let replacedResponse = HTTPClientError(.invalidResponse,
+    static let replacedResponse = HTTPClientError(
+        .invalidResponse,
         "the server's response was replaced by another after an authentication challenge")
 
     /// Makes a held response the task's response, with its body so far (it is final: the task
@@ -356,8 +367,11 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         let chunk = [UInt8](data)
         guard !chunk.isEmpty else { return }
         enum Action {
-            case none, deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>), suspend, overflow
-            case held, released(CheckedContinuation<HeadResult, Never>, HeadResult)
+            case none
+            case deliver(CheckedContinuation<Result<[UInt8]?, HTTPClientError>, Never>)
+            case suspend, overflow
+            case held
+            case released(CheckedContinuation<HeadResult, Never>, HeadResult)
         }
         let action = self.state.withLock { state -> Action in
             // Nobody will read it: the consumer cancelled, or the task already ended.
@@ -378,8 +392,10 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
                 state.chunks.removeAll()
                 state.chunkIndex = 0
                 state.bufferedBytes = 0
-                state.completion = .some(HTTPClientError(.bodyTooLarge,
-                    "more than \(self.hardBufferLimit) body bytes arrived unread while the transfer was suspended"))
+                state.completion = .some(
+                    HTTPClientError(
+                        .bodyTooLarge,
+                        "more than \(self.hardBufferLimit) body bytes arrived unread while the transfer was suspended"))
                 return .overflow
             }
             state.chunks.append(chunk)
@@ -412,7 +428,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         let (headWaiter, bodyWaiter, outcome) = self.state.withLock { state in
             var failure = error.map { error -> HTTPClientError in
                 if let rejection = state.trustFailure, !state.cancelledByConsumer,
-                   (error as NSError).domain == NSURLErrorDomain, (error as NSError).code == NSURLErrorCancelled {
+                    (error as NSError).domain == NSURLErrorDomain, (error as NSError).code == NSURLErrorCancelled
+                {
                     return HTTPClientError(.network(rejection.kind), rejection.message)
                 }
                 return Self.clientError(for: error, cancelledByConsumer: state.cancelledByConsumer)
@@ -465,7 +482,7 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         case NSURLErrorBadURL, NSURLErrorUnsupportedURL:
             return HTTPClientError(.invalidURL, nsError.localizedDescription)
         case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-             NSURLErrorSecureConnectionFailed:
+            NSURLErrorSecureConnectionFailed:
             return HTTPClientError(.network(.certificateUntrusted), nsError.localizedDescription)
         case NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid:
             // Apple's default trust evaluation (FoundationNetworking reports neither).

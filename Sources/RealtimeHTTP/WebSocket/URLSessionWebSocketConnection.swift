@@ -1,12 +1,13 @@
+import HTTP1Codec
+import RealtimeSync
+import WebSocketCodec
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking
 #else
 import Foundation
 #endif
-import HTTP1Codec
-import RealtimeSync
-import WebSocketCodec
 
 /// One WebSocket opened by ``URLSessionWebSocketTransport``.
 final class URLSessionWebSocketConnection: WebSocketConnection {
@@ -27,8 +28,10 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
 
     var closeStatus: (code: UInt16, reason: String)? {
         guard self.task.closeCode != .invalid else { return nil }
-        return (UInt16(clamping: self.task.closeCode.rawValue),
-                String(decoding: self.task.closeReason ?? Data(), as: UTF8.self))
+        return (
+            UInt16(clamping: self.task.closeCode.rawValue),
+            String(decoding: self.task.closeReason ?? Data(), as: UTF8.self)
+        )
     }
 
     func send(_ message: WebSocketMessage) async throws(WebSocketError) {
@@ -98,7 +101,7 @@ final class URLSessionWebSocketConnection: WebSocketConnection {
         case NSURLErrorTimedOut: return WebSocketError(.timedOut, nsError.localizedDescription)
         case NSURLErrorBadURL, NSURLErrorUnsupportedURL: return WebSocketError(.unsupported, nsError.localizedDescription)
         case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-             NSURLErrorSecureConnectionFailed:
+            NSURLErrorSecureConnectionFailed:
             return WebSocketError(.network(.certificateUntrusted), nsError.localizedDescription)
         case NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid:
             return WebSocketError(.network(.certificateExpired), nsError.localizedDescription)

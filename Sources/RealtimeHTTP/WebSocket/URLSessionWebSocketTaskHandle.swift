@@ -1,10 +1,11 @@
+import RealtimeSync
+
 #if canImport(FoundationNetworking)
 package import Foundation
 package import FoundationNetworking
 #else
 package import Foundation
 #endif
-import RealtimeSync
 
 /// What ``URLSessionWebSocketConnection`` uses of a `URLSessionWebSocketTask`, call for call,
 /// so a test can script a task without a network (FoundationNetworking on Linux declares the

@@ -1,12 +1,13 @@
+import HTTP1Codec
+import RealtimeSync
+package import RealtimeTransport
+
 #if canImport(FoundationNetworking)
 package import Foundation
 package import FoundationNetworking
 #else
 package import Foundation
 #endif
-import HTTP1Codec
-import RealtimeSync
-package import RealtimeTransport
 
 /// A ``WebSocketTransport`` over `URLSessionWebSocketTask` (iOS 13 / macOS 10.15 API).
 ///

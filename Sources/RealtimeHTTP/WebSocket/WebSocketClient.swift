@@ -1,8 +1,8 @@
-package import RealtimeTime
 package import Foundation
-package import RealtimeTransport
-import RealtimeIO
 import HTTP1Codec
+import RealtimeIO
+package import RealtimeTime
+package import RealtimeTransport
 import WebSocketCodec
 
 /// The native WebSocket client (RFC 6455, with permessage-deflate from RFC 7692) over
@@ -40,10 +40,12 @@ package final class WebSocketClient: WebSocketTransport {
     package func openConnection(to url: URL, options: WebSocketOptions) async throws(WebSocketError) -> WebSocketClientConnection {
         var generator = SystemRandomNumberGenerator()
         let keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let request = try WebSocketHandshakeRequest(url: url, key: WebSocketHandshake.key(fromRandomBytes: keyBytes),
-                                                    options: options)
-        let endpoint = Endpoint(host: request.host, port: request.port, tls: request.usesTLS ? options.tls : nil,
-                                proxy: options.proxy.server(for: url))
+        let request = try WebSocketHandshakeRequest(
+            url: url, key: WebSocketHandshake.key(fromRandomBytes: keyBytes),
+            options: options)
+        let endpoint = Endpoint(
+            host: request.host, port: request.port, tls: request.usesTLS ? options.tls : nil,
+            proxy: options.proxy.server(for: url))
         let connector = self.connector
         let timeout = options.connectTimeout
         let started = MonotonicInstant.now
@@ -78,10 +80,11 @@ package final class WebSocketClient: WebSocketTransport {
         do {
             let (response, leftover) = try outcome.get()
             let agreement = try response.validate(against: request)
-            return WebSocketClientConnection(stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,
-                                             maxMessageSize: options.maxMessageSize,
-                                             compression: agreement.compression, subprotocol: agreement.subprotocol,
-                                             closeTimeout: options.closeTimeout)
+            return WebSocketClientConnection(
+                stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,
+                maxMessageSize: options.maxMessageSize,
+                compression: agreement.compression, subprotocol: agreement.subprotocol,
+                closeTimeout: options.closeTimeout)
         } catch {
             stream.close()
             if timedOut.hasFired { throw WebSocketError(.timedOut, "opening handshake timed out") }
@@ -91,8 +94,10 @@ package final class WebSocketClient: WebSocketTransport {
     }
 
     /// Sends the upgrade request and reads the response head.
-    private static func handshake(_ request: WebSocketHandshakeRequest,
-                                  over stream: any ByteStream) async throws(WebSocketError) -> (WebSocketHandshakeResponse, [UInt8]) {
+    private static func handshake(
+        _ request: WebSocketHandshakeRequest,
+        over stream: any ByteStream
+    ) async throws(WebSocketError) -> (WebSocketHandshakeResponse, [UInt8]) {
         let result: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError> = await withTaskCancellationHandler {
             do throws(WebSocketError) {
                 do throws(NetworkError) {

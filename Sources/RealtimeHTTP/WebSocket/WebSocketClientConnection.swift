@@ -1,9 +1,9 @@
-package import RealtimeTime
-package import RealtimeTransport
 import HTTP1Codec
 import RealtimeIO
-package import WebSocketCodec
 import RealtimeSync
+package import RealtimeTime
+package import RealtimeTransport
+package import WebSocketCodec
 
 /// One open client WebSocket (RFC 6455) over a ``ByteStream``.
 ///
@@ -44,9 +44,11 @@ package final class WebSocketClientConnection: WebSocketConnection {
     private let state: LockedValue<State>
     private static let readSize = 64 * 1024
 
-    init(stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
-         maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
-         closeTimeout: TimeAmount) {
+    init(
+        stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
+        maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
+        closeTimeout: TimeAmount
+    ) {
         self.stream = stream
         self.responseHeaders = responseHeaders
         self.compression = compression
@@ -58,8 +60,9 @@ package final class WebSocketClientConnection: WebSocketConnection {
             // zlib cannot produce raw streams with an 8-bit window; with 8 negotiated we send
             // uncompressed messages, which RFC 7692 §6.1 allows.
             if compression.clientMaxWindowBits >= 9 {
-                compressor = PerMessageDeflateCompressor(windowBits: compression.clientMaxWindowBits,
-                                                         noContextTakeover: compression.clientNoContextTakeover)
+                compressor = PerMessageDeflateCompressor(
+                    windowBits: compression.clientMaxWindowBits,
+                    noContextTakeover: compression.clientNoContextTakeover)
             }
             decompressor = PerMessageDeflateDecompressor(noContextTakeover: compression.serverNoContextTakeover)
         }

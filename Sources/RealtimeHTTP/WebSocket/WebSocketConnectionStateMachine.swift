@@ -40,8 +40,9 @@ struct WebSocketConnectionStateMachine: Sendable {
     private var partialText = WebSocketPartialTextCheck()
 
     init(maxMessageSize: Int, decompressor: PerMessageDeflateDecompressor?) {
-        self.decoder = WebSocketFrameDecoder(role: .client, maxFramePayloadSize: maxMessageSize,
-                                             allowsRSV1: decompressor != nil)
+        self.decoder = WebSocketFrameDecoder(
+            role: .client, maxFramePayloadSize: maxMessageSize,
+            allowsRSV1: decompressor != nil)
         self.assembler = WebSocketMessageAssembler(maxMessageSize: maxMessageSize, decompressor: decompressor)
     }
 
@@ -56,8 +57,9 @@ struct WebSocketConnectionStateMachine: Sendable {
     func sendError() -> WebSocketError? {
         if case .failure(let error)? = self.outcome { return error }
         if self.closeSent || self.outcome != nil {
-            return WebSocketError(.closed(code: self.closeStatus?.code ?? WebSocketCloseCode.normalClosure),
-                                  "the connection is closing or closed")
+            return WebSocketError(
+                .closed(code: self.closeStatus?.code ?? WebSocketCloseCode.normalClosure),
+                "the connection is closing or closed")
         }
         return nil
     }
@@ -111,8 +113,9 @@ struct WebSocketConnectionStateMachine: Sendable {
         } else if let error {
             failure = WebSocketError(error)
         } else {
-            failure = WebSocketError(.closed(code: WebSocketCloseCode.abnormalClosure),
-                                     "the server closed the connection without a close frame")
+            failure = WebSocketError(
+                .closed(code: WebSocketCloseCode.abnormalClosure),
+                "the server closed the connection without a close frame")
         }
         if self.outcome == nil {
             self.outcome = .failure(failure)

@@ -22,8 +22,9 @@ final class WebSocketFrameWriter: Sendable {
     /// from a buffered block of its output so a frame costs no system call.
     private static func randomMaskingKey() -> WebSocketMaskingKey {
         let value = WebSocketMaskingKeySource.shared.next()
-        return WebSocketMaskingKey(UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-                                   UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24))
+        return WebSocketMaskingKey(
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24))
     }
 
     /// Sends a data message as one frame, compressed when permessage-deflate is on.
@@ -139,12 +140,14 @@ final class WebSocketFrameWriter: Sendable {
             let compressed = compressor.compress(payload)
             Self.reserveGeometrically(&output, adding: compressed.count + 14)
             compressed.withUnsafeBytes {
-                WebSocketFrameEncoder.encode(opcode: opcode, payload: $0, rsv1: true,
-                                             maskingKey: Self.randomMaskingKey(), into: &output)
+                WebSocketFrameEncoder.encode(
+                    opcode: opcode, payload: $0, rsv1: true,
+                    maskingKey: Self.randomMaskingKey(), into: &output)
             }
         } else {
-            WebSocketFrameEncoder.encode(opcode: opcode, payload: payload,
-                                         maskingKey: Self.randomMaskingKey(), into: &output)
+            WebSocketFrameEncoder.encode(
+                opcode: opcode, payload: payload,
+                maskingKey: Self.randomMaskingKey(), into: &output)
         }
     }
 

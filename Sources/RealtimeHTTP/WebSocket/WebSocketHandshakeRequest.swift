@@ -1,6 +1,6 @@
 package import Foundation
-package import RealtimeTransport
 import HTTP1Codec
+package import RealtimeTransport
 import WebSocketCodec
 
 /// The client's opening handshake request (RFC 6455 §4.1).
@@ -27,7 +27,8 @@ package struct WebSocketHandshakeRequest: Sendable {
     /// - Throws: `.invalidURL` for other schemes, a missing host or CR/LF in headers.
     package init(url: URL, key: String, options: WebSocketOptions) throws(WebSocketError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased() else {
+            let scheme = components.scheme?.lowercased()
+        else {
             throw WebSocketError(.invalidURL, "not a URL with a scheme")
         }
         switch scheme {

@@ -1,5 +1,5 @@
-package import RealtimeTransport
 import HTTP1Codec
+package import RealtimeTransport
 package import WebSocketCodec
 
 /// The server's answer to the opening handshake, checked as RFC 6455 §4.1 (client

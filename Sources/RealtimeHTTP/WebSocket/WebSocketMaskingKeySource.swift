@@ -1,7 +1,8 @@
+import RealtimeSync
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import RealtimeSync
 
 /// Masking keys for client frames (RFC 6455 §5.3: "derived from a strong source of entropy",
 /// unpredictable per frame), served from a block of the kernel generator's output that

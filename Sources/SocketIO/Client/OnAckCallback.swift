@@ -71,8 +71,10 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
     /// one entry in the socket's ack table, settled exactly once by the ack, the deadline (on
     /// the manager's timer source, not `handleQueue`) or the socket's disconnect. No handler
     /// is registered and no second timer armed.
-    package func sendWithAck(timingOut seconds: Double,
-                             waiter: @escaping (SocketIOClient.AckWaiterOutcome) -> Void) -> WaiterSend {
+    package func sendWithAck(
+        timingOut seconds: Double,
+        waiter: @escaping (SocketIOClient.AckWaiterOutcome) -> Void
+    ) -> WaiterSend {
         guard let socket = self.socket, self.sendable else { return .notSendable }
 
         let id = socket.registerAck(timeout: seconds, .waiter(waiter))

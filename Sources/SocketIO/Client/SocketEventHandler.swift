@@ -23,9 +23,9 @@ public struct SocketEventHandler {
 
     /// Causes this handler to be executed.
     ///
-    /// - parameter with: The data that this handler should be called with.
-    /// - parameter withAck: The ack number that this event expects. Pass -1 to say this event doesn't expect an ack.
-    /// - parameter withSocket: The socket that is calling this event.
+    /// - parameter items: The data that this handler should be called with.
+    /// - parameter ack: The ack number that this event expects. Pass -1 to say this event doesn't expect an ack.
+    /// - parameter socket: The socket that is calling this event.
     public func executeCallback(with items: [Any], withAck ack: Int, withSocket socket: SocketIOClient) {
         callback(items, SocketAckEmitter(socket: socket, ackNum: ack))
     }

@@ -1,7 +1,7 @@
-import RealtimeTime
 import Dispatch
 package import EngineIOProtocol
 import Foundation
+import RealtimeTime
 import SocketIOProtocol
 
 /// The acks this socket's emits wait for: a `SocketIOProtocol.AckTable` under the socket's
@@ -46,7 +46,8 @@ extension SocketIOClient {
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
         let now = self.timers.now
-        let deadline: MonotonicInstant? = seconds > 0 && seconds.isFinite
+        let deadline: MonotonicInstant? =
+            seconds > 0 && seconds.isFinite
             ? now + .seconds(seconds)
             : nil
         let id = self.state.withLock { $0.acks.register(pending, deadline: deadline) }
@@ -185,7 +186,10 @@ extension SocketIOClient {
     /// the table, and once it is installed every table change sees it and reschedules.
     private func rescheduleAckTimer() {
         let timers = self.timers
-        enum Plan { case keep, replace(stale: SocketTimer?, fresh: MonotonicInstant?, generation: Int) }
+        enum Plan {
+            case keep
+            case replace(stale: SocketTimer?, fresh: MonotonicInstant?, generation: Int)
+        }
         while true {
             let plan = self.state.withLock { state -> Plan in
                 let wanted = state.acks.nextDeadline
@@ -195,7 +199,7 @@ extension SocketIOClient {
                 state.ackTimerGeneration &+= 1
                 return .replace(stale: stale, fresh: wanted, generation: state.ackTimerGeneration)
             }
-            guard case let .replace(stale, fresh, generation) = plan else { return }
+            guard case .replace(let stale, let fresh, let generation) = plan else { return }
             stale?.cancel()
             guard let fresh else { return }
             let timer = timers.schedule(at: fresh) { [weak self] in self?.expireAcks(generation: generation) }
@@ -210,7 +214,9 @@ extension SocketIOClient {
             }
             switch installed {
             case .kept: return
-            case .superseded: timer.cancel(); return
+            case .superseded:
+                timer.cancel()
+                return
             case .retry: timer.cancel()
             }
         }

@@ -71,14 +71,15 @@ extension SocketIOClient {
                 // CONNECT and DISCONNECT only: never binary attachments.
                 self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
             case .connected:
-                let payload: [String: Any]? = switch received {
-                case .upstream(let packet)? where packet.type == .connect:
-                    packet.data.first as? [String: Any]
-                case .network(let packet)? where packet.type == .connect:
-                    packet.data.map { SocketValueConversion.any(from: $0) } as? [String: Any]
-                default:
-                    nil
-                }
+                let payload: [String: Any]? =
+                    switch received {
+                    case .upstream(let packet)? where packet.type == .connect:
+                        packet.data.first as? [String: Any]
+                    case .network(let packet)? where packet.type == .connect:
+                        packet.data.map { SocketValueConversion.any(from: $0) } as? [String: Any]
+                    default:
+                        nil
+                    }
                 self.didConnect(toNamespace: self.nsp, payload: payload)
             case .deliverEvent(let event):
                 if case .upstream(let packet)? = received {
@@ -121,24 +122,27 @@ extension SocketIOClient {
     ///   when the machine keeps it); otherwise only its header, and the received packet itself
     ///   is delivered.
     static func protocolPacket(of packet: SocketPacket, full: Bool) -> SocketIOProtocol.SocketPacket {
-        let data: JSONValue? = switch packet.type {
-        case .connect, .error: packet.data.first.map { SocketValueConversion.jsonValue(from: $0) }
-        case .disconnect: nil
-        case .event, .ack, .binaryEvent, .binaryAck:
-            full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
-        }
-        return SocketIOProtocol.SocketPacket(type: packet.protocolType, namespace: packet.nsp,
-                                             ackID: packet.id >= 0 ? packet.id : nil, data: data)
+        let data: JSONValue? =
+            switch packet.type {
+            case .connect, .error: packet.data.first.map { SocketValueConversion.jsonValue(from: $0) }
+            case .disconnect: nil
+            case .event, .ack, .binaryEvent, .binaryAck:
+                full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
+            }
+        return SocketIOProtocol.SocketPacket(
+            type: packet.protocolType, namespace: packet.nsp,
+            ackID: packet.id >= 0 ? packet.id : nil, data: data)
     }
 
     /// An event or ack the machine kept while connecting, back in the public shape.
     static func publicPacket(from packet: SocketIOProtocol.SocketPacket) -> SocketPacket {
         let type = SocketPacket.publicType(packet.type)
-        let data: [Any] = if case .array(let elements)? = packet.data {
-            elements.map { SocketValueConversion.any(from: $0) }
-        } else {
-            []
-        }
+        let data: [Any] =
+            if case .array(let elements)? = packet.data {
+                elements.map { SocketValueConversion.any(from: $0) }
+            } else {
+                []
+            }
         return SocketPacket(type: type, data: data, id: packet.ackID ?? -1, nsp: packet.namespace)
     }
 }

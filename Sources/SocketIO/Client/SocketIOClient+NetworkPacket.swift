@@ -83,7 +83,10 @@ extension SocketIOClient {
             }
         case .deliverEvent(let event):
             guard let name = event.eventName else { return .done }
-            enum Plan { case drop, handleQueue, values([([JSONValue]) -> Void]) }
+            enum Plan {
+                case drop, handleQueue
+                case values([([JSONValue]) -> Void])
+            }
             let plan = self.state.withLock { state -> Plan in
                 guard state.namespace.status == .connected else { return .drop }
                 guard state.anyHandler == nil else { return .handleQueue }
@@ -120,11 +123,12 @@ extension SocketIOClient {
         let arguments = event.arguments
         let ack = event.ackID ?? -1
         guard type(of: self) == SocketIOClient.self else {
-            self.handleEvent(name, data: arguments.map { SocketValueConversion.any(from: $0) },
-                             isInternalMessage: false, withAck: ack)
+            self.handleEvent(
+                name, data: arguments.map { SocketValueConversion.any(from: $0) },
+                isInternalMessage: false, withAck: ack)
             return
         }
-        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
+        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler]) in
             guard state.namespace.status == .connected else { return (nil, []) }
             return (state.anyHandler, state.handlers.filter { $0.event == name })
         }
@@ -168,8 +172,10 @@ extension SocketIOClient {
     /// (on the reading thread when no `[Any]` handler for the event exists), the public
     /// `handleEvent(_:data:isInternalMessage:withAck:)` reaches `items`. It is one of
     /// ``handlers``, removed with ``off(id:)``.
-    package func on(_ event: String, values: @escaping ([JSONValue]) -> Void,
-                    items: @escaping NormalCallback) -> UUID {
+    package func on(
+        _ event: String, values: @escaping ([JSONValue]) -> Void,
+        items: @escaping NormalCallback
+    ) -> UUID {
         var handler = SocketEventHandler(event: event, id: UUID(), callback: items)
         handler.values = values
         self.state.withLock { $0.handlers.append(handler) }

@@ -1,7 +1,7 @@
-import RealtimeTime
 import Dispatch
 import EngineIOProtocol
 public import Foundation
+import RealtimeTime
 import SocketIOProtocol
 
 /// Represents a socket.io-client.
@@ -29,7 +29,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     struct State {
         weak var manager: SocketManagerSpec?
-        var anyHandler: ((SocketAnyEvent) -> ())?
+        var anyHandler: ((SocketAnyEvent) -> Void)?
         var handlers: [SocketEventHandler] = []
         /// Upstream's public `sid`: set on `connect`, `""` after a disconnect.
         var sid: String?
@@ -60,7 +60,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     public let nsp: String
 
     /// A handler that will be called on any event.
-    public var anyHandler: ((SocketAnyEvent) -> ())? {
+    public var anyHandler: ((SocketAnyEvent) -> Void)? {
         return self.state.withLock { $0.anyHandler }
     }
 
@@ -165,7 +165,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// Only call after adding your event listeners, unless you know what you're doing.
     ///
-    /// - parameter withPayload: An optional payload sent on connect (the `auth` object of Socket.IO v4).
+    /// - parameter payload: An optional payload sent on connect (the `auth` object of Socket.IO v4).
     open func connect(withPayload payload: [String: Any]? = nil) {
         connect(withPayload: payload, timeoutAfter: 0, withHandler: nil)
     }
@@ -174,11 +174,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// Only call after adding your event listeners, unless you know what you're doing.
     ///
-    /// - parameter withPayload: An optional payload sent on connect
+    /// - parameter payload: An optional payload sent on connect
     /// - parameter timeoutAfter: The number of seconds after which if we are not connected we assume the connection
     ///                           has failed. Pass 0 to never timeout.
     /// - parameter handler: The handler to call when the client fails to connect.
-    open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> ())?) {
+    open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> Void)?) {
         guard let manager = self.manager, self.changeStatus({ $0.namespace.startConnecting() }) else {
             DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
             return
@@ -195,7 +195,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         _ = self.timers.schedule(after: timeoutAfter) { [weak self] in
             queue.async { [weak self] in
                 guard let this = self,
-                      this.changeStatus({ $0.namespace.connectTimedOut() })
+                    this.changeStatus({ $0.namespace.connectTimedOut() })
                 else { return }
 
                 this.leaveNamespace()
@@ -212,7 +212,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Called when the client connects to a namespace. If the client was created with a namespace upfront,
     /// then this is only called when the client connects to that namespace.
     ///
-    /// - parameter toNamespace: The namespace that was connected to.
+    /// - parameter namespace: The namespace that was connected to.
     /// - parameter payload: The CONNECT payload from the server (`{"sid": ...}` in Socket.IO v5).
     open func didConnect(toNamespace namespace: String, payload: [String: Any]?) {
         let sid = payload?["sid"] as? String
@@ -270,7 +270,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter event: The event to send.
     /// - parameter items: The items to send with this event. May be left out.
     /// - parameter completion: Callback called on transport write completion (on `handleQueue`).
-    open func emit(_ event: String, _ items: SocketData..., completion: (() -> ())? = nil) {
+    open func emit(_ event: String, _ items: SocketData..., completion: (() -> Void)? = nil) {
         emit(event, with: items, completion: completion)
     }
 
@@ -282,7 +282,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter event: The event to send.
     /// - parameter items: The items to send with this event. May be left out.
     /// - parameter completion: Callback called on transport write completion (on `handleQueue`).
-    open func emit(_ event: String, with items: [SocketData], completion: (() -> ())?) {
+    open func emit(_ event: String, with items: [SocketData], completion: (() -> Void)?) {
         do {
             emit([event] + (try items.map({ try $0.socketRepresentation() })), completion: completion)
         } catch {
@@ -327,15 +327,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     @discardableResult
-    func emit(_ data: [Any],
-              ack: Int? = nil,
-              binary: Bool = true,
-              isAck: Bool = false,
-              completion: (() -> ())? = nil
+    func emit(
+        _ data: [Any],
+        ack: Int? = nil,
+        binary: Bool = true,
+        isAck: Bool = false,
+        completion: (() -> Void)? = nil
     ) -> Bool {
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
-        let wrappedCompletion: (() -> ())? = completion.map { completion in
+        let wrappedCompletion: (() -> Void)? = completion.map { completion in
             let box = UncheckedSendable(completion)
             return { queue?.async { box.value() } }
         }
@@ -349,8 +350,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
         let str = packet.packetString
 
-        DefaultSocketLogger.Logger.log("Emitting packet type \(packet.type.rawValue), \(str.utf8.count) bytes, " +
-                                       "\(packet.binary.count) attachments, ack: \(isAck)", type: logType)
+        DefaultSocketLogger.Logger.log(
+            "Emitting packet type \(packet.type.rawValue), \(str.utf8.count) bytes, " + "\(packet.binary.count) attachments, ack: \(isAck)",
+            type: logType)
 
         self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
         return true
@@ -361,7 +363,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// **You shouldn't need to call this directly.** Instead use an `SocketAckEmitter` that comes in an event callback.
     ///
     /// - parameter ack: The ack number.
-    /// - parameter with: The data for this ack.
+    /// - parameter items: The data for this ack.
     open func emitAck(_ ack: Int, with items: [Any]) {
         emit(items, ack: ack, binary: true, isAck: true)
     }
@@ -397,7 +399,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter isInternalMessage: Whether this event was sent internally. If `true` it is always sent to handlers.
     /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
     open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
-        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> ())?, [SocketEventHandler]) in
+        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler]) in
             guard state.namespace.status == .connected || isInternalMessage else { return (nil, []) }
             return (state.anyHandler, state.handlers.filter { $0.event == event })
         }
@@ -447,7 +449,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// Joins `nsp`. You shouldn't need to call this directly, instead call `connect`.
     ///
-    /// - parameter withPayload: An optional payload sent on connect
+    /// - parameter payload: An optional payload sent on connect
     open func joinNamespace(withPayload payload: [String: Any]? = nil) {
         DefaultSocketLogger.Logger.log("Joining namespace \(nsp)", type: logType)
 
@@ -476,7 +478,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// If you wish to remove a client event handler, call the `off(id:)` with the UUID received from its `on` call.
     ///
-    /// - parameter clientEvent: The event to remove handlers for.
+    /// - parameter event: The event to remove handlers for.
     open func off(clientEvent event: SocketClientEvent) {
         off(event.rawValue)
     }
@@ -536,7 +538,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// Adds a single-use handler for a client event.
     ///
-    /// - parameter clientEvent: The event for this handler.
+    /// - parameter event: The event for this handler.
     /// - parameter callback: The callback that will execute when this event is received.
     /// - returns: A unique id for the handler that can be used to remove it.
     @discardableResult
@@ -576,13 +578,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Adds a handler that will be called on every event.
     ///
     /// - parameter handler: The callback that will execute whenever an event is received.
-    open func onAny(_ handler: @escaping (SocketAnyEvent) -> ()) {
+    open func onAny(_ handler: @escaping (SocketAnyEvent) -> Void) {
         self.state.withLock { $0.anyHandler = handler }
     }
 
     /// Tries to reconnect to the server.
     @available(*, unavailable, message: "Call the manager's reconnect method")
-    open func reconnect() { }
+    open func reconnect() {}
 
     /// Removes all handlers.
     ///

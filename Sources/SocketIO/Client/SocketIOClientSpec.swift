@@ -5,7 +5,7 @@ public protocol SocketIOClientSpec: AnyObject {
     // MARK: Properties
 
     /// A handler that will be called on any event.
-    var anyHandler: ((SocketAnyEvent) -> ())? { get }
+    var anyHandler: ((SocketAnyEvent) -> Void)? { get }
 
     /// The array of handlers for this socket.
     var handlers: [SocketEventHandler] { get }
@@ -31,20 +31,20 @@ public protocol SocketIOClientSpec: AnyObject {
 
     /// Connect to the server. The same as calling `connect(timeoutAfter:withHandler:)` with a timeout of 0.
     ///
-    /// - parameter withPayload: An optional payload sent on connect
+    /// - parameter payload: An optional payload sent on connect
     func connect(withPayload payload: [String: Any]?)
 
     /// Connect to the server. If we aren't connected after `timeoutAfter` seconds, then `withHandler` is called.
     ///
-    /// - parameter withPayload: An optional payload sent on connect
+    /// - parameter payload: An optional payload sent on connect
     /// - parameter timeoutAfter: The number of seconds after which if we are not connected we assume the connection
     ///                           has failed. Pass 0 to never timeout.
     /// - parameter handler: The handler to call when the client fails to connect.
-    func connect(withPayload payload: [String: Any]?, timeoutAfter: Double, withHandler handler: (() -> ())?)
+    func connect(withPayload payload: [String: Any]?, timeoutAfter: Double, withHandler handler: (() -> Void)?)
 
     /// Called when the client connects to a namespace.
     ///
-    /// - parameter toNamespace: The namespace that was connected to.
+    /// - parameter namespace: The namespace that was connected to.
     /// - parameter payload: The payload the server sent with its CONNECT packet, if any.
     func didConnect(toNamespace namespace: String, payload: [String: Any]?)
 
@@ -66,12 +66,12 @@ public protocol SocketIOClientSpec: AnyObject {
     /// - parameter event: The event to send.
     /// - parameter items: The items to send with this event. May be left out.
     /// - parameter completion: Callback called on transport write completion.
-    func emit(_ event: String, _ items: SocketData..., completion: (() -> ())?)
+    func emit(_ event: String, _ items: SocketData..., completion: (() -> Void)?)
 
     /// Call when you wish to tell the server that you've received the event for `ack`.
     ///
     /// - parameter ack: The ack number.
-    /// - parameter with: The data for this ack.
+    /// - parameter items: The data for this ack.
     func emitAck(_ ack: Int, with items: [Any])
 
     /// Sends a message to the server, requesting an ack.
@@ -112,12 +112,12 @@ public protocol SocketIOClientSpec: AnyObject {
 
     /// Joins `nsp`. You shouldn't need to call this directly, instead call `connect`.
     ///
-    /// - parameter withPayload: The payload to connect when joining this namespace
+    /// - parameter payload: The payload to connect when joining this namespace
     func joinNamespace(withPayload payload: [String: Any]?)
 
     /// Removes handler(s) for a client event.
     ///
-    /// - parameter clientEvent: The event to remove handlers for.
+    /// - parameter event: The event to remove handlers for.
     func off(clientEvent event: SocketClientEvent)
 
     /// Removes handler(s) based on an event name.
@@ -146,7 +146,7 @@ public protocol SocketIOClientSpec: AnyObject {
 
     /// Adds a single-use handler for a client event.
     ///
-    /// - parameter clientEvent: The event for this handler.
+    /// - parameter event: The event for this handler.
     /// - parameter callback: The callback that will execute when this event is received.
     /// - returns: A unique id for the handler that can be used to remove it.
     func once(clientEvent event: SocketClientEvent, callback: @escaping NormalCallback) -> UUID
@@ -161,7 +161,7 @@ public protocol SocketIOClientSpec: AnyObject {
     /// Adds a handler that will be called on every event.
     ///
     /// - parameter handler: The callback that will execute whenever an event is received.
-    func onAny(_ handler: @escaping (SocketAnyEvent) -> ())
+    func onAny(_ handler: @escaping (SocketAnyEvent) -> Void)
 
     /// Removes all handlers.
     ///
@@ -175,9 +175,9 @@ public protocol SocketIOClientSpec: AnyObject {
     func setReconnecting(reason: String)
 }
 
-public extension SocketIOClientSpec {
+extension SocketIOClientSpec {
     /// Default implementation.
-    func didError(reason: String) {
+    public func didError(reason: String) {
         DefaultSocketLogger.Logger.error("\(reason)", type: "SocketIOClient")
 
         handleClientEvent(.error, data: [reason])

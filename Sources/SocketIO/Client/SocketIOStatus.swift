@@ -14,6 +14,7 @@ public enum SocketIOStatus: Int, CustomStringConvertible, Sendable {
     /// `true` when connecting or connected.
     public var active: Bool { self == .connected || self == .connecting }
 
+    /// The case's name: `connected`, `connecting`, `disconnected` or `notConnected`.
     public var description: String {
         switch self {
         case .connected: return "connected"

@@ -26,8 +26,9 @@ public final class SocketRawView: NSObject, @unchecked Sendable {
         do {
             try emit(event, with: items.map({ try $0.socketRepresentation() }))
         } catch {
-            DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)",
-                                             type: "SocketIOClient")
+            DefaultSocketLogger.Logger.error(
+                "Error creating socketRepresentation for emit: \(event)",
+                type: "SocketIOClient")
 
             socket.handleClientEvent(.error, data: [event, items, error])
         }
@@ -50,8 +51,9 @@ public final class SocketRawView: NSObject, @unchecked Sendable {
         do {
             return emitWithAck(event, with: try items.map({ try $0.socketRepresentation() }))
         } catch {
-            DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)",
-                                             type: "SocketIOClient")
+            DefaultSocketLogger.Logger.error(
+                "Error creating socketRepresentation for emit: \(event)",
+                type: "SocketIOClient")
 
             socket.handleClientEvent(.error, data: [event, items, error])
 

@@ -14,9 +14,9 @@ public protocol CertificatePinning: AnyObject {
     var verifiesHostname: Bool { get }
 }
 
-public extension CertificatePinning {
+extension CertificatePinning {
     /// Default implementation: host names are verified.
-    var verifiesHostname: Bool { true }
+    public var verifiesHostname: Bool { true }
 }
 
 /// A ``CertificatePinning`` holding PEM certificates.
@@ -26,7 +26,9 @@ public extension CertificatePinning {
 /// let manager = SocketManager(socketURL: url, config: [.security(PEMCertificatePinning(certificates: [pem]))])
 /// ```
 public final class PEMCertificatePinning: CertificatePinning, Sendable {
+    /// The PEM certificates given at creation, trusted in addition to the system roots.
     public let trustedCertificatesPEM: [String]
+    /// Whether the server's host name is checked (`true` unless given `false`).
     public let verifiesHostname: Bool
 
     /// - Parameters:

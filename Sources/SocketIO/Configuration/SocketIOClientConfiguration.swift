@@ -43,6 +43,7 @@ public struct SocketIOClientConfiguration: ExpressibleByArrayLiteral, Collection
         return backingArray.first
     }
 
+    /// The option at `position`.
     public subscript(position: Index) -> Element {
         get {
             return backingArray[position]
@@ -53,6 +54,7 @@ public struct SocketIOClientConfiguration: ExpressibleByArrayLiteral, Collection
         }
     }
 
+    /// The options in `bounds`.
     public subscript(bounds: Range<Index>) -> SubSequence {
         get {
             return backingArray[bounds]
@@ -67,7 +69,7 @@ public struct SocketIOClientConfiguration: ExpressibleByArrayLiteral, Collection
 
     /// Creates a new `SocketIOClientConfiguration` from an array literal.
     ///
-    /// - parameter arrayLiteral: The elements.
+    /// - parameter elements: The elements.
     public init(arrayLiteral elements: Element...) {
         backingArray = elements
     }
@@ -89,7 +91,7 @@ public struct SocketIOClientConfiguration: ExpressibleByArrayLiteral, Collection
     /// Special method that inserts `element` into the collection, replacing any other instances of `element`.
     ///
     /// - parameter element: The element to insert.
-    /// - parameter replacing: Whether to replace any occurrences of element to the new item. Default is `true`.
+    /// - parameter replace: Whether to replace any occurrences of element to the new item. Default is `true`.
     public mutating func insert(_ element: Element, replacing replace: Bool = true) {
         for i in 0..<backingArray.count where backingArray[i] == element {
             guard replace else { return }

@@ -1,4 +1,5 @@
 public import Dispatch
+
 // `HTTPCookie` and `URLSessionDelegate` appear in public cases: on Darwin they come from
 // Foundation, on Linux from FoundationNetworking.
 #if canImport(FoundationNetworking)
@@ -207,49 +208,49 @@ public enum SocketIOClientOption: ClientOption {
         switch self {
         case .compress:
             value = true
-        case let .connectParams(params):
+        case .connectParams(let params):
             value = params
-        case let .cookies(cookies):
+        case .cookies(let cookies):
             value = cookies
-        case let .extraHeaders(headers):
+        case .extraHeaders(let headers):
             value = headers
-        case let .forceNew(force):
+        case .forceNew(let force):
             value = force
-        case let .forcePolling(force):
+        case .forcePolling(let force):
             value = force
-        case let .forceWebsockets(force):
+        case .forceWebsockets(let force):
             value = force
-        case let .handleQueue(queue):
+        case .handleQueue(let queue):
             value = queue
-        case let .log(log):
+        case .log(let log):
             value = log
-        case let .logger(logger):
+        case .logger(let logger):
             value = logger
-        case let .path(path):
+        case .path(let path):
             value = path
-        case let .reconnects(reconnects):
+        case .reconnects(let reconnects):
             value = reconnects
-        case let .reconnectAttempts(attempts):
+        case .reconnectAttempts(let attempts):
             value = attempts
-        case let .reconnectWait(wait):
+        case .reconnectWait(let wait):
             value = wait
-        case let .reconnectWaitMax(wait):
+        case .reconnectWaitMax(let wait):
             value = wait
-        case let .randomizationFactor(factor):
+        case .randomizationFactor(let factor):
             value = factor
-        case let .secure(secure):
+        case .secure(let secure):
             value = secure
-        case let .security(security):
+        case .security(let security):
             value = security
-        case let .selfSigned(signed):
+        case .selfSigned(let signed):
             value = signed
-        case let .sessionDelegate(delegate):
+        case .sessionDelegate(let delegate):
             value = delegate
-        case let .enableSOCKSProxy(enable):
+        case .enableSOCKSProxy(let enable):
             value = enable
-        case let .useCustomEngine(enable):
+        case .useCustomEngine(let enable):
             value = enable
-        case let .version(versionNum):
+        case .version(let versionNum):
             value = versionNum
         }
 

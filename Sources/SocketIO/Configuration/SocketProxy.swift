@@ -77,14 +77,17 @@ public struct SocketProxy: Sendable, Hashable, CustomStringConvertible {
         }
         let text = value("all_proxy") ?? value("socks_proxy")
         guard let server = text.flatMap({ ProxyConfiguration.parseProxyURL($0, defaultKind: .socks5) }),
-              server.kind == .socks5 else { return .direct }
+            server.kind == .socks5
+        else { return .direct }
         var environment = ProxyEnvironment(variables: ["no_proxy": value("no_proxy") ?? ""])
         environment.allProxy = server
         return SocketProxy(configuration: .environment(environment))
     }
 
-    private static func server(_ kind: ProxyServer.Kind, host: String, port: Int,
-                               username: String?, password: String?) -> SocketProxy {
+    private static func server(
+        _ kind: ProxyServer.Kind, host: String, port: Int,
+        username: String?, password: String?
+    ) -> SocketProxy {
         let credentials = username.map { ProxyCredentials(username: $0, password: password ?? "") }
         let server = ProxyServer(kind: kind, host: host, port: UInt16(clamping: port), credentials: credentials)
         return SocketProxy(configuration: .server(server))

@@ -17,7 +17,7 @@ struct EngineConnectionAttempt {
     /// (the machine says which send carries it: ``EngineClientAction/carriesWrites(through:)``).
     struct PendingCompletion {
         var writeID: Int
-        var completion: UncheckedSendable<() -> ()>
+        var completion: UncheckedSendable<() -> Void>
     }
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
@@ -156,12 +156,12 @@ struct EngineConnectionAttempt {
     }
 
     /// Queues the completion of write `writeID`.
-    mutating func addCompletion(_ completion: @escaping () -> (), writeID: Int) {
+    mutating func addCompletion(_ completion: @escaping () -> Void, writeID: Int) {
         self.completions.append(PendingCompletion(writeID: writeID, completion: UncheckedSendable(completion)))
     }
 
     /// Completions of the writes up to and including `writeID`, oldest first.
-    mutating func completions(through writeID: Int) -> [UncheckedSendable<() -> ()>] {
+    mutating func completions(through writeID: Int) -> [UncheckedSendable<() -> Void>] {
         let count = self.completions.firstIndex(where: { $0.writeID > writeID }) ?? self.completions.count
         defer { self.completions.removeFirst(count) }
         return self.completions.prefix(count).map(\.completion)

@@ -1,9 +1,9 @@
-import RealtimeTime
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
 import RealtimeIO
+import RealtimeTime
 
 /// The engine as the I/O driver of `EngineIOProtocol.EngineClientStateMachine`: every input
 /// goes to the machine under the engine's lock, and the actions it returns are performed
@@ -44,7 +44,7 @@ extension SocketEngine {
     /// `writeID`), oldest first.
     func sendFinished(_ writeID: Int?, generation: Int) {
         guard let writeID else { return }
-        let completions = self.state.withLock { state -> [UncheckedSendable<() -> ()>] in
+        let completions = self.state.withLock { state -> [UncheckedSendable<() -> Void>] in
             guard state.attempt.generation == generation else { return [] }
             return state.attempt.completions(through: writeID)
         }
@@ -75,8 +75,9 @@ extension SocketEngine {
                 index += 1
                 // A send's `carriesWrites` comes right after it, from the same input.
                 var writeID: Int?
-                if index < batch.endIndex, case let .carriesWrites(through) = batch[index].action,
-                   batch[index].generation == queued.generation {
+                if index < batch.endIndex, case .carriesWrites(let through) = batch[index].action,
+                    batch[index].generation == queued.generation
+                {
                     writeID = through
                     index += 1
                 }
@@ -87,13 +88,13 @@ extension SocketEngine {
 
     private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int) {
         switch action {
-        case let .sendPollingGET(sid):
+        case .sendPollingGET(let sid):
             self.startPollingGET(sid: sid, generation: generation)
-        case let .sendPollingPOST(sid, body):
+        case .sendPollingPOST(let sid, let body):
             self.startPollingPOST(sid: sid, body: body, writeID: writeID, generation: generation)
-        case let .openWebSocket(sid):
+        case .openWebSocket(let sid):
             self.startWebSocket(sid: sid, generation: generation)
-        case let .sendWebSocketFrames(frames):
+        case .sendWebSocketFrames(let frames):
             self.enqueueWebSocket(.frames(frames, writeID: writeID), generation: generation)
         case .closeWebSocket:
             self.enqueueWebSocket(.close, generation: generation)
@@ -105,8 +106,8 @@ extension SocketEngine {
                 guard state.attempt.generation == generation else { return [] }
                 return state.attempt.polling.takeTasks()
             }
-            tasks.forEach { $0.cancel() }
-        case let .scheduleHeartbeatTimeout(deadline):
+            for task in tasks { task.cancel() }
+        case .scheduleHeartbeatTimeout(let deadline):
             self.scheduleHeartbeat(at: deadline, generation: generation)
         case .cancelHeartbeatTimeout:
             let timer = self.state.withLock { state -> SocketTimer? in
@@ -119,7 +120,7 @@ extension SocketEngine {
             self.didOpen(generation: generation)
         case .upgraded:
             self.didUpgrade(generation: generation)
-        case let .deliverMessage(text):
+        case .deliverMessage(let text):
             // Through the open `parseEngineMessage(_:)`, as upstream, when a subclass may
             // override it; the base class's would hand the text to the client unchanged.
             if type(of: self) == SocketEngine.self {
@@ -128,7 +129,7 @@ extension SocketEngine {
             } else {
                 self.parseEngineMessage("4" + text)
             }
-        case let .deliverBinaryMessage(bytes):
+        case .deliverBinaryMessage(let bytes):
             self.parseEngineData(Data(bytes))
         case .pongReceived:
             let client = self.client
@@ -142,7 +143,7 @@ extension SocketEngine {
             // Engine.IO 3: the client's own ping, upstream's `.ping` client event for socket.io 2.
             let client = self.client
             client?.engineDidSendPing()
-        case let .closed(reason):
+        case .closed(let reason):
             self.didClose(reason, generation: generation)
         }
     }
@@ -199,13 +200,13 @@ extension SocketEngine {
             client?.engineDidClose(reason: "Socket Disconnected")
         case .pingTimeout:
             client?.engineDidClose(reason: "Ping timeout")
-        case let .transportError(message) where message == SocketEngine.webSocketClosedReason:
+        case .transportError(let message) where message == SocketEngine.webSocketClosedReason:
             client?.engineDidClose(reason: message)
-        case let .transportError(message):
+        case .transportError(let message):
             DefaultSocketLogger.Logger.error("\(message)", type: SocketEngine.logTypeIO)
             client?.engineDidError(reason: message)
             client?.engineDidClose(reason: message)
-        case let .protocolError(error):
+        case .protocolError(let error):
             let message = "Engine.IO protocol error: \(error)"
             DefaultSocketLogger.Logger.error("\(message)", type: SocketEngine.logTypeIO)
             client?.engineDidError(reason: message)

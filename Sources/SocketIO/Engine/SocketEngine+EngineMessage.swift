@@ -43,7 +43,8 @@ enum EngineMessageDisposition: Equatable {
     /// JSON object, `nil` when `text` is not a JSON object.
     static func serverError(in text: String) -> EngineMessageDisposition? {
         guard text.utf8.first == UInt8(ascii: "{"),
-              let value = try? JSONValue(parsing: text), case .object = value else { return nil }
+            let value = try? JSONValue(parsing: text), case .object = value
+        else { return nil }
         guard let reason = value["message"]?.stringValue else { return .ignored }
         return .serverError(reason)
     }

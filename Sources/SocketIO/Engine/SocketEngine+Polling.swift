@@ -1,8 +1,8 @@
-import RealtimeTime
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
+import RealtimeTime
 
 /// HTTP long-polling (engine.io-protocol v4, "HTTP long-polling"): the GET and POST requests
 /// the machine asks for.
@@ -27,8 +27,9 @@ extension SocketEngine {
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
         }
-        var request = HTTPClientRequest(method: method, url: url, headers: headers, body: body,
-                                        idleTimeout: idleTimeout, tls: self.tlsConfiguration())
+        var request = HTTPClientRequest(
+            method: method, url: url, headers: headers, body: body,
+            idleTimeout: idleTimeout, tls: self.tlsConfiguration())
         request.proxy = self.proxyConfiguration()
         return request
     }
@@ -62,13 +63,15 @@ extension SocketEngine {
         let request = self.pollingRequest(method: "GET", sid: sid, idleTimeout: self.pollIdleTimeout())
         let task = SocketEngine.engineTask {
             do throws(HTTPClientError) {
-                let body = try await self.executePolling(request, transport: http,
-                                                         limit: PollingPayloadDecoder.defaultMaximumLength)
+                let body = try await self.executePolling(
+                    request, transport: http,
+                    limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
                 // A server error object instead of a payload (no packet starts with `{`):
                 // upstream's `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
                 if body.first == UInt8(ascii: "{"), let text = String(validatingUTF8Bytes: body),
-                   case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                    case .serverError? = EngineMessageDisposition.serverError(in: text)
+                {
                     self.parseEngineMessage(text)
                     return
                 }

@@ -1,9 +1,10 @@
 import Foundation
+import RealtimeHTTP
+import RealtimeIO
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RealtimeHTTP
-import RealtimeIO
 
 extension SocketEngine {
     /// The HTTP and WebSocket stack an engine's polling and WebSocket transports run on.
@@ -46,6 +47,7 @@ extension SocketEngine {
         /// No transport at all (tests of what happens without one).
         static var none: Transport { Transport(kind: .none) }
 
+        /// The transport's name: `automatic`, `native` or `urlSession`.
         public var description: String {
             switch self.kind {
             case .automatic: "automatic"

@@ -1,9 +1,9 @@
-import RealtimeTime
 import Dispatch
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
+import RealtimeTime
 
 /// The WebSocket transport (engine.io-protocol v4, "WebSocket" and "Upgrade"): opening,
 /// receiving and a serialized send queue for the frames the machine asks for.
@@ -13,9 +13,10 @@ extension SocketEngine {
 
     func webSocketOptions() -> WebSocketOptions {
         let compress = self.state.withLock { $0.requestOptions.compress }
-        var options = WebSocketOptions(headers: self.requestHeaders(forWebSocket: true),
-                                       enableCompression: compress,
-                                       tls: self.tlsConfiguration())
+        var options = WebSocketOptions(
+            headers: self.requestHeaders(forWebSocket: true),
+            enableCompression: compress,
+            tls: self.tlsConfiguration())
         options.proxy = self.proxyConfiguration()
         return options
     }
@@ -23,7 +24,8 @@ extension SocketEngine {
     func webSocketURL(sid: String?) -> URL {
         let base = self.state.withLock { $0.requestOptions.urlWebSocket }
         guard let sid, !sid.isEmpty,
-              var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return base }
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        else { return base }
         // Appended as text: re-setting `queryItems` would decode and re-encode the
         // connectParams (a `%2B` would go out as a raw `+`).
         components.percentEncodedQuery = EngineQueryEncoding.appending("sid", sid, to: components.percentEncodedQuery)
@@ -80,7 +82,7 @@ extension SocketEngine {
             }
             guard !Task.isCancelled else { return }
             switch message {
-            case let .text(text)? where text.utf8.first == UInt8(ascii: "{"):
+            case .text(let text)? where text.utf8.first == UInt8(ascii: "{"):
                 // A server error object (no packet starts with `{`): upstream's
                 // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
                 if case .serverError? = EngineMessageDisposition.serverError(in: text) {
@@ -88,9 +90,9 @@ extension SocketEngine {
                     return
                 }
                 self.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
-            case let .text(text)?:
+            case .text(let text)?:
                 self.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
-            case let .binary(bytes)?:
+            case .binary(let bytes)?:
                 self.drive(generation) { $0.webSocketReceived(.binary(bytes), now: MonotonicInstant.now) }
             case nil:
                 self.drive(generation) { $0.webSocketFailed(reason: SocketEngine.webSocketClosedReason) }
@@ -219,8 +221,8 @@ extension SocketEngine {
 
     static func webSocketMessage(_ frame: EngineWebSocketFrame) -> WebSocketMessage {
         switch frame {
-        case let .text(text): return .text(text)
-        case let .binary(bytes): return .binary(bytes)
+        case .text(let text): return .text(text)
+        case .binary(let bytes): return .binary(bytes)
         }
     }
 }

@@ -1,6 +1,7 @@
 public import Dispatch
 import EngineIOProtocol
 public import Foundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -217,10 +218,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// URLSession stack's session delegate), not from `config` again. A convenience
     /// initializer, so `init(client:url:config:)` stays the one designated initializer that
     /// upstream's subclasses override.
-    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, stack: Transport,
-                     timers: any SocketTimerSource = EventLoopTimerSource.shared) {
+    convenience init(
+        client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, stack: Transport,
+        timers: any SocketTimerSource = EventLoopTimerSource.shared
+    ) {
         self.init(client: client, url: url, config: config)
-        if case .automatic = stack.kind {} else {
+        if case .automatic = stack.kind {
+        } else {
             self.transports = stack.makeTransports(options: self.state.withLock { $0.options })
         }
         self.timers = timers
@@ -228,8 +232,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// Creates an engine over the given transports (tests and benchmarks inject their own;
     /// `nil`: no transport, every connect fails).
-    convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
-                     timers: any SocketTimerSource = EventLoopTimerSource.shared) {
+    convenience init(
+        client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
+        timers: any SocketTimerSource = EventLoopTimerSource.shared
+    ) {
         self.init(client: client, url: url, config: config, stack: transports.map { .custom($0) } ?? .none, timers: timers)
     }
 
@@ -241,8 +247,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter transport: The HTTP and WebSocket stack: ``Transport/automatic`` (what
     ///   `init(client:url:config:)` uses) picks URLSession on Apple platforms and the native
     ///   stack on Linux.
-    public convenience init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
-                            transport: Transport) {
+    public convenience init(
+        client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration,
+        transport: Transport
+    ) {
         self.init(client: client, url: url, config: config, stack: transport)
     }
 
@@ -385,13 +393,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     open func parseEngineMessage(_ message: String) {
         let client = self.client
         switch EngineMessageDisposition(message, version: self.version) {
-        case let .message(text):
+        case .message(let text):
             client?.parseEngineMessage(text)
-        case let .binary(data):
+        case .binary(let data):
             client?.parseEngineBinaryData(data)
-        case let .serverError(reason):
+        case .serverError(let reason):
             self.didError(reason: reason)
-        case let .unknown(reason):
+        case .unknown(let reason):
             DefaultSocketLogger.Logger.error("Got unknown error from server", type: SocketEngine.logTypeIO)
             client?.engineDidError(reason: reason)
         case .control, .ignored:
@@ -414,8 +422,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
-    open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())? = nil) {
-        enum Outcome { case queued(performer: Bool), notConnected, tooLarge(String) }
+    open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil) {
+        enum Outcome {
+            case queued(performer: Bool)
+            case notConnected
+            case tooLarge(String)
+        }
         let outcome = self.state.withLock { state -> Outcome in
             guard state.connected, !state.closed else { return .notConnected }
             var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
@@ -436,12 +448,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         }
 
         switch outcome {
-        case let .queued(performer):
+        case .queued(let performer):
             if performer { self.performQueuedActions() }
         case .notConnected:
             DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
             completion?()
-        case let .tooLarge(reason):
+        case .tooLarge(let reason):
             // The server would drop the whole session over it (python-engineio closes the
             // WebSocket or answers the POST with an error): refuse this write instead.
             DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)

@@ -1,9 +1,10 @@
 import EngineIOProtocol
 public import Foundation
+import RealtimeHTTP
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-import RealtimeHTTP
 
 #if canImport(FoundationNetworking)
 /// Foundation's cookie (RealtimeHTTP has an `HTTPCookie` of its own).
@@ -64,19 +65,19 @@ struct SocketEngineOptions {
         }
         for option in config {
             switch option {
-            case let .connectParams(params): self.connectParams = params
-            case let .cookies(cookies): self.cookies = cookies
-            case let .extraHeaders(headers): self.extraHeaders = headers
-            case let .sessionDelegate(delegate): self.sessionDelegate = delegate
-            case let .forcePolling(force): self.forcePolling = force
-            case let .forceWebsockets(force): self.forceWebsockets = force
-            case let .path(path): self.socketPath = path.hasSuffix("/") ? path : path + "/"
-            case let .secure(secure): self.secure = secure
-            case let .selfSigned(selfSigned): self.selfSigned = selfSigned
-            case let .security(pinning): self.security = pinning
+            case .connectParams(let params): self.connectParams = params
+            case .cookies(let cookies): self.cookies = cookies
+            case .extraHeaders(let headers): self.extraHeaders = headers
+            case .sessionDelegate(let delegate): self.sessionDelegate = delegate
+            case .forcePolling(let force): self.forcePolling = force
+            case .forceWebsockets(let force): self.forceWebsockets = force
+            case .path(let path): self.socketPath = path.hasSuffix("/") ? path : path + "/"
+            case .secure(let secure): self.secure = secure
+            case .selfSigned(let selfSigned): self.selfSigned = selfSigned
+            case .security(let pinning): self.security = pinning
             case .compress: self.compress = true
-            case let .enableSOCKSProxy(enable): self.enableSOCKSProxy = enable
-            case let .version(num): self.version = num
+            case .enableSOCKSProxy(let enable): self.enableSOCKSProxy = enable
+            case .version(let num): self.version = num
             default: continue
             }
         }
@@ -106,17 +107,21 @@ struct SocketEngineOptions {
             maximumPacketsPerPOST: EngineClientStateMachine.Configuration.pythonEngineIOPacketsPerPOST,
             reportsPings: true)
         // TLS: verification on unless `.selfSigned(true)`; `.security` adds trust roots.
-        let tls = self.selfSigned
+        let tls =
+            self.selfSigned
             ? TLSConfiguration(verification: .none)
-            : TLSConfiguration(verification: self.security?.verifiesHostname == false ? .noHostnameVerification : .fullVerification,
-                               additionalTrustRootsPEM: self.security?.trustedCertificatesPEM ?? [])
+            : TLSConfiguration(
+                verification: self.security?.verifiesHostname == false ? .noHostnameVerification : .fullVerification,
+                additionalTrustRootsPEM: self.security?.trustedCertificatesPEM ?? [])
         // The explicit proxy, else `.enableSOCKSProxy`'s (the environment's SOCKS proxy).
-        let proxyConfiguration = proxy?.configuration
+        let proxyConfiguration =
+            proxy?.configuration
             ?? (self.enableSOCKSProxy ? SocketProxy.systemSOCKS().configuration : .direct)
-        return Snapshot(machine: machine, urlPolling: self.urlPolling, urlWebSocket: self.urlWebSocket,
-                        extraHeaders: (self.extraHeaders ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                        cookies: (self.cookies ?? []).map { ($0.name, $0.value) },
-                        tls: tls, proxy: proxyConfiguration, compress: self.compress)
+        return Snapshot(
+            machine: machine, urlPolling: self.urlPolling, urlWebSocket: self.urlWebSocket,
+            extraHeaders: (self.extraHeaders ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            cookies: (self.cookies ?? []).map { ($0.name, $0.value) },
+            tls: tls, proxy: proxyConfiguration, compress: self.compress)
     }
 
     private mutating func deriveURLs(url: URL) {

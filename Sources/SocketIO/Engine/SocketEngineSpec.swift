@@ -1,5 +1,6 @@
 public import Dispatch
 public import Foundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -119,12 +120,12 @@ public protocol SocketEngineSpec: AnyObject {
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
-    func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> ())?)
+    func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)?)
 }
 
 extension SocketEngineSpec {
     /// Send an engine message (4)
-    func send(_ msg: String, withData datas: [Data], completion: (() -> ())? = nil) {
+    func send(_ msg: String, withData datas: [Data], completion: (() -> Void)? = nil) {
         write(msg, withType: .message, withData: datas, completion: completion)
     }
 }

@@ -1,11 +1,11 @@
-import RealtimeTime
 import Dispatch
 public import Foundation
+import RealtimeTime
 import SocketIOProtocol
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
 
 extension SocketManager {
     // MARK: SocketEngineClient work, run on handleQueue
@@ -57,7 +57,11 @@ extension SocketManager {
     /// packets wait), then run through the namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``).
     /// Only `[Any]` handlers, ack callbacks and client events wait for `handleQueue`.
     func receiveFromEngine(_ read: (inout SocketPacketReader) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
-        enum Plan { case nothing, direct(SocketIOClient, SocketIOProtocol.SocketPacket), queued(SocketIOClient, SocketIOProtocol.SocketPacket) }
+        enum Plan {
+            case nothing
+            case direct(SocketIOClient, SocketIOProtocol.SocketPacket)
+            case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
+        }
         let plan = self.state.withLock { state -> Plan in
             state.reader.decoder.revision = state.options.version == .two ? .v4 : .v5
             let packet: SocketIOProtocol.SocketPacket?
@@ -84,11 +88,11 @@ extension SocketManager {
         switch plan {
         case .nothing:
             return
-        case let .direct(socket, packet):
+        case .direct(let socket, let packet):
             if let rest = socket.receive(networkPacket: packet, direct: true) {
                 self.onHandleQueue(rest)
             }
-        case let .queued(socket, packet):
+        case .queued(let socket, let packet):
             let version = self.version
             self.onHandleQueue {
                 if type(of: socket) == SocketIOClient.self {
@@ -106,12 +110,14 @@ extension SocketManager {
     public func parseSocketMessage(_ message: String) -> SocketPacket? {
         do {
             let packet = try SocketPacket.decode(message, version: self.state.withLock { $0.options.version })
-            DefaultSocketLogger.Logger.log("Decoded packet type \(packet.type.rawValue) for \(packet.nsp)",
-                                           type: "SocketParser")
+            DefaultSocketLogger.Logger.log(
+                "Decoded packet type \(packet.type.rawValue) for \(packet.nsp)",
+                type: "SocketParser")
             return packet
         } catch {
-            DefaultSocketLogger.Logger.error("\(error): invalid packet of \(message.utf8.count) bytes",
-                                             type: "SocketParser")
+            DefaultSocketLogger.Logger.error(
+                "\(error): invalid packet of \(message.utf8.count) bytes",
+                type: "SocketParser")
             return nil
         }
     }
@@ -162,7 +168,7 @@ extension SocketManager {
                 self.forAll { socket in
                     socket.transportDidClose(reason: reason, willReconnect: true)
                 }
-            case let .attempt(eventValue, retryAfter, timer):
+            case .attempt(let eventValue, let retryAfter, let timer):
                 DefaultSocketLogger.Logger.log("Trying to reconnect", type: SocketManager.logType)
                 self.emitAll(clientEvent: .reconnectAttempt, data: [eventValue])
                 self.connect()
@@ -190,8 +196,9 @@ extension SocketManager {
     private func reconnectTimerFired(_ timer: Int, reason: String) {
         let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
             var machine = state.reconnectMachine()
-            let actions = machine.retryTimerFired(timer, reconnects: state.options.reconnects,
-                                                  random: Double.random(in: 0..<1))
+            let actions = machine.retryTimerFired(
+                timer, reconnects: state.options.reconnects,
+                random: Double.random(in: 0..<1))
             state.reconnect = machine
             return actions
         }
@@ -201,8 +208,9 @@ extension SocketManager {
     /// Upstream's backoff (`SocketIOProtocol.ReconnectBackoff`): `wait * 1.5^attempts` plus
     /// up to `randomizationFactor` of it, clamped to `wait...waitMax`.
     static func reconnectInterval(attempts: Int, wait: Int, waitMax: Int, randomizationFactor: Double) -> Double {
-        let backoff = ReconnectBackoff(reconnectWait: Double(wait), reconnectWaitMax: Double(waitMax),
-                                       randomizationFactor: randomizationFactor)
+        let backoff = ReconnectBackoff(
+            reconnectWait: Double(wait), reconnectWaitMax: Double(waitMax),
+            randomizationFactor: randomizationFactor)
         let seconds = backoff.interval(attempts: attempts, random: Double.random(in: 0..<1))
         return seconds.isFinite ? max(0, seconds) : Double(waitMax)
     }
@@ -224,51 +232,51 @@ extension Dictionary where Key == String, Value == Any {
 
     private static func keyValueToSocketIOClientOption(key: String, value: Any) -> SocketIOClientOption? {
         switch (key, value) {
-        case let ("connectParams", params as [String: Any]):
+        case ("connectParams", let params as [String: Any]):
             return .connectParams(params)
-        case let ("cookies", cookies as [HTTPCookie]):
+        case ("cookies", let cookies as [HTTPCookie]):
             return .cookies(cookies)
-        case let ("extraHeaders", headers as [String: String]):
+        case ("extraHeaders", let headers as [String: String]):
             return .extraHeaders(headers)
-        case let ("forceNew", force as Bool):
+        case ("forceNew", let force as Bool):
             return .forceNew(force)
-        case let ("forcePolling", force as Bool):
+        case ("forcePolling", let force as Bool):
             return .forcePolling(force)
-        case let ("forceWebsockets", force as Bool):
+        case ("forceWebsockets", let force as Bool):
             return .forceWebsockets(force)
-        case let ("handleQueue", queue as DispatchQueue):
+        case ("handleQueue", let queue as DispatchQueue):
             return .handleQueue(queue)
-        case let ("log", log as Bool):
+        case ("log", let log as Bool):
             return .log(log)
-        case let ("logger", logger as SocketLogger):
+        case ("logger", let logger as SocketLogger):
             return .logger(logger)
-        case let ("path", path as String):
+        case ("path", let path as String):
             return .path(path)
-        case let ("reconnects", reconnects as Bool):
+        case ("reconnects", let reconnects as Bool):
             return .reconnects(reconnects)
-        case let ("reconnectAttempts", attempts as Int):
+        case ("reconnectAttempts", let attempts as Int):
             return .reconnectAttempts(attempts)
-        case let ("reconnectWait", wait as Int):
+        case ("reconnectWait", let wait as Int):
             return .reconnectWait(wait)
-        case let ("reconnectWaitMax", wait as Int):
+        case ("reconnectWaitMax", let wait as Int):
             return .reconnectWaitMax(wait)
-        case let ("randomizationFactor", factor as Double):
+        case ("randomizationFactor", let factor as Double):
             return .randomizationFactor(factor)
-        case let ("secure", secure as Bool):
+        case ("secure", let secure as Bool):
             return .secure(secure)
-        case let ("security", security as CertificatePinning):
+        case ("security", let security as CertificatePinning):
             return .security(security)
-        case let ("selfSigned", selfSigned as Bool):
+        case ("selfSigned", let selfSigned as Bool):
             return .selfSigned(selfSigned)
-        case let ("sessionDelegate", delegate as URLSessionDelegate):
+        case ("sessionDelegate", let delegate as URLSessionDelegate):
             return .sessionDelegate(delegate)
-        case let ("compress", compress as Bool):
+        case ("compress", let compress as Bool):
             return compress ? .compress : nil
-        case let ("enableSOCKSProxy", enable as Bool):
+        case ("enableSOCKSProxy", let enable as Bool):
             return .enableSOCKSProxy(enable)
-        case let ("useCustomEngine", enable as Bool):
+        case ("useCustomEngine", let enable as Bool):
             return .useCustomEngine(enable)
-        case let ("version", version as Int):
+        case ("version", let version as Int):
             return SocketIOVersion(rawValue: version).map { .version($0) }
         case _:
             return nil

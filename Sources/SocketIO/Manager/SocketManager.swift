@@ -23,7 +23,8 @@ import SocketIOProtocol
 /// - Important: Every member is safe to call from any thread (all mutable state sits behind
 ///   one lock); engine events are processed, and handlers called, on `handleQueue`.
 open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDataBufferable, ConfigSettable,
-                          @unchecked Sendable {
+    @unchecked Sendable
+{
     // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; user
     // callbacks and engines are called only after the lock is released.
 
@@ -39,8 +40,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var engine: SocketEngineSpec?
         var nsps: [String: SocketIOClient] = [:]
         /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
-        var reader = SocketPacketReader(decoder: SocketPacketDecoder(requiresStringEventName: true),
-                                        interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
+        var reader = SocketPacketReader(
+            decoder: SocketPacketDecoder(requiresStringEventName: true),
+            interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
         /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
         var handleQueueBacklog = 0
         var proxy: SocketProxy?
@@ -90,8 +92,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
         set {
             if status.active {
-                DefaultSocketLogger.Logger.log("Setting configs on active manager. Some configs may not be applied until reconnect",
-                                               type: SocketManager.logType)
+                DefaultSocketLogger.Logger.log(
+                    "Setting configs on active manager. Some configs may not be applied until reconnect",
+                    type: SocketManager.logType)
             }
 
             setConfigs(newValue)
@@ -215,8 +218,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     }
 
     /// A manager whose timers come from `timers` (tests drive time with their own source).
-    package init(socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
-                 timers: any SocketTimerSource) {
+    package init(
+        socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
+        timers: any SocketTimerSource
+    ) {
         self.state = SocketLock(State(config: config))
         self.socketURL = socketURL
         self.transport = transport
@@ -258,7 +263,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
-        enum Plan { case alreadyActive, connect(SocketEngineSpec?, replaced: SocketEngineSpec?) }
+        enum Plan {
+            case alreadyActive
+            case connect(SocketEngineSpec?, replaced: SocketEngineSpec?)
+        }
         let plan = self.state.withLock { state -> Plan in
             // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
             // attempt starts a new connection, since an attempt that hangs would otherwise
@@ -270,15 +278,16 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             if state.engine == nil || state.options.forceNew {
                 replaced = state.engine
                 // The engine's initializer only reads its configuration: no call back into us.
-                let engine = SocketEngine(client: self, url: self.socketURL, config: state.config,
-                                          stack: self.transport, timers: self.timers)
+                let engine = SocketEngine(
+                    client: self, url: self.socketURL, config: state.config,
+                    stack: self.transport, timers: self.timers)
                 // A new engine nobody else holds yet: taking its lock here cannot deadlock.
                 engine.proxy = state.proxy
                 state.engine = engine
             }
             return .connect(state.engine, replaced: replaced)
         }
-        guard case let .connect(engine, replaced) = plan else {
+        guard case .connect(let engine, let replaced) = plan else {
             DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
             return
         }
@@ -298,7 +307,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// and connects the engine if it is not.
     ///
     /// - parameter socket: The socket who we should connect through this manager.
-    /// - parameter withPayload: Optional payload to send on connect (never logged).
+    /// - parameter payload: Optional payload to send on connect (never logged).
     open func connectSocket(_ socket: SocketIOClient, withPayload payload: [String: Any]? = nil) {
         socket.joinNamespace(withPayload: payload)
     }
@@ -342,8 +351,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter nsp: The namespace to disconnect from.
     open func disconnectSocket(forNamespace nsp: String) {
         guard let socket = self.state.withLock({ $0.nsps.removeValue(forKey: nsp) }) else {
-            DefaultSocketLogger.Logger.log("Could not find socket for \(nsp) to disconnect",
-                                           type: SocketManager.logType)
+            DefaultSocketLogger.Logger.log(
+                "Could not find socket for \(nsp) to disconnect",
+                type: SocketManager.logType)
 
             return
         }
@@ -353,7 +363,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// Sends a client event to all sockets in `nsps`
     ///
-    /// - parameter clientEvent: The event to emit.
+    /// - parameter event: The event to emit.
+    /// - parameter data: The items the event carries.
     open func emitAll(clientEvent event: SocketClientEvent, data: [Any]) {
         forAll { socket in
             socket.handleClientEvent(event, data: data)
@@ -378,7 +389,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         }
     }
 
-    func forAll(do body: (SocketIOClient) throws -> ()) rethrows {
+    func forAll(do body: (SocketIOClient) throws -> Void) rethrows {
         let sockets = self.state.withLock { Array($0.nsps.values) }
         for socket in sockets {
             try body(socket)

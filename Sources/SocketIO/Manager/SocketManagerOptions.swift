@@ -27,16 +27,16 @@ struct SocketManagerOptions: Sendable {
         var update = LoggerUpdate()
         for option in config {
             switch option {
-            case let .forceNew(new): self.forceNew = new
-            case let .handleQueue(queue): self.handleQueue = queue
-            case let .reconnects(reconnects): self.reconnects = reconnects
-            case let .reconnectAttempts(attempts): self.reconnectAttempts = attempts
-            case let .reconnectWait(wait): self.reconnectWait = abs(wait)
-            case let .reconnectWaitMax(wait): self.reconnectWaitMax = abs(wait)
-            case let .randomizationFactor(factor): self.randomizationFactor = factor
-            case let .log(log): update.log = log
-            case let .logger(logger): update.logger = logger
-            case let .version(num): self.version = num
+            case .forceNew(let new): self.forceNew = new
+            case .handleQueue(let queue): self.handleQueue = queue
+            case .reconnects(let reconnects): self.reconnects = reconnects
+            case .reconnectAttempts(let attempts): self.reconnectAttempts = attempts
+            case .reconnectWait(let wait): self.reconnectWait = abs(wait)
+            case .reconnectWaitMax(let wait): self.reconnectWaitMax = abs(wait)
+            case .randomizationFactor(let factor): self.randomizationFactor = factor
+            case .log(let log): update.log = log
+            case .logger(let logger): update.logger = logger
+            case .version(let num): self.version = num
             default: continue
             }
         }

@@ -1,5 +1,6 @@
-package import RealtimeTime
 import Dispatch
+package import RealtimeTime
+
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
 #endif

@@ -26,31 +26,31 @@ public protocol SocketData {
     func socketRepresentation() throws -> SocketData
 }
 
-public extension SocketData {
+extension SocketData {
     /// Default implementation. Only works for native Swift types and a few Foundation types.
-    func socketRepresentation() -> SocketData {
+    public func socketRepresentation() -> SocketData {
         return self
     }
 }
 
-extension Array: SocketData { }
-extension Bool: SocketData { }
-extension Dictionary: SocketData { }
-extension Double: SocketData { }
-extension Int: SocketData { }
-extension NSArray: SocketData { }
-extension Data: SocketData { }
-extension NSData: SocketData { }
-extension NSDictionary: SocketData { }
-extension NSString: SocketData { }
-extension NSNull: SocketData { }
-extension String: SocketData { }
+extension Array: SocketData {}
+extension Bool: SocketData {}
+extension Dictionary: SocketData {}
+extension Double: SocketData {}
+extension Int: SocketData {}
+extension NSArray: SocketData {}
+extension Data: SocketData {}
+extension NSData: SocketData {}
+extension NSDictionary: SocketData {}
+extension NSString: SocketData {}
+extension NSNull: SocketData {}
+extension String: SocketData {}
 
 /// A typealias for an ack callback.
-public typealias AckCallback = ([Any]) -> ()
+public typealias AckCallback = ([Any]) -> Void
 
 /// A typealias for a normal callback.
-public typealias NormalCallback = ([Any], SocketAckEmitter) -> ()
+public typealias NormalCallback = ([Any], SocketAckEmitter) -> Void
 
 /// A typealias for a queued POST.
-public typealias Post = (msg: String, completion: (() -> ())?)
+public typealias Post = (msg: String, completion: (() -> Void)?)

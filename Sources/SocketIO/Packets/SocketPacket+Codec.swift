@@ -43,8 +43,9 @@ extension SocketPacket {
         case .event, .ack, .binaryEvent, .binaryAck:
             payload = .array(self.data.map { SocketValueConversion.jsonValue(from: $0) })
         }
-        let packet = SocketIOProtocol.SocketPacket(type: self.protocolType, namespace: self.nsp,
-                                                   ackID: self.id >= 0 ? self.id : nil, data: payload)
+        let packet = SocketIOProtocol.SocketPacket(
+            type: self.protocolType, namespace: self.nsp,
+            ackID: self.id >= 0 ? self.id : nil, data: payload)
         return SocketPacketEncoder.encode(packet)
     }
 
@@ -53,8 +54,9 @@ extension SocketPacket {
         var packet = SocketPacket(type: ack ? .ack : .event, data: items, id: id, nsp: nsp)
         let encoded = packet.encoded()
         if !encoded.attachments.isEmpty {
-            packet = SocketPacket(type: ack ? .binaryAck : .binaryEvent, data: items, id: id, nsp: nsp,
-                                  binary: encoded.attachments.map { Data($0) })
+            packet = SocketPacket(
+                type: ack ? .binaryAck : .binaryEvent, data: items, id: id, nsp: nsp,
+                binary: encoded.attachments.map { Data($0) })
         }
         packet.cachedText = encoded.text
         return packet
@@ -78,18 +80,22 @@ extension SocketPacket {
             }
         }
 
-        return SocketPacket(type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
-                            id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount)
+        return SocketPacket(
+            type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
+            id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount)
     }
 
     /// A decoded protocol packet in upstream's shape (`data` as upstream's parser makes it).
     ///
     /// - Parameter attachments: the binary attachments it already has (a waiting packet's).
-    static func upstream(_ packet: SocketIOProtocol.SocketPacket, version: SocketIOVersion,
-                         attachments: [[UInt8]] = []) throws(SocketParsableError) -> SocketPacket {
-        SocketPacket(type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
-                     id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount,
-                     binary: attachments.map { Data($0) })
+    static func upstream(
+        _ packet: SocketIOProtocol.SocketPacket, version: SocketIOVersion,
+        attachments: [[UInt8]] = []
+    ) throws(SocketParsableError) -> SocketPacket {
+        SocketPacket(
+            type: self.publicType(packet.type), data: try self.items(of: packet, version: version),
+            id: packet.ackID ?? -1, nsp: packet.namespace, placeholders: packet.attachmentCount,
+            binary: attachments.map { Data($0) })
     }
 
     /// Upstream's `data` of a packet: an event's or ack's array, the CONNECT / CONNECT_ERROR
@@ -97,13 +103,13 @@ extension SocketPacket {
     static func items(of packet: SocketIOProtocol.SocketPacket, version: SocketIOVersion) throws(SocketParsableError) -> [Any] {
         switch packet.type {
         case .event, .binaryEvent:
-            guard packet.eventName != nil, case let .array(elements)? = packet.data else { throw .invalidDataArray }
+            guard packet.eventName != nil, case .array(let elements)? = packet.data else { throw .invalidDataArray }
             return elements.map { SocketValueConversion.any(from: $0) }
         case .ack, .binaryAck:
-            guard case let .array(elements)? = packet.data else { throw .invalidDataArray }
+            guard case .array(let elements)? = packet.data else { throw .invalidDataArray }
             return elements.map { SocketValueConversion.any(from: $0) }
         case .connectError where version == .two:
-            if case let .array(elements)? = packet.data {
+            if case .array(let elements)? = packet.data {
                 return elements.map { SocketValueConversion.any(from: $0) }
             }
             return packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []

@@ -76,8 +76,7 @@ public struct SocketPacket: CustomStringConvertible {
 
     /// A string representation of this packet (type, id, namespace and sizes; never the payload).
     public var description: String {
-        return "SocketPacket {type: \(String(type.rawValue)); data items: \(data.count); " +
-            "id: \(id); placeholders: \(placeholders); nsp: \(nsp)}"
+        return "SocketPacket {type: \(String(type.rawValue)); data items: \(data.count); " + "id: \(id); placeholders: \(placeholders); nsp: \(nsp)}"
     }
 
     /// The event name for this packet.
@@ -96,8 +95,10 @@ public struct SocketPacket: CustomStringConvertible {
     /// The encoded text, kept by `packetFromEmit` so an emit is encoded once.
     var cachedText: String?
 
-    init(type: PacketType, data: [Any] = [Any](), id: Int = -1, nsp: String, placeholders: Int = 0,
-         binary: [Data] = [Data]()) {
+    init(
+        type: PacketType, data: [Any] = [Any](), id: Int = -1, nsp: String, placeholders: Int = 0,
+        binary: [Data] = [Data]()
+    ) {
         self.data = data
         self.id = id
         self.nsp = nsp
@@ -135,7 +136,8 @@ public struct SocketPacket: CustomStringConvertible {
         switch object {
         case let dict as [String: Any]:
             if dict["_placeholder"] as? Bool == true, dict.count == 2,
-               let num = dict["num"] as? Int, num >= 0, num < binary.count {
+                let num = dict["num"] as? Int, num >= 0, num < binary.count
+            {
                 return binary[num]
             }
             return dict.mapValues(_fillInPlaceholders)

@@ -162,18 +162,18 @@ package enum SocketValueConversion {
     static func any(from value: JSONValue) -> Any {
         switch value {
         case .null: return NSNull()
-        case let .bool(bool): return bool
-        case let .int(int): return int
-        case let .double(double): return double
-        case let .string(string): return string
-        case let .array(elements): return elements.map { self.any(from: $0) }
-        case let .object(object):
+        case .bool(let bool): return bool
+        case .int(let int): return int
+        case .double(let double): return double
+        case .string(let string): return string
+        case .array(let elements): return elements.map { self.any(from: $0) }
+        case .object(let object):
             var dictionary = [String: Any](minimumCapacity: object.count)
             for (key, element) in object {
                 dictionary[key] = self.any(from: element)
             }
             return dictionary
-        case let .binary(bytes): return Data(bytes)
+        case .binary(let bytes): return Data(bytes)
         }
     }
 }

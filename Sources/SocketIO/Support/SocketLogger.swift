@@ -25,16 +25,16 @@ public protocol SocketLogger: AnyObject {
     func error(_ message: @autoclosure () -> String, type: String)
 }
 
-public extension SocketLogger {
+extension SocketLogger {
     /// Default implementation.
-    func log(_ message: @autoclosure () -> String, type: String) {
+    public func log(_ message: @autoclosure () -> String, type: String) {
         guard log else { return }
 
         abstractLog("LOG", message: message(), type: type)
     }
 
     /// Default implementation.
-    func error(_ message: @autoclosure () -> String, type: String) {
+    public func error(_ message: @autoclosure () -> String, type: String) {
         guard log else { return }
 
         abstractLog("ERROR", message: message(), type: type)
@@ -60,6 +60,8 @@ final class DefaultSocketLogger: SocketLogger, @unchecked Sendable {
     private static let current = SocketLock<UncheckedSendable<SocketLogger>>(UncheckedSendable(DefaultSocketLogger()))
 
     /// The logger every part of the library writes to.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (upstream's name: apps set `DefaultSocketLogger.Logger`)
     static var Logger: SocketLogger {
         get { self.current.withLock { $0.value } }
         set { self.current.withLock { $0 = UncheckedSendable(newValue) } }
