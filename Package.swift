@@ -1,6 +1,6 @@
+import Foundation
 // swift-tools-version:6.0
 import PackageDescription
-import Foundation
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
@@ -48,32 +48,42 @@ var targets: [Target] = [
     .target(name: "RealtimeSync", swiftSettings: strict),
 
     // MARK: I/O
-    .target(name: "RealtimeIO",
-            dependencies: ["RealtimeTime", "RealtimeTransport", "RealtimeSync", "ProxyCodec",
-                           .target(name: "CRealtimeOpenSSL", condition: linuxOnly)],
-            swiftSettings: strict),
-    .target(name: "RealtimeHTTP",
-            dependencies: ["RealtimeTime", "RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec",
-                           "ProxyCodec"],
-            swiftSettings: strict),
+    .target(
+        name: "RealtimeIO",
+        dependencies: [
+            "RealtimeTime", "RealtimeTransport", "RealtimeSync", "ProxyCodec",
+            .target(name: "CRealtimeOpenSSL", condition: linuxOnly),
+        ],
+        swiftSettings: strict),
+    .target(
+        name: "RealtimeHTTP",
+        dependencies: [
+            "RealtimeTime", "RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec",
+            "ProxyCodec",
+        ],
+        swiftSettings: strict),
 
     // MARK: Public products
-    .target(name: "SocketIO",
-            dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
-            swiftSettings: strict),
+    .target(
+        name: "SocketIO",
+        dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
+        swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
 
     // MARK: Executables (under Tools/, apart from the libraries' layers)
-    .executableTarget(name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
-                      path: "Tools/RealtimeDemo", swiftSettings: strict),
+    .executableTarget(
+        name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
+        path: "Tools/RealtimeDemo", swiftSettings: strict),
     // Command-line clients on the public APIs only (issue 21): `sio` (Socket.IO) and `sse`
     // (Server-Sent Events); CommandLineSupport is their sans-I/O argument parser and JSON.
     .target(name: "CommandLineSupport", path: "Tools/CommandLineSupport", swiftSettings: strict),
-    .executableTarget(name: "sio", dependencies: ["SocketIOConcurrency", "CommandLineSupport"],
-                      path: "Tools/sio", swiftSettings: strict),
-    .executableTarget(name: "sse", dependencies: ["EventSource", "CommandLineSupport"],
-                      path: "Tools/sse", swiftSettings: strict),
+    .executableTarget(
+        name: "sio", dependencies: ["SocketIOConcurrency", "CommandLineSupport"],
+        path: "Tools/sio", swiftSettings: strict),
+    .executableTarget(
+        name: "sse", dependencies: ["EventSource", "CommandLineSupport"],
+        path: "Tools/sse", swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
     .target(name: "TestSupport", dependencies: ["RealtimeTime"], path: "Tests/TestSupport", swiftSettings: strict),

@@ -2,8 +2,8 @@
 # The documentation site (`make docs`): DocC for SocketIO, SocketIOConcurrency and EventSource,
 # built from symbol graphs with the toolchain's own tools, no plugin.
 #
-#   1. every ```swift block of the catalogs' pages must appear verbatim (indentation and blank
-#      lines aside) in Tests/DocExamplesTests, which the test build and the iOS check compile;
+#   1. every ```swift block of the catalogs' pages and of README.md must appear verbatim
+#      (whitespace, semicolons and trailing commas aside) in Tests/DocExamplesTests, which the test build and the iOS check compile;
 #      a block whose first line is `// Package.swift` (a manifest excerpt) or starts with
 #      `// Not compiled:` (code of another package, e.g. the "before" side of a migration) is
 #      exempt and says so where it is shown;
@@ -39,15 +39,20 @@ import pathlib, re, sys
 examples_dir, modules = pathlib.Path(sys.argv[1]), sys.argv[2:]
 
 def normalized(lines):
-    return [line.strip() for line in lines if line.strip()]
+    """The code without what swift-format may change: whitespace and line breaks, semicolons,
+    trailing commas; so the examples target can be formatted and still match the pages."""
+    text = re.sub(r"\s+", "", "\n".join(lines)).replace(";", "")
+    return re.sub(r",([\])])", r"\1", text)
 
-compiled = "\n" + "\n".join(
-    "\n".join(normalized(path.read_text().splitlines()))
-    for path in sorted(examples_dir.glob("*.swift"))) + "\n"
+compiled = "".join(normalized(path.read_text().splitlines())
+                   for path in sorted(examples_dir.glob("*.swift")))
 
 failures, checked, exempt = [], 0, 0
-for module in modules:
-    for page in sorted(pathlib.Path(f"Sources/{module}/{module}.docc").rglob("*.md")):
+# The catalogs' pages and the README's examples.
+pages = [page for module in modules
+         for page in sorted(pathlib.Path(f"Sources/{module}/{module}.docc").rglob("*.md"))]
+pages.append(pathlib.Path("README.md"))
+for page in pages:
         lines = page.read_text().splitlines()
         index = 0
         while index < len(lines):
@@ -68,8 +73,8 @@ for module in modules:
                 exempt += 1
                 continue
             checked += 1
-            block = "\n".join(normalized(body))
-            if not block or "\n" + block + "\n" not in compiled:
+            block = normalized(body)
+            if not block or block not in compiled:
                 failures.append(f"{page}:{start}: error: this ```swift block is not in {examples_dir} "
                                 f"verbatim (add it there as compiled code, or mark it `// Not compiled: why`)")
 for failure in failures:

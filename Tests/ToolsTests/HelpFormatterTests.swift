@@ -13,24 +13,24 @@ import Testing
             ],
             sections: [HelpSection(title: "Exit status", rows: [(label: "0", help: "Fine.")])])
         let expected = """
-        OVERVIEW: Does things.
+            OVERVIEW: Does things.
 
-        USAGE: tool [<options>] <url>
+            USAGE: tool [<options>] <url>
 
-        ARGUMENTS:
-          <url>                   The URL.
+            ARGUMENTS:
+              <url>                   The URL.
 
-        OPTIONS:
-          -H, --header <name: value>
-                                  A header (repeatable).
-          --json                  JSON lines.
-          --version               Show the version.
-          -h, --help              Show help information.
+            OPTIONS:
+              -H, --header <name: value>
+                                      A header (repeatable).
+              --json                  JSON lines.
+              --version               Show the version.
+              -h, --help              Show help information.
 
-        EXIT STATUS:
-          0                       Fine.
+            EXIT STATUS:
+              0                       Fine.
 
-        """
+            """
         #expect(HelpFormatter(command).help == expected)
         #expect(HelpFormatter(command).version == "tool 1.2.3\n")
     }
@@ -53,12 +53,13 @@ import Testing
 
     @Test func usageErrorNamesTheErrorAndPointsAtHelp() {
         let text = HelpFormatter(SIOOptions.command).usageError(.missingArgument("url"))
-        #expect(text == """
-        Error: Missing expected argument '<url>'
-        Usage: sio [<options>] <url>
-          See 'sio --help' for more information.
+        #expect(
+            text == """
+                Error: Missing expected argument '<url>'
+                Usage: sio [<options>] <url>
+                  See 'sio --help' for more information.
 
-        """)
+                """)
     }
 
     @Test func bothToolsDocumentEveryExitStatusAndFlag() {
@@ -66,16 +67,20 @@ import Testing
         for status in SIOExitStatus.allCases {
             #expect(sio.contains("\n  \(status.rawValue) "))
         }
-        for flag in ["--path", "--namespace", "--transport", "--auth", "-H, --header", "-k, --insecure", "--cacert",
-                     "--version2", "-e, --emit", "-d, --data", "--ack-timeout", "-i, --interactive", "-l, --listen"] {
+        for flag in [
+            "--path", "--namespace", "--transport", "--auth", "-H, --header", "-k, --insecure", "--cacert",
+            "--version2", "-e, --emit", "-d, --data", "--ack-timeout", "-i, --interactive", "-l, --listen",
+        ] {
             #expect(sio.contains("\n  \(flag)"), "sio --help lacks \(flag)")
         }
         let sse = HelpFormatter(SSEOptions.command).help
         for status in SSEExitStatus.allCases {
             #expect(sse.contains("\n  \(status.rawValue) "))
         }
-        for flag in ["--json", "-X, --method", "-H, --header", "-d, --data", "--last-event-id", "--reconnect",
-                     "--no-reconnect", "-n, --max-events", "-m, --timeout"] {
+        for flag in [
+            "--json", "-X, --method", "-H, --header", "-d, --data", "--last-event-id", "--reconnect",
+            "--no-reconnect", "-n, --max-events", "-m, --timeout",
+        ] {
             #expect(sse.contains("\n  \(flag)"), "sse --help lacks \(flag)")
         }
         #expect(sse.hasPrefix("OVERVIEW: "))

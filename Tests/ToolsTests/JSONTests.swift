@@ -4,25 +4,30 @@ import Testing
 /// The tools' JSON reader and writer.
 @Suite struct JSONTests {
     @Test func parsesEveryKindOfValue() throws {
-        let value = try JSON.parse(#" {"s": "a\"b\\c\n\u00e9\ud83d\ude00", "i": -12, "d": 1.5e3, "t": true, "f": false, "n": null, "a": [1, [], {}]} "#)
-        #expect(value == .object([
-            JSON.Member("s", .string("a\"b\\c\né😀")),
-            JSON.Member("i", .int(-12)),
-            JSON.Member("d", .double(1500)),
-            JSON.Member("t", .bool(true)),
-            JSON.Member("f", .bool(false)),
-            JSON.Member("n", .null),
-            JSON.Member("a", .array([.int(1), .array([]), .object([])])),
-        ]))
+        let value = try JSON.parse(
+            #" {"s": "a\"b\\c\n\u00e9\ud83d\ude00", "i": -12, "d": 1.5e3, "t": true, "f": false, "n": null, "a": [1, [], {}]} "#)
+        #expect(
+            value
+                == .object([
+                    JSON.Member("s", .string("a\"b\\c\né😀")),
+                    JSON.Member("i", .int(-12)),
+                    JSON.Member("d", .double(1500)),
+                    JSON.Member("t", .bool(true)),
+                    JSON.Member("f", .bool(false)),
+                    JSON.Member("n", .null),
+                    JSON.Member("a", .array([.int(1), .array([]), .object([])])),
+                ]))
     }
 
     @Test func anIntegerTooLargeForIntIsADouble() throws {
         #expect(try JSON.parse("9223372036854775807") == .int(Int.max))
-        #expect(try JSON.parse("9223372036854775808") == .double(9223372036854775808))
+        #expect(try JSON.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
     }
 
-    @Test(arguments: ["", "hello", "tru", "truex", "01", "1.", "-", "1e", "[1,]", "{\"a\" 1}", "{a:1}", "\"open",
-                      "\"\\x\"", "\"\\ud800\"", "[1] 2", "\"tab\there\"", "nul"])
+    @Test(arguments: [
+        "", "hello", "tru", "truex", "01", "1.", "-", "1e", "[1,]", "{\"a\" 1}", "{a:1}", "\"open",
+        "\"\\x\"", "\"\\ud800\"", "[1] 2", "\"tab\there\"", "nul",
+    ])
     func rejectsWhatIsNotJSON(text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSON.parse(text) }
     }
@@ -50,7 +55,10 @@ import Testing
     }
 
     @Test func parsesAWhitespaceSeparatedSequence() throws {
-        #expect(try JSON.parseSequence(#" 1 "two"  {"three":3}[4]"#) == [.int(1), .string("two"), .object([JSON.Member("three", .int(3))]), .array([.int(4)])])
+        #expect(
+            try JSON.parseSequence(#" 1 "two"  {"three":3}[4]"#) == [
+                .int(1), .string("two"), .object([JSON.Member("three", .int(3))]), .array([.int(4)]),
+            ])
         #expect(try JSON.parseSequence("   ") == [])
         #expect(throws: JSONSyntaxError.self) { try JSON.parseSequence("1 two") }
     }

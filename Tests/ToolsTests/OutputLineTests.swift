@@ -4,7 +4,8 @@ import Testing
 /// What the tools print on stdout, and `sio`'s interactive input lines.
 @Suite struct OutputLineTests {
     @Test func socketEventAndAckLines() {
-        #expect(OutputLine.socketEvent("message:new", arguments: [.object([JSON.Member("id", .int(1))]), .string("hi")])
+        #expect(
+            OutputLine.socketEvent("message:new", arguments: [.object([JSON.Member("id", .int(1))]), .string("hi")])
                 == #"{"event":"message:new","args":[{"id":1},"hi"]}"# + "\n")
         #expect(OutputLine.socketEvent("ping", arguments: []) == #"{"event":"ping","args":[]}"# + "\n")
         #expect(OutputLine.socketAck("send", items: [.bool(true)]) == #"{"event":"send","ack":[true]}"# + "\n")
@@ -16,16 +17,19 @@ import Testing
     }
 
     @Test func serverSentEventAsJSON() {
-        #expect(OutputLine.serverSentEvent(type: "tick", data: "a \"b\"\nc", id: "3", format: .json)
+        #expect(
+            OutputLine.serverSentEvent(type: "tick", data: "a \"b\"\nc", id: "3", format: .json)
                 == #"{"type":"tick","data":"a \"b\"\nc","id":"3"}"# + "\n")
-        #expect(OutputLine.serverSentEvent(type: nil, data: "x", id: nil, format: .json)
+        #expect(
+            OutputLine.serverSentEvent(type: nil, data: "x", id: nil, format: .json)
                 == #"{"type":"message","data":"x","id":null}"# + "\n")
     }
 }
 
 @Suite struct EmitLineTests {
     @Test func readsAnEventNameAndJSONArguments() throws {
-        #expect(try EmitLine.parse(#"message:send "hi" 2 {"to":["all"]}"#)
+        #expect(
+            try EmitLine.parse(#"message:send "hi" 2 {"to":["all"]}"#)
                 == EmitLine(event: "message:send", arguments: [.string("hi"), .int(2), .object([JSON.Member("to", .array([.string("all")]))])]))
         #expect(try EmitLine.parse("  ping  ") == EmitLine(event: "ping", arguments: []))
         #expect(try EmitLine.parse("\tping\t1") == EmitLine(event: "ping", arguments: [.int(1)]))

@@ -10,8 +10,12 @@ import Testing
 
     @Test func emitPrintsTheAckAsAJSONLineAndExitsZero() async throws {
         let server = try await TestServer.start("sio_server.py")
-        let sio = try ToolProcess("sio", ["http://127.0.0.1:\(server.port)", "--emit", "ack_me",
-                                          "-d", #""hello""#, "-d", "42", "--data", #"{"a":[1,true,null,2.5]}"#])
+        let sio = try ToolProcess(
+            "sio",
+            [
+                "http://127.0.0.1:\(server.port)", "--emit", "ack_me",
+                "-d", #""hello""#, "-d", "42", "--data", #"{"a":[1,true,null,2.5]}"#,
+            ])
         #expect(try await sio.waitForExit() == 0)
         let lines = sio.outputLines
         // The connect handler's `welcome` (sent before the CONNECT packet) comes first, the ack last.
@@ -24,8 +28,12 @@ import Testing
 
     @Test(.needsDefaultWebSocket) func webSocketEventThenAckWithBinaryBothWays() async throws {
         let server = try await TestServer.start("sio_server.py")
-        let sio = try ToolProcess("sio", ["ws://127.0.0.1:\(server.port)/", "--transport", "websocket", "-e", "echo",
-                                          "-d", #""x""#, "-d", #"{"$binary":"AAEC"}"#])
+        let sio = try ToolProcess(
+            "sio",
+            [
+                "ws://127.0.0.1:\(server.port)/", "--transport", "websocket", "-e", "echo",
+                "-d", #""x""#, "-d", #"{"$binary":"AAEC"}"#,
+            ])
         #expect(try await sio.waitForExit() == 0)
         let lines = sio.outputLines
         let event = try #require(lines.firstIndex(of: #"{"event":"echo","args":["x",{"$binary":"AAEC"}]}"#), "\(lines)")
@@ -70,8 +78,12 @@ import Testing
 
     @Test func theURLPathNamesTheNamespaceAndAuthIsSent() async throws {
         let server = try await TestServer.start("sio_server.py")
-        let sio = try ToolProcess("sio", ["http://127.0.0.1:\(server.port)/admin", "--auth", #"{"token":"admin-secret"}"#,
-                                          "-e", "auth_seen"])
+        let sio = try ToolProcess(
+            "sio",
+            [
+                "http://127.0.0.1:\(server.port)/admin", "--auth", #"{"token":"admin-secret"}"#,
+                "-e", "auth_seen",
+            ])
         #expect(try await sio.waitForExit() == 0)
         #expect(sio.outputLines == [#"{"event":"auth_seen","ack":[{"token":"admin-secret"}]}"#])
         #expect(sio.errorText.contains("(namespace /admin,"))
@@ -86,9 +98,11 @@ import Testing
 
     @Test(.needsNativeTLS) func tlsVerifiesByDefaultTrustsCACertAndInsecureSkips() async throws {
         let certificates = try await TestCertificates.makeOffThePool()
-        let server = try await TestServer.start("sio_server.py", arguments: [
-            "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
-        ])
+        let server = try await TestServer.start(
+            "sio_server.py",
+            arguments: [
+                "--cert", certificates.file("localhost.pem").path, "--key", certificates.file("localhost.key").path,
+            ])
         let url = "https://127.0.0.1:\(server.port)"
         let untrusted = try ToolProcess("sio", [url, "-e", "ack_me", "-d", "1", "--connect-timeout", "5", "--no-reconnect"])
         #expect(try await untrusted.waitForExit() == 2)

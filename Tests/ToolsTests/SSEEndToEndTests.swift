@@ -64,8 +64,12 @@ import Testing
 
     @Test func methodHeadersBodyAndLastEventIDAreSent() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
-        let sse = try ToolProcess("sse", ["http://127.0.0.1:\(server.port)/echo", "--json", "-X", "PUT",
-                                          "-H", "X-Test: yes", "-d", "hello", "--last-event-id", "7"])
+        let sse = try ToolProcess(
+            "sse",
+            [
+                "http://127.0.0.1:\(server.port)/echo", "--json", "-X", "PUT",
+                "-H", "X-Test: yes", "-d", "hello", "--last-event-id", "7",
+            ])
         #expect(try await sse.waitForExit() == 0)
         let line = try #require(sse.outputLines.first)
         guard case .string(let data)? = try JSON.parse(line).members?.first(where: { $0.key == "data" })?.value else {

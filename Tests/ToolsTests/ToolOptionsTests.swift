@@ -54,7 +54,8 @@ import Testing
     @Test func modes() throws {
         #expect(try self.options(["h", "-i"]).mode(stdinIsTerminal: true) == .interactive)
         #expect(try self.options(["h", "-l"]).mode(stdinIsTerminal: false) == .listen)
-        #expect(try self.options(["h", "-e", "x", "--no-ack"]).mode(stdinIsTerminal: false)
+        #expect(
+            try self.options(["h", "-e", "x", "--no-ack"]).mode(stdinIsTerminal: false)
                 == .emit(event: "x", arguments: [], waitsForAck: false))
     }
 
@@ -63,7 +64,10 @@ import Testing
         (["h", "--no-ack"], UsageError.requires(option: "--no-ack", requirement: "--emit")),
         (["h", "-e", "x", "-i"], UsageError.conflictingOptions("-e", "-i")),
         (["h", "-i", "--listen"], UsageError.conflictingOptions("-i", "--listen")),
-        (["h", "--transport", "carrier-pigeon"], UsageError.invalidValue(option: "--transport", value: "carrier-pigeon", reason: "expected polling, websocket or auto")),
+        (
+            ["h", "--transport", "carrier-pigeon"],
+            UsageError.invalidValue(option: "--transport", value: "carrier-pigeon", reason: "expected polling, websocket or auto")
+        ),
         (["h", "--auth", "[1]"], UsageError.invalidValue(option: "--auth", value: "[1]", reason: "expected a JSON object")),
         (["h", "--ack-timeout", "0"], UsageError.invalidValue(option: "--ack-timeout", value: "0", reason: "expected a number of seconds > 0")),
         (["h", "-H", "no colon"], UsageError.invalidValue(option: "-H", value: "no colon", reason: "expected 'Name: value'")),

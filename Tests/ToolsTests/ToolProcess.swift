@@ -34,7 +34,8 @@ final class ToolProcess: @unchecked Sendable {
             directories.append(executable.deletingLastPathComponent())
         }
         directories.append(TestEnvironment.repositoryRoot.appendingPathComponent(".build/debug"))
-        return directories
+        return
+            directories
             .map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }

@@ -17,8 +17,10 @@ package struct CommandDescription: Sendable {
     /// More two-column sections after `OPTIONS:` (for example `EXIT STATUS:`).
     package var sections: [HelpSection]
 
-    package init(name: String, version: String, abstract: String, discussion: String = "",
-                 arguments: [ArgumentDescription], options: [OptionDescription], sections: [HelpSection] = []) {
+    package init(
+        name: String, version: String, abstract: String, discussion: String = "",
+        arguments: [ArgumentDescription], options: [OptionDescription], sections: [HelpSection] = []
+    ) {
         self.name = name
         self.version = version
         self.abstract = abstract

@@ -42,7 +42,8 @@ extension String {
     func trimmingSpacesAndTabs() -> String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = self.firstIndex(where: { !isBlank($0) }),
-              let last = self.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let last = self.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(self[first...last])
     }
 }

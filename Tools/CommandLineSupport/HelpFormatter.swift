@@ -33,7 +33,8 @@ package struct HelpFormatter: Sendable {
             for paragraph in self.command.discussion.split(separator: "\n", omittingEmptySubsequences: false) {
                 // Leading spaces (an example command) are kept as the paragraph's indent.
                 let lead = paragraph.prefix { $0 == " " }.count
-                lines += paragraph.isEmpty ? [""] : self.wrap(String(paragraph.dropFirst(lead)), indent: lead, hangingIndent: lead == 0 ? 0 : lead + 2)
+                lines +=
+                    paragraph.isEmpty ? [""] : self.wrap(String(paragraph.dropFirst(lead)), indent: lead, hangingIndent: lead == 0 ? 0 : lead + 2)
             }
         }
         lines.append("")

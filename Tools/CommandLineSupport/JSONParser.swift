@@ -126,7 +126,8 @@ struct JSONParser {
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let expected = literal.withUTF8Buffer { Array($0) }
         guard self.bytes.count - self.position >= expected.count,
-              Array(self.bytes[self.position..<self.position + expected.count]) == expected else {
+            Array(self.bytes[self.position..<self.position + expected.count]) == expected
+        else {
             throw self.error("expected '\(literal)'")
         }
         self.position += expected.count

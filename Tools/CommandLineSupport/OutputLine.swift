@@ -57,7 +57,8 @@ package struct EmitLine: Sendable, Equatable {
                 throw JSONSyntaxError(offset: 0, reason: "expected the event name")
             }
             event = name
-            rest = Substring(trimmed.utf8.dropFirst(parser.position)) ?? ""
+            // After the closing quote: an ASCII byte, so a character boundary.
+            rest = trimmed[trimmed.utf8.index(trimmed.startIndex, offsetBy: parser.position)...]
         } else {
             let end = trimmed.firstIndex { $0 == " " || $0 == "\t" } ?? trimmed.endIndex
             event = String(trimmed[..<end])

@@ -22,7 +22,8 @@ package enum SIOExitStatus: Int32, Sendable, CaseIterable {
         switch self {
         case .success: "Success: the --emit was acknowledged (or sent, with --no-ack), or stdin ended in interactive mode."
         case .usage: "Usage error: unknown option, invalid value, unreadable --cacert file."
-        case .connectionFailed: "Connection failed: refused, timed out (--connect-timeout), TLS failure, or the namespace refused the connection (its message is printed)."
+        case .connectionFailed:
+            "Connection failed: refused, timed out (--connect-timeout), TLS failure, or the namespace refused the connection (its message is printed)."
         case .ackTimeout: "No ack within --ack-timeout (--emit)."
         case .disconnected: "Disconnected after connecting: by the server, or the connection dropped and was not (or could not be) re-established."
         }
@@ -93,34 +94,42 @@ extension SIOOptions {
         version: ToolVersion.current,
         abstract: "Connect to a Socket.IO server, print incoming events as JSON lines, emit events.",
         discussion: """
-        Every event the server sends is printed on stdout as one JSON line, {"event":"name","args":[...]}; \
-        an ack as {"event":"name","ack":[...]}. Binary values are {"$binary":"<base64>"} (the same form \
-        sends binary). Progress (connecting, reconnecting, disconnected) goes to stderr.
+            Every event the server sends is printed on stdout as one JSON line, {"event":"name","args":[...]}; \
+            an ack as {"event":"name","ack":[...]}. Binary values are {"$binary":"<base64>"} (the same form \
+            sends binary). Progress (connecting, reconnecting, disconnected) goes to stderr.
 
-        Modes: with --emit, emit one event, print its ack and exit. Otherwise, with -i or when stdin is \
-        not a terminal (unless --listen), read lines 'event [json ...]' from stdin (the event name as a \
-        word or a JSON string, then whitespace-separated JSON arguments), emit each asking for an ack, \
-        and exit 0 at the end of stdin once the acks are in (or timed out). Otherwise print events \
-        until disconnected.
+            Modes: with --emit, emit one event, print its ack and exit. Otherwise, with -i or when stdin is \
+            not a terminal (unless --listen), read lines 'event [json ...]' from stdin (the event name as a \
+            word or a JSON string, then whitespace-separated JSON arguments), emit each asking for an ack, \
+            and exit 0 at the end of stdin once the acks are in (or timed out). Otherwise print events \
+            until disconnected.
 
-          sio http://localhost:3000 --auth '{"token":"abc"}'
-          sio https://example.com/admin --emit message:send --data '"hello"' --data 42
-          printf 'ping\\nmessage:send "hi" {"to":"all"}\\n' | sio ws://localhost:3000
-        """,
+              sio http://localhost:3000 --auth '{"token":"abc"}'
+              sio https://example.com/admin --emit message:send --data '"hello"' --data 42
+              printf 'ping\\nmessage:send "hi" {"to":"all"}\\n' | sio ws://localhost:3000
+            """,
         arguments: [
-            ArgumentDescription("url", help: "The server: http, https, ws or wss (http:// when no scheme). A path names the namespace, as in the JavaScript client (http://host/admin joins /admin), unless --namespace is given; query items are sent as connect parameters."),
+            ArgumentDescription(
+                "url",
+                help:
+                    "The server: http, https, ws or wss (http:// when no scheme). A path names the namespace, as in the JavaScript client (http://host/admin joins /admin), unless --namespace is given; query items are sent as connect parameters."
+            )
         ],
         options: [
             OptionDescription(["--path"], value: "path", help: "The server's Socket.IO path (default: /socket.io/)."),
             OptionDescription(["--namespace"], value: "namespace", help: "The namespace to join (default: the URL's path, else /)."),
-            OptionDescription(["--transport"], value: "transport", help: "polling, websocket or auto: polling, then an upgrade to WebSocket (default: auto)."),
+            OptionDescription(
+                ["--transport"], value: "transport", help: "polling, websocket or auto: polling, then an upgrade to WebSocket (default: auto)."),
             OptionDescription(["--auth"], value: "json", help: "The connect payload (auth), a JSON object."),
-            OptionDescription(["-H", "--header"], value: "name: value", help: "An HTTP header for the handshake and every request (repeatable).", repeatable: true),
+            OptionDescription(
+                ["-H", "--header"], value: "name: value", help: "An HTTP header for the handshake and every request (repeatable).", repeatable: true),
             OptionDescription(["-k", "--insecure"], help: "Do not verify the server's TLS certificate."),
             OptionDescription(["--cacert"], value: "file", help: "Also trust the PEM certificates in <file> (a private CA or a self-signed server)."),
             OptionDescription(["--version2"], help: "Speak to a Socket.IO 2.x server (Engine.IO 3)."),
             OptionDescription(["-e", "--emit"], value: "event", help: "Emit <event> once, print its ack as a JSON line and exit."),
-            OptionDescription(["-d", "--data"], value: "json", help: "An argument of --emit as JSON, e.g. '\"text\"', 42 or '{\"a\":1}' (repeatable, in order).", repeatable: true),
+            OptionDescription(
+                ["-d", "--data"], value: "json", help: "An argument of --emit as JSON, e.g. '\"text\"', 42 or '{\"a\":1}' (repeatable, in order).",
+                repeatable: true),
             OptionDescription(["--ack-timeout"], value: "seconds", help: "How long to wait for an ack (default: 10)."),
             OptionDescription(["--no-ack"], help: "With --emit: ask for no ack; exit once the event is sent."),
             OptionDescription(["-i", "--interactive"], help: "Read 'event [json ...]' lines from stdin and emit them."),
@@ -130,7 +139,7 @@ extension SIOOptions {
             OptionDescription(["-s", "--silent"], help: "Print no progress on stderr (errors are still printed)."),
         ],
         sections: [
-            HelpSection(title: "Exit status", rows: SIOExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) }),
+            HelpSection(title: "Exit status", rows: SIOExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) })
         ])
 
     /// Interprets a parsed command line (see ``parse(_:)`` for the whole way from `[String]`).
@@ -197,8 +206,9 @@ extension SIOOptions {
     static func serverURL(_ text: String) throws(UsageError) -> (URL, [HeaderField], String) {
         let withScheme = text.contains("://") ? text : "http://" + text
         guard var components = URLComponents(string: withScheme),
-              let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty else {
+            let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else {
             throw .invalidValue(option: "<url>", value: text, reason: "not a URL")
         }
         switch scheme {

@@ -71,16 +71,16 @@ extension SSEOptions {
         version: ToolVersion.current,
         abstract: "Stream Server-Sent Events from a URL and print each event.",
         discussion: """
-        Prints each event's data followed by a newline, as 'curl -N' shows a stream's data, or with \
-        --json one JSON line per event: {"type":"message","data":"...","id":"7"} (id null when the \
-        stream has none). Progress (connecting, reconnecting) and HTTP errors go to stderr.
+            Prints each event's data followed by a newline, as 'curl -N' shows a stream's data, or with \
+            --json one JSON line per event: {"type":"message","data":"...","id":"7"} (id null when the \
+            stream has none). Progress (connecting, reconnecting) and HTTP errors go to stderr.
 
-          sse http://localhost:8000/events
-          sse --json -n 10 -H 'Authorization: Bearer abc' https://example.com/stream
-          sse -X POST -H 'Content-Type: application/json' -d '{"prompt":"hi"}' https://example.com/chat
-        """,
+              sse http://localhost:8000/events
+              sse --json -n 10 -H 'Authorization: Bearer abc' https://example.com/stream
+              sse -X POST -H 'Content-Type: application/json' -d '{"prompt":"hi"}' https://example.com/chat
+            """,
         arguments: [
-            ArgumentDescription("url", help: "The event stream's URL (http or https; http:// when no scheme)."),
+            ArgumentDescription("url", help: "The event stream's URL (http or https; http:// when no scheme).")
         ],
         options: [
             OptionDescription(["--json"], help: "Print each event as a JSON line with type, data and id."),
@@ -88,7 +88,11 @@ extension SSEOptions {
             OptionDescription(["-H", "--header"], value: "name: value", help: "A request header (repeatable).", repeatable: true),
             OptionDescription(["-d", "--data"], value: "data", help: "The request body; @file reads it from a file, @- from stdin."),
             OptionDescription(["--last-event-id"], value: "id", help: "Send Last-Event-ID: resume after this event."),
-            OptionDescription(["--reconnect"], help: "Reconnect after network errors and when the server ends the stream, with exponential backoff (3 s, doubling up to 30 s, or the server's retry:), sending Last-Event-ID."),
+            OptionDescription(
+                ["--reconnect"],
+                help:
+                    "Reconnect after network errors and when the server ends the stream, with exponential backoff (3 s, doubling up to 30 s, or the server's retry:), sending Last-Event-ID."
+            ),
             OptionDescription(["--no-reconnect"], help: "Make one connection (the default, as EventSource's default policy)."),
             OptionDescription(["-n", "--max-events"], value: "n", help: "Exit after printing <n> events."),
             OptionDescription(["-m", "--timeout"], value: "seconds", help: "Exit with status 28 after <seconds>, as curl --max-time."),
@@ -96,7 +100,7 @@ extension SSEOptions {
             OptionDescription(["-s", "--silent"], help: "Print no progress on stderr (errors are still printed)."),
         ],
         sections: [
-            HelpSection(title: "Exit status", rows: SSEExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) }),
+            HelpSection(title: "Exit status", rows: SSEExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) })
         ])
 
     /// Interprets a parsed command line (see ``parse(_:)`` for the whole way from `[String]`).
@@ -138,9 +142,10 @@ extension SSEOptions {
     static func url(_ text: String) throws(UsageError) -> URL {
         let withScheme = text.contains("://") ? text : "http://" + text
         guard let components = URLComponents(string: withScheme),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty,
-              let url = components.url else {
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            let url = components.url
+        else {
             throw .invalidValue(option: "<url>", value: text, reason: "expected an http or https URL")
         }
         return url

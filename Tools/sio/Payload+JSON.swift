@@ -44,11 +44,14 @@ extension SocketIOClient.Payload {
         case .array(let values): self = .array(values.map(SocketIOClient.Payload.init))
         case .object(let members):
             if members.count == 1, members[0].key == "$binary", case .string(let text) = members[0].value,
-               let data = Data(base64Encoded: text) {
+                let data = Data(base64Encoded: text)
+            {
                 self = .data(data)
             } else {
-                self = .object(Dictionary(members.map { ($0.key, SocketIOClient.Payload($0.value)) },
-                                          uniquingKeysWith: { _, last in last }))
+                self = .object(
+                    Dictionary(
+                        members.map { ($0.key, SocketIOClient.Payload($0.value)) },
+                        uniquingKeysWith: { _, last in last }))
             }
         }
     }

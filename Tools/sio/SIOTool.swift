@@ -30,8 +30,9 @@ struct SIOTool {
         let connected = ConnectedFlag()
         self.reportProgress(of: socket, connected: connected, finished: finished)
 
-        self.console.progress("connecting to \(self.options.serverURL.absoluteString) "
-                              + "(namespace \(self.options.namespace), transport \(self.options.transport.rawValue))")
+        self.console.progress(
+            "connecting to \(self.options.serverURL.absoluteString) "
+                + "(namespace \(self.options.namespace), transport \(self.options.transport.rawValue))")
         do {
             try await socket.connect(withPayload: self.authPayload(), timeout: self.options.connectTimeout)
         } catch {
@@ -67,8 +68,10 @@ struct SIOTool {
 
     /// Emits `event` asking for an ack; prints the ack line (or the timeout on stderr) and
     /// reports the status.
-    func emitWithAck(_ event: String, items: [SocketData], on socket: SocketIOClient,
-                     done: @escaping @Sendable (SIOExitStatus) -> Void) {
+    func emitWithAck(
+        _ event: String, items: [SocketData], on socket: SocketIOClient,
+        done: @escaping @Sendable (SIOExitStatus) -> Void
+    ) {
         let console = self.console
         let timeout = self.options.ackTimeout
         socket.emitWithAck(event, with: items).timingOut(after: timeout) { ackItems in
@@ -107,8 +110,9 @@ struct SIOTool {
             config.insert(.extraHeaders(headers))
         }
         if !self.options.connectParameters.isEmpty {
-            let parameters: [String: Any] = Dictionary(self.options.connectParameters.map { ($0.name, $0.value) },
-                                                       uniquingKeysWith: { _, last in last })
+            let parameters: [String: Any] = Dictionary(
+                self.options.connectParameters.map { ($0.name, $0.value) },
+                uniquingKeysWith: { _, last in last })
             config.insert(.connectParams(parameters))
         }
         if self.options.serverURL.scheme == "https" { config.insert(.secure(true)) }
@@ -132,8 +136,9 @@ struct SIOTool {
     /// `--auth` as the CONNECT payload.
     func authPayload() -> [String: SocketData]? {
         guard let members = self.options.auth?.members else { return nil }
-        return Dictionary(members.map { ($0.key, SocketIOClient.Payload($0.value) as SocketData) },
-                          uniquingKeysWith: { _, last in last })
+        return Dictionary(
+            members.map { ($0.key, SocketIOClient.Payload($0.value) as SocketData) },
+            uniquingKeysWith: { _, last in last })
     }
 
     // MARK: Progress

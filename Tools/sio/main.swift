@@ -2,6 +2,7 @@
 // SocketIOConcurrency APIs only; the command line is read by CommandLineSupport.
 import CommandLineSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -59,8 +59,10 @@ struct SSETool {
                 opened = true
                 failure = nil
             case .event(let serverEvent):
-                self.console.output(OutputLine.serverSentEvent(type: serverEvent.event, data: serverEvent.data,
-                                                               id: serverEvent.id, format: self.options.format))
+                self.console.output(
+                    OutputLine.serverSentEvent(
+                        type: serverEvent.event, data: serverEvent.data,
+                        id: serverEvent.id, format: self.options.format))
                 printed += 1
                 if let maximum = self.options.maximumEvents, printed >= maximum {
                     dataTask.cancel()
