@@ -55,10 +55,15 @@ demo: bootstrap
 docs:
 	./scripts/docs.sh
 
+# Every benchmark in one run (scripts/bench.sh): WebSocket, SSE and Socket.IO side by side with
+# their Python peers, and the kernel floor of a loopback round trip between them; raw outputs,
+# report.md and charts in bench-results/ (scripts/bench_report.py). Changes no tracked file unless
+# BENCH_UPDATE_DOCS=1, which rewrites docs/BENCHMARKS.md's tables and docs/benchmarks/*.png.
+# BENCH_NOTE="..." adds a sentence about the run's conditions to the report.
+BENCH_UPDATE_DOCS ?= 0
+BENCH_NOTE ?=
 bench: bootstrap
-	./scripts/bench-websocket.sh
-	./scripts/bench-sse.sh
-	./scripts/bench-socketio.sh
+	BENCH_UPDATE_DOCS='$(BENCH_UPDATE_DOCS)' BENCH_NOTE='$(BENCH_NOTE)' ./scripts/bench.sh
 
 autobahn: bootstrap
 	./scripts/autobahn.sh
