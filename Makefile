@@ -62,8 +62,10 @@ docs:
 # BENCH_NOTE="..." adds a sentence about the run's conditions to the report.
 BENCH_UPDATE_DOCS ?= 0
 BENCH_NOTE ?=
+bench: export BENCH_UPDATE_DOCS := $(BENCH_UPDATE_DOCS)
+bench: export BENCH_NOTE := $(BENCH_NOTE)
 bench: bootstrap
-	BENCH_UPDATE_DOCS='$(BENCH_UPDATE_DOCS)' BENCH_NOTE='$(BENCH_NOTE)' ./scripts/bench.sh
+	./scripts/bench.sh
 
 autobahn: bootstrap
 	./scripts/autobahn.sh

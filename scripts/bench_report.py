@@ -622,7 +622,7 @@ def read(path):
 
 
 def machine_table(machine, data):
-    t = Table("Machine and conditions", ["", ""], left=2)
+    t = Table("Machine and conditions", ["", "value"], left=2)
     for key in ("date", "cpu", "cores", "kernel", "swift", "python", "commit"):
         if key in machine:
             t.add(key, machine[key])

@@ -8,8 +8,8 @@ import Testing
 /// Acks through the socket's `AckTable` (one wake-up per socket) and the namespace machine's
 /// bound on events before the CONNECT acknowledgement, through a ``TestEngine``.
 @Suite(.tearsDownTestEngines) struct SocketIOClientAckTableTests {
-    func connectedSocket() -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
-        let (manager, engine, queue) = makeManager()
+    func connectedSocket(timers: (any SocketTimerSource)? = nil) -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
+        let (manager, engine, queue) = makeManager(timers: timers)
         let socket = manager.defaultSocket
         socket.connect()
         drain(queue)
@@ -18,8 +18,11 @@ import Testing
         return (manager, engine, socket, queue)
     }
 
-    @Test func timeoutsCallNoAckAndZeroNeverTimesOut() async {
-        let (_, engine, socket, _) = connectedSocket()
+    /// Deadlines come from the manager's timer source: the test moves its time, so the check
+    /// "a fired, b not yet" is exact instead of racing real milliseconds.
+    @Test func timeoutsCallNoAckAndZeroNeverTimesOut() {
+        let timers = ManualTimerSource()
+        let (_, engine, socket, queue) = connectedSocket(timers: timers)
         let answers = Recorder<String>()
         socket.emitWithAck("never").timingOut(after: 0) { answers.append("never:\($0.first as? String ?? "")") }
         #expect(!socket.hasAckTimer)
@@ -28,16 +31,28 @@ import Testing
         #expect(socket.hasAckTimer)
         #expect(socket.pendingAckCount == 3)
         #expect(engine.writes.suffix(3) == [#"20["never"]"#, #"21["a"]"#, #"22["b"]"#])
+        #expect(timers.scheduledCount == 1)  // one wake-up however many acks wait
 
-        #expect(await answers.wait(forCount: 1))
+        timers.advance(by: .milliseconds(49))
+        drain(queue)
+        #expect(answers.values.isEmpty)
+        timers.advance(by: .milliseconds(1))
+        drain(queue)
         #expect(answers.values == ["a:NO ACK"])
         #expect(socket.hasAckTimer)  // the one wake-up moved on to b's deadline
-        #expect(await answers.wait(forCount: 2))
+        #expect(timers.scheduledCount == 1)
+        timers.advance(by: .milliseconds(1_449))
+        drain(queue)
+        #expect(answers.values == ["a:NO ACK"])
+        timers.advance(by: .milliseconds(1))
+        drain(queue)
         #expect(answers.values == ["a:NO ACK", "b:NO ACK"])
         #expect(socket.pendingAckCount == 1)
         #expect(!socket.hasAckTimer)
+        #expect(timers.scheduledCount == 0)
 
         socket.handleAck(0, data: ["late"])
+        drain(queue)
         #expect(answers.values.last == "never:late")
         #expect(socket.pendingAckCount == 0)
     }

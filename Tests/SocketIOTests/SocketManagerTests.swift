@@ -201,8 +201,11 @@ import Testing
     /// reconnection that then succeeded kept running when the transport was lost again before
     /// its delay passed, so two attempt loops ran side by side (attempts in pairs, and one more
     /// loop per quick loss).
-    @Test func aRetryLeftByTheLastReconnectionDoesNotRunBesideTheNextOne() async {
-        let (manager, engine, queue) = makeManager([.reconnectAttempts(-1), .reconnectWait(1), .reconnectWaitMax(1)])
+    @Test func aRetryLeftByTheLastReconnectionDoesNotRunBesideTheNextOne() {
+        // The manager's timer source is the test's: the 1 s retry delay passes when it says so.
+        let timers = ManualTimerSource()
+        let (manager, engine, queue) = makeManager(
+            [.reconnectAttempts(-1), .reconnectWait(1), .reconnectWaitMax(1)], timers: timers)
         engine.opensOnConnect = false
         let socket = manager.defaultSocket
         let attempts = Recorder<Int>()
@@ -223,10 +226,19 @@ import Testing
         manager.engineDidClose(reason: "lost again")
         drain(queue)
         #expect(attempts.values == [-1, -1])
-        #expect(await attempts.wait(forCount: 3, timeout: 5))
-        try? await Task.sleep(.milliseconds(600))
+        // The first loop's retry and the second loop's are both due after 1 s: only the
+        // second loop's runs (one attempt, not a pair), and again after one more second.
+        timers.advance(by: .seconds(1))
+        drain(queue)
         drain(queue)
         #expect(attempts.values == [-1, -1, -2])
+        timers.advance(by: .milliseconds(600))
+        drain(queue)
+        #expect(attempts.values == [-1, -1, -2])
+        timers.advance(by: .milliseconds(400))
+        drain(queue)
+        drain(queue)
+        #expect(attempts.values == [-1, -1, -2, -3])
         manager.disconnect()
         drain(queue)
     }

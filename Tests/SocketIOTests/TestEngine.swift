@@ -129,11 +129,16 @@ final class Recorder<Value>: @unchecked Sendable {
 }
 
 /// Makes a manager on a private serial queue with a ``TestEngine`` installed.
-func makeManager(_ config: SocketIOClientConfiguration = []) -> (SocketManager, TestEngine, DispatchQueue) {
+func makeManager(
+    _ config: SocketIOClientConfiguration = [],
+    timers: (any SocketTimerSource)? = nil
+) -> (SocketManager, TestEngine, DispatchQueue) {
     let queue = DispatchQueue(label: "handle-queue")
-    let manager = SocketManager(
-        socketURL: URL(string: "http://localhost:1/")!,
-        config: config + [.handleQueue(queue), .reconnectWait(0), .randomizationFactor(0)])
+    let url = URL(string: "http://localhost:1/")!
+    let config = config + [.handleQueue(queue), .reconnectWait(0), .randomizationFactor(0)]
+    let manager =
+        timers.map { SocketManager(socketURL: url, config: config, timers: $0) }
+        ?? SocketManager(socketURL: url, config: config)
     let engine = TestEngine(client: manager)
     manager.engine = engine
     return (manager, engine, queue)
