@@ -285,7 +285,9 @@ class Table:
 
     def text(self):
         widths = [max(len(r[i]) for r in [self.columns] + self.rows) for i in range(len(self.columns))]
-        line = lambda r: "  ".join(c.ljust(w) if i < self.left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        line = lambda r: "  ".join(
+            c.ljust(w) if i < self.left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+        ).rstrip()
         out = [self.title, line(self.columns), "  ".join("-" * w for w in widths)]
         out += [line(r) for r in self.rows]
         if self.note:
@@ -490,7 +492,7 @@ def draw_charts(data, floor_us, out_dir, problems):
         ax.set_xticklabels(groups, fontsize=8.5)
         ax.set_title(title, fontsize=10)
         ax.set_ylabel(unit, fontsize=9)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 10 or v == 0 else f"{v:g}"))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if float(v).is_integer() else f"{v:,.6g}"))
         ax.grid(axis="y", alpha=0.3, zorder=0)
         ax.margins(y=0.18)
         ax.set_ylim(bottom=0)
@@ -541,10 +543,11 @@ def draw_charts(data, floor_us, out_dir, problems):
     sse = data.get("sse")
     if sse:
         c = sse["clients"]
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4), gridspec_kw={"width_ratios": [3, 5]})
         color_of = lambda k: colors["peer"] if k.startswith("python") else (
             colors["Swift"] if k == "swift native" else colors["Swift async"] if "AsyncStream" in k else colors["other"])
-        short = lambda k: k.replace("swift ", "Swift ").replace(", AsyncStream", "\nAsyncStream").replace("python ", "")
+        names = {"swift in memory": "Swift\nin memory", "python httpx-sse": "httpx-sse"}
+        short = lambda k: names.get(k) or k.replace("swift ", "Swift ").replace(", AsyncStream", "\nAsyncStream")
         for ax, keys, field, title, unit in [
             (axes[0], [k for k in c if c[k]["events_s"] is not None], "events_s", "events / s end to end (higher is better)", "events / s"),
             (axes[1], list(c), "cpu_us", "client CPU per event (lower is better)", "us"),

@@ -35,19 +35,19 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 
 # target name | modules it imports | extra source files compiled into the target module
 targets=(
-  "http-response|RealtimeTransport HTTP1Codec|"
-  "http-content|RealtimeTransport HTTP1Codec|"
+  "http-response|RealtimeTime RealtimeTransport HTTP1Codec|"
+  "http-content|RealtimeTime RealtimeTransport HTTP1Codec|"
   "websocket-frames|WebSocketCodec|"
   "websocket-inflate|WebSocketCodec|"
-  "engineio-packet|EngineIOProtocol|"
-  "polling-v4|EngineIOProtocol|"
-  "polling-v3|EngineIOProtocol|"
-  "engineio-handshake|EngineIOProtocol|"
-  "json|EngineIOProtocol|"
-  "socketio-packet|EngineIOProtocol SocketIOProtocol|"
+  "engineio-packet|RealtimeTime EngineIOProtocol|"
+  "polling-v4|RealtimeTime EngineIOProtocol|"
+  "polling-v3|RealtimeTime EngineIOProtocol|"
+  "engineio-handshake|RealtimeTime EngineIOProtocol|"
+  "json|RealtimeTime EngineIOProtocol|"
+  "socketio-packet|RealtimeTime EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
-  "set-cookie|RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
+  "set-cookie|RealtimeTime RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
 )
 
 swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6
