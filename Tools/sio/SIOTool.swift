@@ -27,7 +27,7 @@ struct SIOTool {
         let socket = EventPrintingSocket(manager: manager, nsp: self.options.namespace, console: self.console)
         manager.nsps[self.options.namespace] = socket
         let finished = Completion<SIOExitStatus>()
-        let connected = ConnectedFlag()
+        let connected = SetOnceFlag()
         self.reportProgress(of: socket, connected: connected, finished: finished)
 
         self.console.progress(
@@ -144,7 +144,7 @@ struct SIOTool {
     // MARK: Progress
 
     /// Lifecycle events on stderr; a disconnection after connecting ends the run.
-    private func reportProgress(of socket: SocketIOClient, connected: ConnectedFlag, finished: Completion<SIOExitStatus>) {
+    private func reportProgress(of socket: SocketIOClient, connected: SetOnceFlag, finished: Completion<SIOExitStatus>) {
         let console = self.console
         socket.on(clientEvent: .reconnect) { items, _ in
             console.progress("connection lost (\(items.first.map { "\($0)" } ?? "no reason")); reconnecting")
@@ -170,24 +170,5 @@ struct SIOTool {
 
     static func format(seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
-    }
-}
-
-/// Set once the first connection succeeded.
-final class ConnectedFlag: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() {
-        self.lock.lock()
-        self.value = true
-        self.lock.unlock()
-    }
-
-    var isSet: Bool {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return self.value
     }
 }

@@ -37,7 +37,7 @@ struct SSETool {
         let dataTask = eventSource.dataTask(for: request)
         if let lastEventID = self.options.lastEventID { dataTask.lastMessageId = lastEventID }
 
-        let timedOut = TimeoutFlag()
+        let timedOut = SetOnceFlag()
         let timer = self.options.timeout.map { seconds in
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -144,24 +144,5 @@ struct SSETool {
             }
             return data
         }
-    }
-}
-
-/// Set once by the `--timeout` timer.
-final class TimeoutFlag: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() {
-        self.lock.lock()
-        self.value = true
-        self.lock.unlock()
-    }
-
-    var isSet: Bool {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return self.value
     }
 }
