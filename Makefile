@@ -25,7 +25,7 @@ APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|SocketIOProtocolTes
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
-	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK --filter '^($(APPLE_CONFIG_TESTS))'
+	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple --Xswiftc=-DREALTIME_NO_NATIVE_STACK --filter '^($(APPLE_CONFIG_TESTS))'
 
 # Every target (libraries, tools, tests) compiled for iOS against the real SDK's interfaces,
 # with arm64 object code, at the declared minimum (Package.swift) and at iOS 18, by
@@ -33,8 +33,9 @@ test-apple-config: bootstrap
 # or runtime is here. A clone without ../shared/apple-sdk (a user's) skips with the reason.
 APPLE_SDK_DIR ?= $(abspath ../shared/apple-sdk)
 APPLE_CHECK_TRIPLES ?= arm64-apple-ios13.0 arm64-apple-ios18.0
+APPLE_CHECK_JOBS ?= 2
 apple-check:
-	./scripts/apple-check.sh $(APPLE_SDK_DIR) $(APPLE_CHECK_TRIPLES)
+	JOBS=$(APPLE_CHECK_JOBS) ./scripts/apple-check.sh $(APPLE_SDK_DIR) $(APPLE_CHECK_TRIPLES)
 
 # swift-format (the toolchain's `swift format`) with .swift-format: `make lint` fails on any
 # finding (CI runs it), `make format` rewrites the files in place.

@@ -12,7 +12,7 @@ Suites go to shards longest first (LPT) by the durations in Tests/suite-timings.
 not listed there counts as one second); `--record-timings` rewrites that file from this run.
 
 usage: scripts/run-tests.py [--shards N] [--filter REGEX] [--record-timings]
-                            [--scratch-path DIR] [-Xswiftc FLAG ...]
+                            [--scratch-path DIR] [--Xswiftc=FLAG ...]
                             [--sanitize thread|address --fail-on REGEX]
 Expects a built test bundle (`swift build --build-tests`, with the same scratch path and flags).
 Logs and xUnit results go to <scratch path>/test-results/. Exit status 1 when any shard fails,
@@ -83,7 +83,8 @@ def main():
     parser.add_argument("--filter", help="only suites whose name matches this regex")
     parser.add_argument("--record-timings", action="store_true")
     parser.add_argument("--scratch-path", default=".build")
-    parser.add_argument("-Xswiftc", dest="swiftc", action="append", default=[])
+    parser.add_argument("--Xswiftc", dest="swiftc", action="append", default=[],
+                        help="a flag the bundle was built with (-Xswiftc), given as --Xswiftc=-DFLAG")
     parser.add_argument("--sanitize", help="the sanitizer the bundle was built with (thread, address)")
     parser.add_argument("--fail-on", help="a shard whose log matches this regex fails (a sanitizer's banner)")
     args = parser.parse_args()
