@@ -66,10 +66,12 @@ var targets: [Target] = [
     // MARK: Public products
     .target(
         name: "SocketIO",
-        dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "RealtimeHTTP", "ProxyCodec"],
+        dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "HTTP1Codec", "RealtimeIO", "RealtimeHTTP", "ProxyCodec"],
         swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
-    .target(name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "RealtimeHTTP", "ProxyCodec"], swiftSettings: strict),
+    .target(
+        name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "HTTP1Codec", "RealtimeHTTP", "ProxyCodec"],
+        swiftSettings: strict),
 
     // MARK: Executables (under Tools/, apart from the libraries' layers)
     .executableTarget(
@@ -99,10 +101,10 @@ targets += [
     testTarget("SSEProtocolTests", ["SSEProtocol"]),
     testTarget("ProxyCodecTests", ["ProxyCodec", "HTTP1Codec"]),
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
-    testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO"]),
-    testTarget("EventSourceTests", ["EventSource", "RealtimeIO"]),
+    testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO", "RealtimeTransport", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"]),
+    testTarget("EventSourceTests", ["EventSource", "RealtimeIO", "RealtimeHTTP", "HTTP1Codec", "SSEProtocol"]),
     testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
-    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "RealtimeIO"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "RealtimeIO"]),
     testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse"]),
     // The code blocks of the DocC articles, compiled (scripts/docs.sh checks they are here).
     testTarget("DocExamplesTests", ["SocketIO", "SocketIOConcurrency", "EventSource"]),
@@ -119,7 +121,7 @@ targets += [
     .target(name: "BenchmarkSupport", dependencies: ["RealtimeTime"], path: "Tools/BenchmarkSupport", swiftSettings: strict),
     tool("AutobahnClient", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime"]),
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
-    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
+    tool("SSEBenchmark", ["EventSource", "SSEProtocol", "HTTP1Codec", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
