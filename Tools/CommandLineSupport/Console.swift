@@ -35,6 +35,29 @@ package struct Console: Sendable {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// The options of this process's command line. `--help` and `--version` are printed (exit
+    /// 0) and a usage error too (exit `usageStatus`), as both tools do.
+    package static func options<Options: ToolOptions>(_: Options.Type, usageStatus: Int32) -> Options {
+        let formatter = HelpFormatter(Options.command)
+        let request: ToolRequest<Options>
+        do throws(UsageError) {
+            request = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            Self.standardError(formatter.usageError(error))
+            exit(usageStatus)
+        }
+        switch request {
+        case .help:
+            Self.standardOutput(formatter.help)
+            exit(0)
+        case .version:
+            Self.standardOutput(formatter.version)
+            exit(0)
+        case .run(let options):
+            return options
+        }
+    }
+
     package init(name: String, silent: Bool) {
         self.name = name
         self.silent = silent

@@ -41,7 +41,7 @@ package enum SIOMode: Sendable, Equatable {
 }
 
 /// `sio`'s command line, read into values (no I/O: files named by options are read by the tool).
-package struct SIOOptions: Sendable, Equatable {
+package struct SIOOptions: ToolOptions {
     package enum Transport: String, Sendable, CaseIterable {
         case auto, polling, websocket
     }
@@ -192,15 +192,6 @@ extension SIOOptions {
         return options
     }
 
-    /// Reads a whole command line: `.help`, `.version`, or the options.
-    package static func parse(_ arguments: [String]) throws(UsageError) -> ToolRequest<SIOOptions> {
-        switch try CommandLineParser.parse(arguments, for: Self.command) {
-        case .help: return .help
-        case .version: return .version
-        case .run(let parsed): return .run(try Self.options(from: parsed))
-        }
-    }
-
     /// The URL as the manager wants it (`http`/`https`, no path, no query), its query items, and
     /// its path (the namespace the JavaScript client would join; `/` when empty).
     static func serverURL(_ text: String) throws(UsageError) -> (URL, [HeaderField], String) {
@@ -235,4 +226,21 @@ package enum ToolRequest<Options: Sendable & Equatable>: Sendable, Equatable {
     case run(Options)
     case help
     case version
+}
+
+/// A tool's options: the command line it accepts and how its parsed arguments become options.
+package protocol ToolOptions: Sendable, Equatable {
+    static var command: CommandDescription { get }
+    static func options(from parsed: ParsedCommandLine) throws(UsageError) -> Self
+}
+
+extension ToolOptions {
+    /// Reads a whole command line: `.help`, `.version`, or the options.
+    package static func parse(_ arguments: [String]) throws(UsageError) -> ToolRequest<Self> {
+        switch try CommandLineParser.parse(arguments, for: Self.command) {
+        case .help: return .help
+        case .version: return .version
+        case .run(let parsed): return .run(try Self.options(from: parsed))
+        }
+    }
 }

@@ -24,7 +24,7 @@ package enum SSEExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// `sse`'s command line, read into values (no I/O: `--data @file` is read by the tool).
-package struct SSEOptions: Sendable, Equatable {
+package struct SSEOptions: ToolOptions {
     /// How events are printed.
     package enum Format: Sendable, Equatable {
         /// Each event's data, then a newline (`curl -N` shows the data lines).
@@ -128,15 +128,6 @@ extension SSEOptions {
         options.format = parsed.flag("--json") ? .json : .plain
         options.silent = parsed.flag("--silent")
         return options
-    }
-
-    /// Reads a whole command line: `.help`, `.version`, or the options.
-    package static func parse(_ arguments: [String]) throws(UsageError) -> ToolRequest<SSEOptions> {
-        switch try CommandLineParser.parse(arguments, for: Self.command) {
-        case .help: return .help
-        case .version: return .version
-        case .run(let parsed): return .run(try Self.options(from: parsed))
-        }
     }
 
     static func url(_ text: String) throws(UsageError) -> URL {

@@ -3,23 +3,6 @@
 import CommandLineSupport
 import Foundation
 
-let formatter = HelpFormatter(SSEOptions.command)
-let request: ToolRequest<SSEOptions>
-do throws(UsageError) {
-    request = try SSEOptions.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    Console.standardError(formatter.usageError(error))
-    exit(SSEExitStatus.usage.rawValue)
-}
-
-switch request {
-case .help:
-    Console.standardOutput(formatter.help)
-    exit(SSEExitStatus.success.rawValue)
-case .version:
-    Console.standardOutput(formatter.version)
-    exit(SSEExitStatus.success.rawValue)
-case .run(let options):
-    let status = await SSETool(options: options).run()
-    exit(status.rawValue)
-}
+let options = Console.options(SSEOptions.self, usageStatus: SSEExitStatus.usage.rawValue)
+let status = await SSETool(options: options).run()
+exit(status.rawValue)
