@@ -3,11 +3,14 @@
 # python-socketio server, alternating each round, so both see the same machine load.
 #   scripts/bench-socketio-ab.sh BEFORE_BINARY AFTER_BINARY [rounds] [transports]
 # Build each with `swift build -c release --product SocketIOBenchmark` and copy
-# .build/release/SocketIOBenchmark away. Prints medians per build, transport and API.
+# .build/release/SocketIOBenchmark away. Prints medians (and the min-max spread of CPU/ack)
+# per build, transport and API. Both run under scripts/call-counters.sh's LD_PRELOAD, so a
+# build that reports them adds allocations and mutex acquisitions per ack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BEFORE=$1; AFTER=$2; ROUNDS=${3:-5}; TRANSPORTS=${4:-websocket}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+COUNTERS=$(scripts/call-counters.sh)
 LOG=$(mktemp); OUT=$(mktemp)
 .venv/bin/python -u Tests/Servers/bench_sio_server.py >"$LOG" 2>&1 &
 SERVER=$!
@@ -17,7 +20,7 @@ PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
 for round in $(seq "$ROUNDS"); do
   for build in before after; do
     BIN=$BEFORE; [ "$build" = after ] && BIN=$AFTER
-    "$BIN" client "$PORT" --acks 1000 --warmup 100 --emits 2000 --transports "$TRANSPORTS" --apis callback,async \
+    LD_PRELOAD=$COUNTERS "$BIN" client "$PORT" --acks 1000 --warmup 100 --emits 2000 --transports "$TRANSPORTS" --apis callback,async \
       | sed "s/^/$build /" >>"$OUT"
   done
 done
@@ -29,12 +32,16 @@ for line in open(sys.argv[1]):
     r = json.loads(text)
     rows.setdefault((r["transport"], r["client"], build), []).append(r)
 keys = [("p50_us", "p50 (us)"), ("cpu_per_ack_us", "CPU/ack (us)"), ("switches_per_ack", "switches/ack"),
-        ("cpu_per_emit_us", "CPU/emit (us)")]
-print(f"{'transport':10} {'api':12} {'build':7} " + " ".join(f"{label:>14}" for _, label in keys) + "   rounds")
+        ("allocs_per_ack", "allocs/ack"), ("locks_per_ack", "locks/ack"), ("cpu_per_emit_us", "CPU/emit (us)")]
+def cell(runs, key):
+    values = [r[key] for r in runs if r.get(key) is not None]
+    return f"{statistics.median(values):14.2f}" if values else f"{'-':>14}"
+print(f"{'transport':10} {'api':12} {'build':7} " + " ".join(f"{label:>14}" for _, label in keys) + "   CPU/ack spread   rounds")
 for (transport, client, build) in sorted(rows, key=lambda k: (k[0], k[1], k[2] != "before")):
     runs = rows[(transport, client, build)]
-    cells = " ".join(f"{statistics.median(r[k] for r in runs):14.2f}" for k, _ in keys)
-    print(f"{transport:10} {client:12} {build:7} {cells}   {len(runs)}")
+    cells = " ".join(cell(runs, k) for k, _ in keys)
+    cpu = [r["cpu_per_ack_us"] for r in runs]
+    print(f"{transport:10} {client:12} {build:7} {cells}   {min(cpu):6.1f}-{max(cpu):6.1f}   {len(runs)}")
 # The async API's cost over the callback API's, paired within each round and build.
 for transport in sorted({k[0] for k in rows}):
     for build in ("before", "after"):

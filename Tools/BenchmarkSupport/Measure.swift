@@ -64,4 +64,22 @@ package enum Measure {
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
+
+    /// Heap allocations and mutex acquisitions of this process so far, when the benchmark runs
+    /// under `LD_PRELOAD` of `scripts/call-counters.sh`'s object (Linux); `nil` otherwise.
+    package static func callCounters() -> (allocations: Int, locks: Int)? {
+        #if canImport(Glibc)
+        let process = dlopen(nil, RTLD_NOW)
+        guard let allocations = dlsym(process, "realtime_counter_allocations"),
+            let locks = dlsym(process, "realtime_counter_locks")
+        else { return nil }
+        typealias Reader = @convention(c) () -> UInt
+        return (
+            Int(unsafeBitCast(allocations, to: Reader.self)()),
+            Int(unsafeBitCast(locks, to: Reader.self)())
+        )
+        #else
+        return nil
+        #endif
+    }
 }

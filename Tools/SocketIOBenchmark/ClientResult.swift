@@ -18,6 +18,10 @@ struct ClientResult: Codable, Sendable {
     /// Context switches (voluntary + involuntary) of the client process over the round trips
     /// divided by `acks`: how many times a thread went to sleep or was preempted per ack.
     var switchesPerAck: Double
+    /// Heap allocations of the client process per ack, when run under `scripts/call-counters.sh`.
+    var allocationsPerAck: Double?
+    /// Mutex acquisitions (`pthread_mutex_lock`) of the client process per ack, likewise.
+    var locksPerAck: Double?
     /// Fire-and-forget emits sent (the server counted them all before the clock stopped).
     var emits: Int
     /// Client process CPU from the first emit until the server reported all counted, divided by `emits`.
@@ -31,6 +35,8 @@ struct ClientResult: Codable, Sendable {
         case p99Microseconds = "p99_us"
         case cpuPerAckMicroseconds = "cpu_per_ack_us"
         case switchesPerAck = "switches_per_ack"
+        case allocationsPerAck = "allocs_per_ack"
+        case locksPerAck = "locks_per_ack"
         case cpuPerEmitMicroseconds = "cpu_per_emit_us"
         case emitSeconds = "emit_seconds"
     }

@@ -144,9 +144,11 @@ final class SwiftClientRun: @unchecked Sendable {
         try self.connect()
         _ = try self.roundTrips(warmup)
         let switchesStart = Measure.processContextSwitches()
+        let countersStart = Measure.callCounters()
         let cpuStart = Measure.processCPUSeconds()
         let samples = try self.roundTrips(acks)
         let ackCPU = Measure.processCPUSeconds() - cpuStart
+        let countersEnd = Measure.callCounters()
         let switches = Measure.processContextSwitches() - switchesStart
         let sorted = samples.sorted()
         let (emitCPU, emitWall) = try self.fireAndForget(emits)
@@ -157,6 +159,8 @@ final class SwiftClientRun: @unchecked Sendable {
             p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
             cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,
             switchesPerAck: Double(switches) / Double(acks),
+            allocationsPerAck: countersEnd.map { Double($0.allocations - (countersStart?.allocations ?? 0)) / Double(acks) },
+            locksPerAck: countersEnd.map { Double($0.locks - (countersStart?.locks ?? 0)) / Double(acks) },
             emits: emits, cpuPerEmitMicroseconds: emitCPU / Double(emits) * 1e6, emitSeconds: emitWall)
     }
 }

@@ -47,23 +47,43 @@ extension SocketLogger {
 
 /// The process-wide logger, replaced by the `.logger` option and switched by `.log`.
 ///
-/// Off by default. Thread-safe: the current logger is kept behind a lock.
-final class DefaultSocketLogger: SocketLogger, @unchecked Sendable {
-    // `@unchecked Sendable`: `log` is the only state and it is kept behind `logFlag`'s lock.
-    private let logFlag = SocketLock(false)
+/// Off by default. Thread-safe, and free when off: which logger is current and whether the
+/// default one prints are two atomic switches, so a log call with logging off reads two
+/// Booleans and takes no lock. A logger an app installs sits behind a lock, read only while
+/// it is installed (it decides itself, through its `log`, whether to print).
+final class DefaultSocketLogger: SocketLogger, Sendable {
+    /// Whether this logger prints.
+    private let printing = SocketLogSwitch(false)
 
     var log: Bool {
-        get { self.logFlag.withLock { $0 } }
-        set { self.logFlag.withLock { $0 = newValue } }
+        get { self.printing.isOn }
+        set { self.printing.set(newValue) }
     }
 
-    private static let current = SocketLock<UncheckedSendable<SocketLogger>>(UncheckedSendable(DefaultSocketLogger()))
+    /// The logger used while no other is installed.
+    private static let standard = DefaultSocketLogger()
+    /// `true` while ``installed`` holds an app's logger.
+    private static let usesInstalled = SocketLogSwitch(false)
+    private static let installed = SocketLock<UncheckedSendable<SocketLogger>?>(nil)
 
     /// The logger every part of the library writes to.
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // (upstream's name: apps set `DefaultSocketLogger.Logger`)
     static var Logger: SocketLogger {
-        get { self.current.withLock { $0.value } }
-        set { self.current.withLock { $0 = UncheckedSendable(newValue) } }
+        get {
+            guard self.usesInstalled.isOn, let logger = self.installed.withLock({ $0?.value }) else {
+                return self.standard
+            }
+            return logger
+        }
+        set {
+            if let standard = newValue as? DefaultSocketLogger, standard === self.standard {
+                self.usesInstalled.set(false)
+                self.installed.withLock { $0 = nil }
+            } else {
+                self.installed.withLock { $0 = UncheckedSendable(newValue) }
+                self.usesInstalled.set(true)
+            }
+        }
     }
 }
