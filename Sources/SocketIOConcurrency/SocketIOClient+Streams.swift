@@ -42,17 +42,31 @@ extension SocketIOClient {
         _ event: String,
         bufferingPolicy: AsyncThrowingStream<Payload, Error>.BufferingPolicy = .bufferingNewest(100)
     ) -> AsyncThrowingStream<Payload, Error> {
+        self.subscribe(to: event, bufferingPolicy: bufferingPolicy) { payload throws(Error) in payload }
+    }
+
+    /// The stream of ``on(_:bufferingPolicy:)`` with each payload passed through `transform`;
+    /// a transform that throws ends the stream with its error.
+    func subscribe<Element>(
+        to event: String,
+        bufferingPolicy: AsyncThrowingStream<Element, Error>.BufferingPolicy,
+        transform: @escaping @Sendable (Payload) throws(Error) -> Element
+    ) -> AsyncThrowingStream<Element, Error> {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
             // Network events arrive as decoded values (on the thread that read them, when no
             // `[Any]` handler wants the event); `handleEvent` callers' items are converted.
             let eventID = self.on(
                 event,
                 values: { arguments in
-                    continuation.yield(Payload(arguments: arguments))
+                    do throws(Error) {
+                        continuation.yield(try transform(Payload(arguments: arguments)))
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
                 },
                 items: { items, _ in
                     do throws(Error) {
-                        continuation.yield(try Payload(socketItems: items))
+                        continuation.yield(try transform(try Payload(socketItems: items)))
                     } catch {
                         continuation.finish(throwing: error)
                     }

@@ -54,6 +54,24 @@ async def types(sid, *data):
     return True, 1, 1.5, "s", None, [False, 0], b"\x01\x02"
 
 
+@sio.on("codable:echo")
+async def codable_echo(sid, *data):
+    """Emits the arguments back as `codable:new` and acks them with the paths of every value
+    that arrived as a binary attachment (bytes), so a test sees Data was not sent as base64."""
+
+    def binary_paths(value, path):
+        if isinstance(value, bytes):
+            return [path]
+        if isinstance(value, dict):
+            return [p for key, item in value.items() for p in binary_paths(item, f"{path}.{key}")]
+        if isinstance(value, list):
+            return [p for index, item in enumerate(value) for p in binary_paths(item, f"{path}[{index}]")]
+        return []
+
+    await sio.emit("codable:new", data[0] if len(data) == 1 else list(data), to=sid)
+    return {"echo": list(data), "binary": sorted(p for i, item in enumerate(data) for p in binary_paths(item, f"${i}"))}
+
+
 @sio.on("never_ack")
 async def never_ack(sid, *data):
     await asyncio.sleep(3600)
