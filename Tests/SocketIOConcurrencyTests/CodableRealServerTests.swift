@@ -62,7 +62,9 @@ import Testing
             #expect(received.all == [photo])
 
             // An ack that does not decode: a typed error naming the event.
-            await #expect(throws: SocketIOClient.Error.invalidSocketData(event: "codable:echo", message: "cannot decode Unrelated: no value for missing")) {
+            await #expect(
+                throws: SocketIOClient.Error.invalidSocketData(event: "codable:echo", message: "cannot decode Unrelated: no value for missing")
+            ) {
                 _ = try await socket.emitWithAck("codable:echo", encoding: 1, as: Unrelated.self)
             }
             try await socket.disconnect()
