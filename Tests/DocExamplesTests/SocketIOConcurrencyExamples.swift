@@ -208,3 +208,40 @@ func concurrencyTLS(url: URL, pem: String) async {
         print(error)
     }
 }
+
+// MARK: - CodablePayloads.md
+
+func concurrencyCodable(socket: SocketIOClient) async throws {
+    struct ChatMessage: Codable, Sendable {
+        var room: String
+        var text: String
+        var attachment: Data?
+    }
+
+    try await socket.emit("chat", encoding: ChatMessage(room: "lobby", text: "hi", attachment: nil))
+
+    for try await message in socket.on("chat", as: ChatMessage.self) {
+        print(message.room, message.text)
+    }
+}
+
+func concurrencyCodableAck(socket: SocketIOClient) async throws {
+    struct Joined: Decodable {
+        var members: Int
+    }
+
+    let joined = try await socket.emitWithAck("join", encoding: ["room": "lobby"], as: Joined.self)
+    print(joined.members)
+}
+
+func concurrencyCodableError(socket: SocketIOClient) async {
+    struct Joined: Decodable {
+        var members: Int
+    }
+    do {
+        _ = try await socket.emitWithAck("join", encoding: ["room": "lobby"], as: Joined.self)
+    } catch .invalidSocketData(let event, let message) {
+        print(event ?? "-", message)  // join cannot decode Joined: no value for members
+    } catch {
+    }
+}
