@@ -62,8 +62,9 @@ package struct NamespaceStateMachine: Sendable {
 
     /// The namespace name, `/` for the main namespace.
     package let namespace: String
-    /// The Socket.IO protocol revision spoken.
-    package let revision: SocketProtocolRevision
+    /// The Socket.IO protocol revision spoken. The owner may change it while the namespace is
+    /// not connected (a manager whose `.version` changed), so the next connection speaks it.
+    package var revision: SocketProtocolRevision
     /// How many EVENT/ACK packets may arrive before the CONNECT acknowledgement; one more is a
     /// protocol violation.
     package var maximumBufferedPackets: Int

@@ -66,4 +66,23 @@ import Testing
         drain(queue)
         #expect(socket.status == .connected)
     }
+
+    /// The protocol version lives in one place, the manager's options: a `.version` set after
+    /// the sockets were made applies to them from their next join, and to the packet reader.
+    @Test func aVersionSetLaterAppliesToExistingSocketsAtTheirNextJoin() {
+        let (manager, engine, queue) = makeManager()
+        let socket = manager.defaultSocket
+        let admin = manager.socket(forNamespace: "/admin")
+        manager.setConfigs([.version(.two), .handleQueue(queue), .reconnectWait(0), .randomizationFactor(0)])
+        socket.connect()
+        admin.connect(withPayload: ["ignored": true])
+        drain(queue)
+        #expect(engine.writes == ["0/admin,"])  // v4: no CONNECT for "/", no auth payload
+
+        manager.parseEngineMessage("0")  // v4's implicit main-namespace CONNECT, no sid
+        manager.parseEngineMessage("0/admin,")
+        drain(queue)
+        #expect(socket.status == .connected)
+        #expect(admin.status == .connected)
+    }
 }

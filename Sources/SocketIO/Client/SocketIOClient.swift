@@ -107,8 +107,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter nsp: The namespace of the socket.
     public init(manager: SocketManagerSpec, nsp: String) {
         // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
-        let revision: SocketProtocolRevision = manager.version == .two ? .v4 : .v5
-        self.state = SocketLock(State(manager: manager, namespace: NamespaceStateMachine(namespace: nsp, revision: revision)))
+        self.state = SocketLock(
+            State(manager: manager, namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision)))
         self.nsp = nsp
 
         super.init()
@@ -455,8 +455,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         guard let manager else { return }
         let engineSID = manager.engine?.sid
+        let revision = manager.version.protocolRevision
         let auth = payload.map { SocketValueConversion.jsonValue(from: $0) }
         let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
+            // The manager's version as it is now (a `.version` set after this socket was made
+            // applies from this join on).
+            if !state.namespace.isConnected { state.namespace.revision = revision }
             // The manager's status is read under this socket's lock (the only nesting: socket,
             // then manager), so an engine open the manager reports to this socket is ordered
             // with this join: either this join sees it, or the report comes after the join.

@@ -63,7 +63,6 @@ extension SocketManager {
             case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
         }
         let plan = self.state.withLock { state -> Plan in
-            state.reader.decoder.revision = state.options.version == .two ? .v4 : .v5
             let packet: SocketIOProtocol.SocketPacket?
             do {
                 packet = try read(&state.reader)

@@ -426,6 +426,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         let (engine, update) = self.state.withLock { state -> (SocketEngineSpec?, SocketManagerOptions.LoggerUpdate) in
             let update = state.options.apply(config)
             state.config = config
+            // The reader speaks the revision of the version just set (read once here, not per message).
+            state.reader.decoder.revision = state.options.version.protocolRevision
 
             if socketURL.absoluteString.hasPrefix("https://") {
                 state.config.insert(.secure(true))

@@ -72,7 +72,7 @@ extension SocketPacket {
     static func decode(_ message: String, version: SocketIOVersion = .three) throws(SocketParsableError) -> SocketPacket {
         let packet: SocketIOProtocol.SocketPacket
         do {
-            packet = try SocketPacketDecoder(revision: version == .two ? .v4 : .v5).decode(message)
+            packet = try SocketPacketDecoder(revision: version.protocolRevision).decode(message)
         } catch {
             switch error {
             case .unknownPacketType: throw .invalidPacketType
