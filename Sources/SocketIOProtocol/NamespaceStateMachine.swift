@@ -76,6 +76,28 @@ package struct NamespaceStateMachine: Sendable {
     private var engineSID: String?
     /// v4, main namespace: the server's implicit `40` arrived before the user asked to connect.
     private var implicitConnectReceived = false
+    /// Events and acks that arrived before the CONNECT acknowledgement, held after it until
+    /// ``reportConnected(sid:)`` (the socket reports `connected`, then delivers them, then
+    /// emits `connect`: socket.io-client's `receiveBuffer` order).
+    private var heldDeliveries: [SocketPacket] = []
+
+    // MARK: Connection state recovery
+
+    /// The private session id of the last CONNECT acknowledgement; `nil` when the server does
+    /// not recover sessions (its acknowledgement carries no `pid`).
+    ///
+    /// socket.io 4.6+ with `connectionStateRecovery` on: the client sends `{pid, offset}` (with
+    /// its auth) in every later CONNECT, and the server restores the session it knew, replaying
+    /// the packets the client missed before its acknowledgement. Kept across a disconnect, as
+    /// socket.io-client keeps `_pid`.
+    package private(set) var recoveryPID: String?
+    /// The last argument of the last event delivered while ``recoveryPID`` was known, when it is
+    /// a string: the offset the server appends to every event it can replay.
+    package private(set) var recoveryOffset: String?
+    /// `true` when the last CONNECT acknowledgement restored the previous session (its `pid`
+    /// matches the one sent): the server replayed what was missed. socket.io-client's
+    /// `socket.recovered`.
+    package private(set) var recovered = false
 
     /// A machine for `namespace`, initially disconnected, with the transport not open.
     package init(namespace: String, revision: SocketProtocolRevision = .v5, maximumBufferedPackets: Int = 1_000) {
@@ -189,10 +211,12 @@ package struct NamespaceStateMachine: Sendable {
         self.status = .connected
         switch self.state {
         case .connected:
-            return []
+            let held = self.heldDeliveries
+            self.heldDeliveries = []
+            return held.map { self.delivery(of: $0) }
         case .connecting(let auth, _, let buffered):
             self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: auth)
-            return buffered.map(Self.delivery(of:))
+            return buffered.map { self.delivery(of: $0) }
         case .disconnected:
             self.implicitConnectReceived = false
             self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: nil)
@@ -311,7 +335,7 @@ package struct NamespaceStateMachine: Sendable {
                 self.state = .connecting(auth: auth, sent: sent, buffered: buffered)
                 return []
             case .connected:
-                return [Self.delivery(of: packet)]
+                return [self.delivery(of: packet)]
             }
         }
     }
@@ -336,13 +360,19 @@ package struct NamespaceStateMachine: Sendable {
             self.state = .disconnected
             return [.connectError(message: "CONNECT acknowledgement without sid (server is not Socket.IO v5?)", data: nil)]
         }
-        self.state = .connected(sid: sid, auth: auth)
-        var actions: [NamespaceAction] = [.connected(sid: sid)]
-        actions.reserveCapacity(1 + buffered.count)
-        for buffered in buffered {
-            actions.append(Self.delivery(of: buffered))
+        // Recovery: the session was restored when the acknowledgement names the `pid` we sent.
+        let pid = packet.data?["pid"]?.stringValue
+        self.recovered = pid != nil && pid == self.recoveryPID
+        if pid != self.recoveryPID {
+            // A new session: an offset of the old one means nothing to it.
+            self.recoveryOffset = nil
         }
-        return actions
+        self.recoveryPID = pid
+        self.state = .connected(sid: sid, auth: auth)
+        // What arrived first (a recovering server's replay, or what a connect handler emitted)
+        // waits for the socket's `connected` report: delivered then, before `connect`.
+        self.heldDeliveries = buffered
+        return [.connected(sid: sid)]
     }
 
     private mutating func receiveConnectError(_ packet: SocketPacket) -> [NamespaceAction] {
@@ -359,22 +389,51 @@ package struct NamespaceStateMachine: Sendable {
         }
     }
 
-    /// v5: CONNECT with the auth payload. v4: CONNECT without payload, and none at all for `/`.
+    /// v5: CONNECT with the auth payload (and, once a session is known, `pid` and `offset`
+    /// before its members, as socket.io-client's `Object.assign({pid, offset}, auth)`). v4:
+    /// CONNECT without payload, and none at all for `/`.
     private func connectActions(auth: JSONValue?) -> [NamespaceAction] {
         switch self.revision {
         case .v5:
-            return [.send(SocketPacket(type: .connect, namespace: self.namespace, data: auth))]
+            return [.send(SocketPacket(type: .connect, namespace: self.namespace, data: self.connectPayload(auth: auth)))]
         case .v4:
             guard self.namespace != "/" else { return [] }
             return [.send(SocketPacket(type: .connect, namespace: self.namespace))]
         }
     }
 
-    private static func delivery(of packet: SocketPacket) -> NamespaceAction {
+    /// The CONNECT payload: `auth`, with `pid` and `offset` first when a session is known.
+    private func connectPayload(auth: JSONValue?) -> JSONValue? {
+        guard let pid = self.recoveryPID else { return auth }
+        var object = JSONObject()
+        object["pid"] = .string(pid)
+        if let offset = self.recoveryOffset {
+            object["offset"] = .string(offset)
+        }
+        switch auth {
+        case nil, .null?:
+            break
+        case .object(let members)?:
+            for (key, value) in members {
+                object[key] = value
+            }
+        case let other?:
+            return other  // not an object: sent as given (socket.io-client's auth is an object)
+        }
+        return .object(object)
+    }
+
+    /// The action delivering `packet`; an event's last argument becomes the recovery offset
+    /// while a session is known (socket.io-client's `emitEvent`: the last element of the
+    /// packet's array when it is a string).
+    private mutating func delivery(of packet: SocketPacket) -> NamespaceAction {
         switch packet.type {
         case .ack, .binaryAck:
             return .deliverAck(packet)
         default:
+            if self.recoveryPID != nil, case .array(let elements)? = packet.data, case .string(let offset)? = elements.last {
+                self.recoveryOffset = offset
+            }
             return .deliverEvent(packet)
         }
     }

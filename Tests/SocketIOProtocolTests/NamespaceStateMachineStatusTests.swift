@@ -41,10 +41,10 @@ import Testing
         #expect(machine.transportOpened() == [.send(SocketPacket(type: .connect, namespace: "/admin", data: ["token": "t"]))])
         let early = try self.packet(#"2/admin,["early"]"#)
         #expect(machine.receive(early) == [])
-        #expect(machine.receive(try self.packet(#"0/admin,{"sid":"s1"}"#)) == [.connected(sid: "s1"), .deliverEvent(early)])
+        #expect(machine.receive(try self.packet(#"0/admin,{"sid":"s1"}"#)) == [.connected(sid: "s1")])
         #expect(machine.status == .connecting)
-        // `didConnect` reports it; the buffered event went out with the acknowledgement.
-        #expect(machine.reportConnected(sid: "s1") == [])
+        // `didConnect` reports it; the buffered event is delivered then (before `connect`).
+        #expect(machine.reportConnected(sid: "s1") == [.deliverEvent(early)])
         #expect(machine.status == .connected)
         #expect(machine.sid == "s1")
         // Connected: neither a second connect nor a second report.

@@ -213,7 +213,9 @@ import Testing
 }
 
 @Suite(.tearsDownTestEngines) struct SocketIOClientEarlyEventTests {
-    @Test func eventsBeforeConnectAreDeliveredAfterTheConnectEvent() {
+    /// socket.io-client's `receiveBuffer` order: the status is `connected`, the early events are
+    /// delivered in order, then `connect`.
+    @Test func eventsBeforeConnectAreDeliveredBeforeTheConnectEvent() {
         let (manager, _, queue) = makeManager()
         let socket = manager.defaultSocket
         let order = Recorder<String>()
@@ -226,7 +228,7 @@ import Testing
         #expect(order.values.isEmpty)
         manager.parseEngineMessage(#"0{"sid":"s"}"#)
         drain(queue)
-        #expect(order.values == ["connect", "welcome:1", "welcome:2"])
+        #expect(order.values == ["welcome:1", "welcome:2", "connect"])
     }
 
     @Test func hostileBinaryAnnouncementsStayBounded() {

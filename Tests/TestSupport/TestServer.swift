@@ -58,9 +58,35 @@ package final class TestServer: @unchecked Sendable {
         _ script: String, python: String, arguments: [String] = [],
         timeout: TimeAmount = .seconds(30)
     ) async throws -> TestServer {
+        try await self.launch(
+            script, executable: python, arguments: ["-u", TestEnvironment.serverScript(script)] + arguments,
+            environment: nil, timeout: timeout)
+    }
+
+    /// Starts `Tests/Servers/<script>` (JavaScript) with Node.js and the reference Socket.IO
+    /// server of ``NodeReference``; check ``NodeReference/unavailableReason`` first.
+    package static func startNode(
+        _ script: String, arguments: [String] = [],
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> TestServer {
+        guard let node = NodeReference.node else {
+            throw StartError(description: NodeReference.unavailableReason ?? "node not found")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NODE_PATH"] = NodeReference.modules.path
+        return try await self.launch(
+            script, executable: node, arguments: [TestEnvironment.serverScript(script)] + arguments,
+            environment: environment, timeout: timeout)
+    }
+
+    private static func launch(
+        _ script: String, executable: String, arguments: [String], environment: [String: String]?,
+        timeout: TimeAmount
+    ) async throws -> TestServer {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-u", TestEnvironment.serverScript(script)] + arguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = TestEnvironment.repositoryRoot
         let stdout = Pipe()
         process.standardOutput = stdout

@@ -97,6 +97,23 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         return self.state.withLock { $0.sid }
     }
 
+    /// Whether the last connection restored the previous session (socket.io-client's name).
+    ///
+    /// A server with connection state recovery on (socket.io 4.6+, `connectionStateRecovery`)
+    /// keeps a disconnected socket's session for a while. This socket remembers the session's
+    /// private id from each CONNECT acknowledgement and the offset of the last event it
+    /// received, and sends them with its auth on the next CONNECT; when the server restores the
+    /// session it first replays the events the socket missed, which are delivered in order
+    /// before `connect`, and this property is `true` from then on (with the same ``sid``).
+    /// `false` when the server started a new session (the window passed, an unknown offset,
+    /// the last disconnect was a namespace leave, or the server does not recover sessions).
+    ///
+    /// The id and offset are kept across ``disconnect()``, as socket.io-client keeps them, so a
+    /// later `connect()` may be recovered too if the server allows it.
+    public var recovered: Bool {
+        return self.state.withLock { $0.namespace.recovered }
+    }
+
     var logType: String { "SocketIOClient{\(nsp)}" }
 
     // MARK: Initializers
@@ -227,11 +244,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         DefaultSocketLogger.Logger.log("Socket connected", type: logType)
 
-        handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
-
-        // Called before the CONNECT acknowledgement (a simulated connect): what arrived while
-        // connecting is not kept waiting for an acknowledgement any more.
+        // What arrived before the CONNECT acknowledgement (a recovering server's replay of the
+        // missed packets, or what a connect handler emitted), in order, before `connect`, as
+        // socket.io-client's `receiveBuffer`; called before the acknowledgement (a simulated
+        // connect), what arrived while connecting is not kept waiting for it any more.
         perform(buffered, reason: "", receiving: nil)
+
+        handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
     }
 
     /// Called when the client has disconnected from socket.io.
