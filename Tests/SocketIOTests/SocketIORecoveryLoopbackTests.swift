@@ -24,7 +24,8 @@ struct SocketIORecoveryLoopbackTests {
             self.manager = SocketManager(
                 socketURL: URL(string: "http://127.0.0.1:\(port)")!,
                 config: mode.options + [
-                    .log(ProcessInfo.processInfo.environment["RECOVERY_LOG"] != nil), .handleQueue(self.queue), .reconnects(reconnects), .reconnectWait(1), .reconnectWaitMax(1),
+                    .log(ProcessInfo.processInfo.environment["RECOVERY_LOG"] != nil), .handleQueue(self.queue), .reconnects(reconnects),
+                    .reconnectWait(1), .reconnectWaitMax(1),
                     .randomizationFactor(0),
                 ])
             self.socket = self.manager.defaultSocket
@@ -144,7 +145,9 @@ struct SocketIORecoveryLoopbackTests {
             #expect(await client.connect())
             #expect(!client.socket.recovered)
             #expect(client.socket.sid != sid)
-            let second = try await server.waitForLine { $0.hasPrefix(#"{"connection""#) && $0.contains(#""recovered":false"#) && $0.contains(#""pid":"#) }
+            let second = try await server.waitForLine {
+                $0.hasPrefix(#"{"connection""#) && $0.contains(#""recovered":false"#) && $0.contains(#""pid":"#)
+            }
             #expect(second.contains(#""offset":"#))
         }
 
