@@ -204,8 +204,9 @@ package struct NamespaceStateMachine: Sendable {
     ///
     /// - Parameter sid: the socket id the report carries; the namespace keeps an acknowledged
     ///   id, else uses this one (or the Engine.IO session's, or `""`).
-    /// - Returns: `nil` when already connected; otherwise the events and acks buffered while
-    ///   connecting (only when called before the acknowledgement), to deliver after `connect`.
+    /// - Returns: `nil` when already connected; otherwise the events and acks that arrived
+    ///   before the acknowledgement, in order, to deliver now, before the socket's `connect`
+    ///   event (socket.io-client's `receiveBuffer` order).
     package mutating func reportConnected(sid: String?) -> [NamespaceAction]? {
         guard self.status != .connected else { return nil }
         self.status = .connected

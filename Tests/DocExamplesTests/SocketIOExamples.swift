@@ -174,3 +174,13 @@ func socketIOUpstreamCode(socket: SocketIOClient) {
         print("joined:", data)
     }
 }
+
+func socketIORecovered(socket: SocketIOClient) {
+    socket.on(clientEvent: .connect) { _, _ in
+        if socket.recovered {
+            print("back, nothing missed")
+        } else {
+            print("new session: fetch the state again")
+        }
+    }
+}

@@ -439,8 +439,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// The packet goes through the namespace's `NamespaceStateMachine` (socket.io-protocol v5,
     /// "Connection to a namespace"). Events that arrive while the socket is `connecting`
     /// (python-socketio sends what its connect handler emits before the CONNECT packet) are
-    /// kept (up to 1,000; one more leaves the namespace) and delivered in order right after the
-    /// `connect` client event, instead of being dropped as upstream does.
+    /// kept (up to 1,000; one more leaves the namespace) and delivered in order just before the
+    /// `connect` client event (socket.io-client's order, which a recovering server's replay
+    /// relies on), instead of being dropped as upstream does.
     ///
     /// A CONNECT_ERROR (`.error`) packet is reported as an `error` client event carrying the server's
     /// object (`["message": ..., "data": ...]`), and — unlike upstream — moves a connecting socket
