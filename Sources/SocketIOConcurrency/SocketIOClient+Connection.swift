@@ -45,6 +45,45 @@ extension SocketIOClient {
                 throw .invalidSocketData(event: event, message: String(describing: error))
             }
         }
+        try await self.awaitConnect(timeout: timeout) { self.connect(withPayload: connectPayload) }
+    }
+
+    /// Connects the socket's namespace with a CONNECT payload that `authProvider` supplies
+    /// before each CONNECT (this one and every rejoin after a reconnection), and suspends until
+    /// it is connected.
+    ///
+    /// ```swift
+    /// try await socket.connect(authProvider: {
+    ///     ["token": .string(try await tokens.fresh())]
+    /// })
+    /// ```
+    ///
+    /// socket.io-client's `auth` function: an access token that expired while the connection
+    /// was down is replaced when the socket rejoins, instead of the server refusing the stale
+    /// one. Each call of `authProvider` runs in a task the socket owns (cancelled by the next
+    /// request and by `disconnect()`); an answer after the connection was lost again is
+    /// ignored. Waiting, timeout and abandonment are those of ``connect(withPayload:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - authProvider: Returns the payload (an ``Payload/object(_:)``, or `nil` for none).
+    ///   - timeout: Seconds to wait; finite and `> 0`.
+    /// - Throws: what ``connect(withPayload:timeout:)`` throws; when `authProvider` throws,
+    ///   ``Error/clientError(event:message:source:)`` with `"auth provider failed: …"`.
+    public func connect(
+        authProvider: @escaping @Sendable () async throws -> Payload?,
+        timeout: TimeInterval = 5
+    ) async throws(Error) {
+        try Error.validate(timeout: timeout)
+        guard !Task.isCancelled else { throw .cancelled }
+        try await self.awaitConnect(timeout: timeout) {
+            self.connect(asyncAuthProvider: { try await authProvider()?.jsonValue }, timeoutAfter: 0, withHandler: nil)
+        }
+    }
+
+    /// Starts a connect with `start` and waits for its outcome (see
+    /// ``connect(withPayload:timeout:)``).
+    private func awaitConnect(timeout: TimeInterval, start: @escaping () -> Void) async throws(Error) {
+        let event = SocketClientEvent.connect.rawValue
         let operation = PendingSocketOperation<Void>(socket: self)
         let outcome = await operation.run { operation in
             guard self.status != .connected else {
@@ -71,7 +110,7 @@ extension SocketIOClient {
                 }
             }
             operation.finish(after: timeout, with: .failure(.connectTimedOut(timeout: timeout)))
-            self.connect(withPayload: connectPayload)
+            start()
             if self.status == .connected { operation.finish(.success(())) }
         }
         if case .failure = outcome { self.abandonConnect() }

@@ -33,3 +33,23 @@ extension SocketIOClient.Payload {
         self = arguments.count == 1 ? Self(arguments[0]) : .array(arguments.map { Self($0) })
     }
 }
+
+// MARK: - Payload -> JSONValue
+
+extension SocketIOClient.Payload {
+    /// The protocol layer's value for this payload (object members in key order, so the
+    /// encoded text is the same on every run).
+    var jsonValue: JSONValue {
+        switch self {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .int(let int): return .int(int)
+        case .double(let double): return .double(double)
+        case .string(let string): return .string(string)
+        case .data(let data): return .binary(Array(data))
+        case .array(let elements): return .array(elements.map(\.jsonValue))
+        case .object(let members):
+            return .object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.jsonValue) }))
+        }
+    }
+}

@@ -80,6 +80,12 @@ package struct NamespaceStateMachine: Sendable {
     /// ``reportConnected(sid:)`` (the socket reports `connected`, then delivers them, then
     /// emits `connect`: socket.io-client's `receiveBuffer` order).
     private var heldDeliveries: [SocketPacket] = []
+    /// `true` when the CONNECT payload comes from the owner's auth provider, asked before each
+    /// CONNECT (``NamespaceAction/requestAuth(_:)``), instead of the payload given to `connect`.
+    private var authFromProvider = false
+    /// The provider request whose answer is awaited; an answer to any other is stale.
+    private var pendingAuthRequest: Int?
+    private var nextAuthRequest = 0
 
     // MARK: Connection state recovery
 
@@ -128,7 +134,21 @@ package struct NamespaceStateMachine: Sendable {
     /// Sends CONNECT now if the transport is open, else when ``transportOpened()`` is called.
     /// Does nothing while already connecting or connected.
     package mutating func connect(auth: JSONValue?) -> [NamespaceAction] {
+        self.connect(auth: auth, fromProvider: false)
+    }
+
+    /// Starts connecting with the CONNECT payload asked from the owner's auth provider before
+    /// each CONNECT, this one and every rejoin after a reconnection (socket.io-client's `auth`
+    /// function, called on every engine open): the machine returns
+    /// ``NamespaceAction/requestAuth(_:)`` where it would send CONNECT, and sends it when
+    /// ``authProvided(_:request:)`` answers.
+    package mutating func connectAskingForAuth() -> [NamespaceAction] {
+        self.connect(auth: nil, fromProvider: true)
+    }
+
+    private mutating func connect(auth: JSONValue?, fromProvider: Bool) -> [NamespaceAction] {
         guard case .disconnected = self.state else { return [] }
+        self.authFromProvider = fromProvider
         if self.implicitConnectReceived && self.transportIsOpen {
             self.implicitConnectReceived = false
             let sid = self.engineSID ?? ""
@@ -136,16 +156,37 @@ package struct NamespaceStateMachine: Sendable {
             return [.connected(sid: sid)]
         }
         if self.transportIsOpen {
-            self.state = .connecting(auth: auth, sent: true, buffered: [])
-            return self.connectActions(auth: auth)
+            return self.beginConnect(auth: auth)
         }
         self.state = .connecting(auth: auth, sent: false, buffered: [])
         return []
     }
 
+    /// The provider's answer to `request`: CONNECT goes out with `auth`, if the machine still
+    /// waits for that answer (not for a newer request, not after a disconnect or a transport
+    /// loss).
+    package mutating func authProvided(_ auth: JSONValue?, request: Int) -> [NamespaceAction] {
+        guard self.pendingAuthRequest == request, self.transportIsOpen,
+            case .connecting(_, false, let buffered) = self.state
+        else { return [] }
+        self.pendingAuthRequest = nil
+        self.state = .connecting(auth: auth, sent: true, buffered: buffered)
+        return self.connectActions(auth: auth)
+    }
+
+    /// The provider failed to answer `request`: the namespace is refused as by the server
+    /// (``NamespaceAction/connectError(message:data:)``), and may be connected again.
+    package mutating func authFailed(_ message: String, request: Int) -> [NamespaceAction] {
+        guard self.pendingAuthRequest == request, case .connecting = self.state else { return [] }
+        self.pendingAuthRequest = nil
+        self.state = .disconnected
+        return [.connectError(message: message, data: nil)]
+    }
+
     /// Leaves the namespace: sends DISCONNECT when the server knows about us, and reports
     /// ``NamespaceDisconnectReason/clientDisconnect``.
     package mutating func disconnect() -> [NamespaceAction] {
+        self.pendingAuthRequest = nil
         switch self.state {
         case .disconnected:
             return []
@@ -270,8 +311,21 @@ package struct NamespaceStateMachine: Sendable {
         self.transportIsOpen = true
         self.engineSID = engineSID
         guard case .connecting(let auth, false, _) = self.state else { return [] }
-        self.state = .connecting(auth: auth, sent: true, buffered: [])
-        return self.connectActions(auth: auth)
+        return self.beginConnect(auth: auth)
+    }
+
+    /// The transport is open and CONNECT is due: sent now with `auth`, or asked from the
+    /// provider first.
+    private mutating func beginConnect(auth: JSONValue?) -> [NamespaceAction] {
+        guard self.authFromProvider, self.revision == .v5 else {
+            self.state = .connecting(auth: auth, sent: true, buffered: [])
+            return self.connectActions(auth: auth)
+        }
+        let request = self.nextAuthRequest
+        self.nextAuthRequest &+= 1
+        self.pendingAuthRequest = request
+        self.state = .connecting(auth: auth, sent: false, buffered: [])
+        return [.requestAuth(request)]
     }
 
     /// The Engine.IO session closed.
@@ -282,6 +336,7 @@ package struct NamespaceStateMachine: Sendable {
     ///   reports ``NamespaceDisconnectReason/transportClose``.
     package mutating func transportClosed(willReconnect: Bool) -> [NamespaceAction] {
         self.transportIsOpen = false
+        self.pendingAuthRequest = nil
         self.implicitConnectReceived = false
         switch self.state {
         case .disconnected:
@@ -444,6 +499,9 @@ package struct NamespaceStateMachine: Sendable {
 package enum NamespaceAction: Sendable, Hashable {
     /// Encode and send this packet over the Engine.IO session.
     case send(SocketPacket)
+    /// Ask the auth provider for the CONNECT payload; answer with
+    /// ``NamespaceStateMachine/authProvided(_:request:)`` (or `authFailed`) and this number.
+    case requestAuth(Int)
     /// The namespace is connected (socket.io-client-swift emits `connect`).
     case connected(sid: String)
     /// Hand an EVENT / BINARY_EVENT to the event handlers.

@@ -12,6 +12,10 @@ Events:
   never_ack(*args)          -> never acks
   kick()                    -> disconnects this client from the namespace
   kick_later(delay)         -> acks at once, then disconnects this client after delay seconds
+  auth_seen()               -> acks the auth payload of this connection's CONNECT
+  drop_transport()          -> acks, then closes this client's Engine.IO session (a transport loss)
+  codable:echo(*args)       -> emits the arguments back as "codable:new"; acks them with the
+                               paths of the values that arrived as binary attachments
 """
 import argparse
 import asyncio
@@ -31,10 +35,31 @@ sio.attach(app)
 message_ids = itertools.count(1)
 
 
+auths = {}
+
+
 @sio.on("connect")
 async def connect(sid, environ, auth):
     if isinstance(auth, dict) and auth.get("token") == "bad":
         raise socketio.exceptions.ConnectionRefusedError("unauthorized")
+    auths[sid] = auth
+
+
+@sio.on("auth_seen")
+async def auth_seen(sid, *data):
+    return auths.get(sid)
+
+
+@sio.on("drop_transport")
+async def drop_transport(sid, *data):
+    eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
+
+    async def later():
+        await asyncio.sleep(0.05)
+        await sio.eio.disconnect(eio_sid)
+
+    asyncio.get_running_loop().create_task(later())
+    return "dropping"
 
 
 @sio.on("message:send")

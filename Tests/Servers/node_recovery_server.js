@@ -6,6 +6,7 @@
 // the client's CONNECT carried.
 //
 // Events a test sends:
+//   "auth_seen" (ack)       ack the auth of this connection's CONNECT
 //   "warm" (ack)            broadcast "room" 0 to the room (gives the client an offset), then ack
 //   "fake_offset" (ack)     emit "fake" (volatile) ending with a string that is no offset the
 //                           server knows, then ack
@@ -29,6 +30,7 @@ io.on("connection", (socket) => {
   socket.join("room");
   let emitWhileAway = false;
 
+  socket.on("auth_seen", (ack) => ack(socket.handshake.auth));
   socket.on("warm", (ack) => {
     io.to("room").emit("room", 0);
     ack("warm");

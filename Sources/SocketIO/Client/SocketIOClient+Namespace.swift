@@ -38,6 +38,7 @@ extension SocketIOClient {
     /// Leaves the namespace: DISCONNECT when the server knows the socket, then `disconnect`
     /// with upstream's `"Namespace leave"`.
     func leave() {
+        self.cancelAuthTask()
         let actions = self.state.withLock { $0.namespace.disconnect() }
         self.perform(actions, reason: "Namespace leave", receiving: nil)
         self.didDisconnect(reason: "Namespace leave")
@@ -70,6 +71,8 @@ extension SocketIOClient {
             case .send(let outgoing):
                 // CONNECT and DISCONNECT only: never binary attachments.
                 self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
+            case .requestAuth(let request):
+                self.requestAuth(request)
             case .connected:
                 let payload: [String: Any]? =
                     switch received {

@@ -109,7 +109,7 @@ extension SocketIOClient {
                 }
                 return .done
             }
-        case .connected, .connectError, .reconnecting, .disconnected:
+        case .connected, .connectError, .reconnecting, .disconnected, .requestAuth:
             return .handleQueue
         }
     }

@@ -48,6 +48,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var statusEvents: [SocketIOStatus] = []
         /// `true` while a thread delivers ``statusEvents`` (see `SocketIOClient.transition`).
         var deliveringStatus = false
+        /// The provider of `connect(withAuthProvider:)`, asked before each CONNECT.
+        var authProvider: AuthProvider?
+        /// The task running an `async` provider's current request (owned: cancelled by the
+        /// next request and by leaving the namespace).
+        var authTask: Task<Void, Never>?
     }
 
     let state: SocketLock<State>
@@ -202,7 +207,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
 
         joinNamespace(withPayload: payload)
+        self.armConnectTimeout(timeoutAfter, handler: handler, manager: manager)
+    }
 
+    /// `connect`'s timeout: after `timeoutAfter` seconds (0: none), a socket still not
+    /// connected leaves its namespace and `handler` is called.
+    func armConnectTimeout(_ timeoutAfter: Double, handler: (() -> Void)?, manager: SocketManagerSpec) {
         guard timeoutAfter > 0 else { return }
 
         // The deadline is a timer of the manager's one source (its sockets' ack deadlines,
@@ -473,10 +483,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     open func joinNamespace(withPayload payload: [String: Any]? = nil) {
         DefaultSocketLogger.Logger.log("Joining namespace \(nsp)", type: logType)
 
+        self.join { $0.connect(auth: payload.map { SocketValueConversion.jsonValue(from: $0) }) }
+    }
+
+    /// Joins `nsp` with the machine input `connect` (a fixed auth payload, or the provider's).
+    func join(_ connect: (inout NamespaceStateMachine) -> [NamespaceAction]) {
         guard let manager else { return }
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
-        let auth = payload.map { SocketValueConversion.jsonValue(from: $0) }
         let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
             // The manager's version as it is now (a `.version` set after this socket was made
             // applies from this join on).
@@ -487,7 +501,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             let managerIsOpen = manager.status == .connected
             // A socket created after the engine opened learns it here.
             var actions = managerIsOpen ? state.namespace.transportOpened(engineSID: engineSID) : []
-            actions += state.namespace.connect(auth: auth)
+            actions += connect(&state.namespace)
             return (managerIsOpen, actions)
         }
         perform(actions, reason: "Namespace leave", receiving: nil)
