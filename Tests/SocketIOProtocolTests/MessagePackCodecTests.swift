@@ -214,3 +214,21 @@ extension String {
         self.split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+/// Inputs found by the libFuzzer target `socketio-msgpack` (scripts/fuzz.sh), minimized; the
+/// raw inputs are kept in `Fuzz/Corpus/socketio-msgpack/regression-*`.
+@Suite struct MessagePackFuzzFindingTests {
+    /// An extension notepack.io reads as `[type, data]` is an array, so it counts against the
+    /// depth limit (the fuzzer found `[[fixext 1]]` three deep under a limit of 3).
+    @Test func unknownExtensionsCountAsANestingLevel() throws {
+        let bytes = [UInt8](hex: "9191d42000")  // [[fixext 1, type 32]]
+        #expect(try MessagePackDecoder(maximumDepth: 3).decode(bytes) == [[[32, .binary([0])]]])
+        #expect(throws: MessagePackDecodingError(.depthLimitExceeded(limit: 2), at: 2)) {
+            try MessagePackDecoder(maximumDepth: 2).decode(bytes)
+        }
+        let ext8 = [UInt8](hex: "91c7010561")  // [ext 8, type 5, "a"]
+        #expect(throws: MessagePackDecodingError(.depthLimitExceeded(limit: 1), at: 1)) {
+            try MessagePackDecoder(maximumDepth: 1).decode(ext8)
+        }
+    }
+}

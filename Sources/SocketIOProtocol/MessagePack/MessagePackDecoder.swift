@@ -147,7 +147,7 @@ private struct MessagePackReader {
             let length = try self.readLength(byteCount: 1 << Int(format - 0xc7))
             let type = Int8(bitPattern: try self.readByte())
             let body = try self.readBytes(length: length, at: start)
-            return type == 0 ? .binary(body) : .array([.int(Int(type)), .binary(body)])
+            return type == 0 ? .binary(body) : try self.extensionPair(type: type, body: body, depth: depth + 1, at: start)
         case 0xca:
             return .double(Double(Float(bitPattern: UInt32(try self.readUInt(byteCount: 4)))))
         case 0xcb:
@@ -175,7 +175,8 @@ private struct MessagePackReader {
                 let milliseconds = Int64(bitPattern: try self.readUInt(byteCount: 8))
                 return JavaScriptDate.json(millisecondsSinceEpoch: milliseconds)
             }
-            return .array([.int(Int(type)), .binary(try self.readBytes(length: UInt64(length), at: start))])
+            let body = try self.readBytes(length: UInt64(length), at: start)
+            return try self.extensionPair(type: type, body: body, depth: depth + 1, at: start)
         case 0xd9, 0xda, 0xdb:
             let length = try self.readLength(byteCount: 1 << Int(format - 0xd9))
             return .string(try self.readString(length: length, at: start))
@@ -191,6 +192,15 @@ private struct MessagePackReader {
     }
 
     // MARK: Containers
+
+    /// notepack.io's `[type, data]` for an extension it has no JavaScript type for: an array,
+    /// so it counts against the depth limit like one.
+    func extensionPair(type: Int8, body: [UInt8], depth: Int, at start: Int) throws(MessagePackDecodingError) -> JSONValue {
+        guard depth <= self.maximumDepth else {
+            throw MessagePackDecodingError(.depthLimitExceeded(limit: self.maximumDepth), at: start)
+        }
+        return .array([.int(Int(type)), .binary(body)])
+    }
 
     mutating func readArray(count: UInt64, depth: Int, at start: Int) throws(MessagePackDecodingError) -> JSONValue {
         guard depth <= self.maximumDepth else {

@@ -1,4 +1,4 @@
-package import EngineIOProtocol
+import EngineIOProtocol
 
 /// Decodes one Engine.IO binary message in the socket.io-msgpack-parser format into a
 /// ``SocketPacket``.
