@@ -4,8 +4,8 @@ package import EngineIOProtocol
 ///
 /// Thrown by ``SocketPacketDecoder`` and ``BinaryPacketAssembler`` (socket.io-protocol v5,
 /// "Packet encoding" / "Format"), and by ``SocketMessagePackDecoder`` for the
-/// socket.io-msgpack-parser format (the last three cases). A receiver that gets one SHOULD close the connection, as the
-/// spec requires for invalid payloads.
+/// socket.io-msgpack-parser format (the last three cases are that format's own). A receiver
+/// that gets one SHOULD close the connection, as the spec requires for invalid payloads.
 package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Engine.IO message held no Socket.IO packet.
     case emptyPacket
