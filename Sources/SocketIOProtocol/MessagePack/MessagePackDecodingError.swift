@@ -25,12 +25,6 @@ package struct MessagePackDecodingError: Error, Sendable, Hashable, CustomString
         /// A map key that is not a str (the format byte of the key is given): ``JSONValue``
         /// objects, like JavaScript objects in JSON, have string keys only.
         case nonStringKey(format: UInt8)
-        /// An extension type with no ``JSONValue`` equivalent (the spec's timestamp `-1`,
-        /// application types other than notepack.io's); see ``MessagePackDecoder``.
-        case unsupportedExtension(type: Int8)
-        /// A notepack.io extension whose body does not have its shape (a Date that is not 8
-        /// bytes, a BigInt that is not a decimal integer).
-        case invalidExtension(type: Int8)
         /// notepack.io's `undefined` where a value is required: the top level.
         case undefinedValue
         /// Bytes after the top-level value (notepack.io: "N trailing bytes").
