@@ -45,6 +45,7 @@ targets=(
   "engineio-handshake|RealtimeTime EngineIOProtocol|"
   "json|RealtimeTime EngineIOProtocol|"
   "socketio-packet|RealtimeTime EngineIOProtocol SocketIOProtocol|"
+  "socketio-msgpack|RealtimeTime EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
   "set-cookie|RealtimeTime RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"

@@ -133,8 +133,8 @@ package struct SocketPacketDecoder: Sendable {
         return SocketPacket(type: type, namespace: namespace, ackID: ackID, data: data, attachmentCount: attachmentCount)
     }
 
-    /// socket.io-parser's `isPayloadValid` rules.
-    private static func isPayloadValid(_ data: JSONValue?, for type: SocketPacketType, stringEventName: Bool) -> Bool {
+    /// socket.io-parser's `isPayloadValid` rules (also applied by ``SocketMessagePackDecoder``).
+    static func isPayloadValid(_ data: JSONValue?, for type: SocketPacketType, stringEventName: Bool) -> Bool {
         switch type {
         case .connect:
             guard let data else { return true }

@@ -3,8 +3,9 @@ package import EngineIOProtocol
 /// A malformed Socket.IO v5 packet or attachment sequence.
 ///
 /// Thrown by ``SocketPacketDecoder`` and ``BinaryPacketAssembler`` (socket.io-protocol v5,
-/// "Packet encoding" / "Format"). A receiver that gets one SHOULD close the connection, as the
-/// spec requires for invalid payloads.
+/// "Packet encoding" / "Format"), and by ``SocketMessagePackDecoder`` for the
+/// socket.io-msgpack-parser format (the last three cases are that format's own). A receiver
+/// that gets one SHOULD close the connection, as the spec requires for invalid payloads.
 package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Engine.IO message held no Socket.IO packet.
     case emptyPacket
@@ -28,6 +29,15 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
     /// A text packet arrived while a binary packet still waited for attachments
     /// (socket.io-parser: "got plaintext data when reconstructing a packet").
     case textWhileAwaitingAttachments
+    /// socket.io-msgpack-parser format: the binary message is not one valid MessagePack value
+    /// within the decoder's limits.
+    case invalidMessagePack(MessagePackDecodingError)
+    /// socket.io-msgpack-parser format: the MessagePack value is not a map (the packet object
+    /// `{type, nsp, data, id}`).
+    case packetNotAMap
+    /// socket.io-msgpack-parser format: the packet map's `type` is missing or not an integer,
+    /// or its `nsp` is missing or not a string (the field's name is given).
+    case invalidPacketField(String)
 
     package var description: String {
         switch self {
@@ -41,6 +51,9 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .invalidPlaceholder: return "invalid Socket.IO binary placeholder"
         case .unexpectedAttachment: return "unexpected Socket.IO binary attachment"
         case .textWhileAwaitingAttachments: return "Socket.IO text packet while binary attachments were expected"
+        case .invalidMessagePack(let error): return "invalid Socket.IO MessagePack packet: \(error)"
+        case .packetNotAMap: return "Socket.IO MessagePack packet is not a map"
+        case .invalidPacketField(let field): return "Socket.IO MessagePack packet has a missing or invalid '\(field)'"
         }
     }
 }
