@@ -245,3 +245,20 @@ func concurrencyCodableError(socket: SocketIOClient) async {
     } catch {
     }
 }
+
+actor ThrowingTokenStore {
+    func fresh() async throws -> String { "token" }
+}
+
+func concurrencyAuthProvider(socket: SocketIOClient, tokens: ThrowingTokenStore) async throws {
+    try await socket.connect(authProvider: {
+        ["token": .string(try await tokens.fresh())]
+    })
+}
+
+func concurrencyRecovered(socket: SocketIOClient) async throws {
+    try await socket.connect()
+    for try await status in socket.onStatusChange() where status == .connected {
+        print(socket.recovered ? "resumed" : "new session")
+    }
+}

@@ -184,3 +184,15 @@ func socketIORecovered(socket: SocketIOClient) {
         }
     }
 }
+
+final class CallbackTokenStore: Sendable {
+    func freshToken(_ completion: @escaping (String) -> Void) { completion("token") }
+}
+
+func socketIOAuthProvider(socket: SocketIOClient, tokenStore: CallbackTokenStore) {
+    socket.connect(withAuthProvider: { completion in
+        tokenStore.freshToken { token in
+            completion(["token": token])
+        }
+    })
+}
