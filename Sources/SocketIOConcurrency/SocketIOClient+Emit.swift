@@ -79,7 +79,7 @@ extension SocketIOClient {
     ) async throws(Error) -> Payload {
         try Error.validate(timeout: timeout)
         guard !Task.isCancelled else { throw .cancelled }
-        guard self.status == .connected else { throw .notConnected(event: event) }
+        guard self.status == .connected || self.keepsEmitsWhileConnecting else { throw .notConnected(event: event) }
         // One entry in the socket's ack table settles the wait: the ack, the deadline (the
         // manager's timer source) or the socket's disconnect; no handler, no second timer.
         let ack: OnAckCallback = self.emitWithAck(event, with: items)

@@ -80,6 +80,12 @@ package struct NamespaceStateMachine: Sendable {
     /// ``reportConnected(sid:)`` (the socket reports `connected`, then delivers them, then
     /// emits `connect`: socket.io-client's `receiveBuffer` order).
     private var heldDeliveries: [SocketPacket] = []
+    /// The most emits kept while connecting or reconnecting (socket.io-client's `sendBuffer`),
+    /// sent in order once connected, after what arrived before the acknowledgement. `0`, the
+    /// default: none are kept, an emit while not connected fails (socket.io-client-swift).
+    package var maximumSendBuffer = 0
+    /// The emits kept while connecting, with the owner's write id for each (its completion).
+    private var sendBuffer: [(packet: SocketPacket, writeID: Int?)] = []
     /// `true` when the CONNECT payload comes from the owner's auth provider, asked before each
     /// CONNECT (``NamespaceAction/requestAuth(_:)``), instead of the payload given to `connect`.
     private var authFromProvider = false
@@ -177,6 +183,10 @@ package struct NamespaceStateMachine: Sendable {
     /// The provider failed to answer `request`: the namespace is refused as by the server
     /// (``NamespaceAction/connectError(message:data:)``), and may be connected again.
     package mutating func authFailed(_ message: String, request: Int) -> [NamespaceAction] {
+        self.settled(self.failAuth(message, request: request))
+    }
+
+    private mutating func failAuth(_ message: String, request: Int) -> [NamespaceAction] {
         guard self.pendingAuthRequest == request, case .connecting = self.state else { return [] }
         self.pendingAuthRequest = nil
         self.state = .disconnected
@@ -186,6 +196,10 @@ package struct NamespaceStateMachine: Sendable {
     /// Leaves the namespace: sends DISCONNECT when the server knows about us, and reports
     /// ``NamespaceDisconnectReason/clientDisconnect``.
     package mutating func disconnect() -> [NamespaceAction] {
+        self.settled(self.leave())
+    }
+
+    private mutating func leave() -> [NamespaceAction] {
         self.pendingAuthRequest = nil
         switch self.state {
         case .disconnected:
@@ -207,6 +221,62 @@ package struct NamespaceStateMachine: Sendable {
             actions.append(.disconnected(.clientDisconnect))
             return actions
         }
+    }
+
+    /// What became of an emit (``emit(_:writeID:volatile:)``).
+    package enum EmitDecision: Sendable, Hashable {
+        /// Connected: send it now.
+        case send
+        /// Kept in the send buffer; sent (``NamespaceAction/sendBuffered(_:writeID:)``) once
+        /// connected, or discarded (``NamespaceAction/discardBuffered(writeIDs:)``).
+        case buffered
+        /// A volatile emit while not connected: dropped, as socket.io-client drops it when the
+        /// transport is not writable.
+        case dropped
+        /// Not connected and no send buffer (or not connecting): upstream's "Tried emitting
+        /// when not connected".
+        case notConnected
+        /// The send buffer holds ``NamespaceStateMachine/maximumSendBuffer`` emits already.
+        case bufferFull(limit: Int)
+    }
+
+    /// An EVENT or ACK to send: now, later, or not at all. The status is checked and the emit
+    /// kept in the same call, so a connect or disconnect cannot slip between the two.
+    ///
+    /// - Parameters:
+    ///   - packet: The packet (kept only when buffered).
+    ///   - writeID: The owner's id for the emit's completion, handed back when it is sent or
+    ///     discarded.
+    ///   - volatile: Drop instead of buffering.
+    package mutating func emit(_ packet: @autoclosure () -> SocketPacket, writeID: Int?, volatile: Bool) -> EmitDecision {
+        if self.status == .connected, case .connected = self.state { return .send }
+        if volatile { return .dropped }
+        guard self.maximumSendBuffer > 0, case .connecting = self.state else { return .notConnected }
+        guard self.sendBuffer.count < self.maximumSendBuffer else { return .bufferFull(limit: self.maximumSendBuffer) }
+        self.sendBuffer.append((packet(), writeID))
+        return .buffered
+    }
+
+    /// The kept emits, emptied: the ids of their completions (on every way out of connecting
+    /// but connected).
+    private mutating func discardSendBuffer() -> [NamespaceAction] {
+        guard !self.sendBuffer.isEmpty else { return [] }
+        let writeIDs = self.sendBuffer.map(\.writeID)
+        self.sendBuffer = []
+        return [.discardBuffered(writeIDs: writeIDs)]
+    }
+
+    /// `actions`, followed by the discard of the kept emits when the input left the namespace.
+    private mutating func settled(_ actions: [NamespaceAction]) -> [NamespaceAction] {
+        guard case .disconnected = self.state else { return actions }
+        return actions + self.discardSendBuffer()
+    }
+
+    /// The kept emits as sends, in order, emptied.
+    private mutating func flushSendBuffer() -> [NamespaceAction] {
+        let sends = self.sendBuffer.map { NamespaceAction.sendBuffered($0.packet, writeID: $0.writeID) }
+        self.sendBuffer = []
+        return sends
     }
 
     // MARK: Inputs from the socket's status entry points
@@ -255,10 +325,10 @@ package struct NamespaceStateMachine: Sendable {
         case .connected:
             let held = self.heldDeliveries
             self.heldDeliveries = []
-            return held.map { self.delivery(of: $0) }
+            return held.map { self.delivery(of: $0) } + self.flushSendBuffer()
         case .connecting(let auth, _, let buffered):
             self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: auth)
-            return buffered.map { self.delivery(of: $0) }
+            return buffered.map { self.delivery(of: $0) } + self.flushSendBuffer()
         case .disconnected:
             self.implicitConnectReceived = false
             self.state = .connected(sid: sid ?? self.engineSID ?? "", auth: nil)
@@ -335,6 +405,10 @@ package struct NamespaceStateMachine: Sendable {
     ///   ``transportOpened()``) and reports ``NamespaceAction/reconnecting``; otherwise it
     ///   reports ``NamespaceDisconnectReason/transportClose``.
     package mutating func transportClosed(willReconnect: Bool) -> [NamespaceAction] {
+        self.settled(self.closeTransport(willReconnect: willReconnect))
+    }
+
+    private mutating func closeTransport(willReconnect: Bool) -> [NamespaceAction] {
         self.transportIsOpen = false
         self.pendingAuthRequest = nil
         self.implicitConnectReceived = false
@@ -360,6 +434,10 @@ package struct NamespaceStateMachine: Sendable {
 
     /// A packet for this namespace arrived (binary packets already reassembled).
     package mutating func receive(_ packet: SocketPacket) -> [NamespaceAction] {
+        self.settled(self.receivePacket(packet))
+    }
+
+    private mutating func receivePacket(_ packet: SocketPacket) -> [NamespaceAction] {
         switch packet.type {
         case .connect:
             return self.receiveConnect(packet)
@@ -499,6 +577,12 @@ package struct NamespaceStateMachine: Sendable {
 package enum NamespaceAction: Sendable, Hashable {
     /// Encode and send this packet over the Engine.IO session.
     case send(SocketPacket)
+    /// Send an emit kept while connecting (in order, once connected); `writeID` is the one
+    /// given to ``NamespaceStateMachine/emit(_:writeID:volatile:)``.
+    case sendBuffered(SocketPacket, writeID: Int?)
+    /// The emits kept while connecting were discarded (the namespace was left or refused):
+    /// their ids, in order.
+    case discardBuffered(writeIDs: [Int?])
     /// Ask the auth provider for the CONNECT payload; answer with
     /// ``NamespaceStateMachine/authProvided(_:request:)`` (or `authFailed`) and this number.
     case requestAuth(Int)

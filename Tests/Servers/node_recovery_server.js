@@ -7,6 +7,7 @@
 //
 // Events a test sends:
 //   "auth_seen" (ack)       ack the auth of this connection's CONNECT
+//   "record" (value, ack?)  emit "recorded" with value back, and ack it when asked
 //   "warm" (ack)            broadcast "room" 0 to the room (gives the client an offset), then ack
 //   "fake_offset" (ack)     emit "fake" (volatile) ending with a string that is no offset the
 //                           server knows, then ack
@@ -31,6 +32,10 @@ io.on("connection", (socket) => {
   let emitWhileAway = false;
 
   socket.on("auth_seen", (ack) => ack(socket.handshake.auth));
+  socket.on("record", (value, ack) => {
+    socket.emit("recorded", value);
+    if (typeof ack === "function") ack(value);
+  });
   socket.on("warm", (ack) => {
     io.to("room").emit("room", 0);
     ack("warm");

@@ -69,10 +69,18 @@ extension SocketIOClient {
         for action in actions {
             switch action {
             case .send(let outgoing):
-                // CONNECT and DISCONNECT only: never binary attachments.
-                self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
+                self.send(outgoing)
             case .requestAuth(let request):
                 self.requestAuth(request)
+            case .sendBuffered(let packet, let writeID):
+                let completion = self.takeBufferedCompletion(writeID)
+                self.send(packet, completion: completion)
+            case .discardBuffered(let writeIDs):
+                // As an emit while not connected: its completion, and upstream's error.
+                for writeID in writeIDs {
+                    self.takeBufferedCompletion(writeID)?()
+                    self.handleClientEvent(.error, data: ["Tried emitting when not connected"])
+                }
             case .connected:
                 let payload: [String: Any]? =
                     switch received {
@@ -115,6 +123,36 @@ extension SocketIOClient {
                 }
             }
         }
+    }
+
+    // MARK: Sending
+
+    /// The completion of a kept emit, removed.
+    func takeBufferedCompletion(_ writeID: Int?) -> (() -> Void)? {
+        guard let writeID else { return nil }
+        return self.state.withLock { $0.bufferedCompletions.removeValue(forKey: writeID) }?.value
+    }
+
+    /// Sends one packet the socket built (CONNECT, DISCONNECT, an emit with the msgpack
+    /// parser) in the manager's parser's encoding: socket.io-parser text plus attachments, or
+    /// one socket.io-msgpack-parser binary message.
+    func send(_ packet: SocketIOProtocol.SocketPacket, completion: (() -> Void)? = nil) {
+        guard let engine = self.manager?.engine else { return }
+        guard let manager = self.manager as? SocketManager, manager.parser == .msgpack else {
+            let encoded = SocketPacketEncoder.encode(packet)
+            engine.send(encoded.text, withData: encoded.attachments.map { Data($0) }, completion: completion)
+            return
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try SocketMessagePackEncoder.encode(packet)
+        } catch {
+            DefaultSocketLogger.Logger.error("\(error): packet not sent", type: logType)
+            completion?()
+            return
+        }
+        DefaultSocketLogger.Logger.log("Emitting msgpack packet type \(packet.type.rawValue), \(bytes.count) bytes", type: logType)
+        engine.sendBinaryMessage(bytes, completion: completion)
     }
 
     // MARK: Packet conversion

@@ -69,7 +69,7 @@ extension SocketIOClient {
     private func performOnReadingThread(_ action: NamespaceAction) -> ReadingThreadStep {
         switch action {
         case .send(let outgoing):
-            self.manager?.engine?.send(SocketPacketEncoder.encode(outgoing).text, withData: [])
+            self.send(outgoing)
             return .done
         case .deliverAck(let ack):
             switch self.resolveNetworkAck(ack.ackID ?? -1) {
@@ -109,7 +109,7 @@ extension SocketIOClient {
                 }
                 return .done
             }
-        case .connected, .connectError, .reconnecting, .disconnected, .requestAuth:
+        case .connected, .connectError, .reconnecting, .disconnected, .requestAuth, .sendBuffered, .discardBuffered:
             return .handleQueue
         }
     }

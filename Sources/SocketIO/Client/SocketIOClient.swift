@@ -50,6 +50,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var deliveringStatus = false
         /// The provider of `connect(withAuthProvider:)`, asked before each CONNECT.
         var authProvider: AuthProvider?
+        /// The completions of the emits the machine keeps while connecting, by write id.
+        var bufferedCompletions: [Int: UncheckedSendable<() -> Void>] = [:]
+        var nextWriteID = 0
         /// The task running an `async` provider's current request (owned: cancelled by the
         /// next request and by leaving the namespace).
         var authTask: Task<Void, Never>?
@@ -355,12 +358,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
     }
 
+    /// Sends an emit or an ack now, keeps it while connecting (`.sendBuffer`), or refuses it.
+    ///
+    /// - Returns: `true` when sent or kept (an ack callback then waits for it).
     @discardableResult
     func emit(
         _ data: [Any],
         ack: Int? = nil,
         binary: Bool = true,
         isAck: Bool = false,
+        volatile: Bool = false,
         completion: (() -> Void)? = nil
     ) -> Bool {
         // Wrap the completion handler so it always runs async on handleQueue.
@@ -370,10 +377,48 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return { queue?.async { box.value() } }
         }
 
-        guard status == .connected else {
+        // The status is checked and the emit kept in one critical section of the machine.
+        let nsp = self.nsp
+        let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
+            let writeID = state.nextWriteID
+            let decision = state.namespace.emit(
+                SocketIOProtocol.SocketPacket(
+                    type: isAck ? .ack : .event, namespace: nsp, ackID: ack.flatMap { $0 >= 0 ? $0 : nil },
+                    data: .array(data.map { SocketValueConversion.jsonValue(from: $0) })),
+                writeID: writeID, volatile: volatile)
+            if case .buffered = decision {
+                state.nextWriteID += 1
+                state.bufferedCompletions[writeID] = wrappedCompletion.map(UncheckedSendable.init)
+            }
+            return decision
+        }
+        switch decision {
+        case .send:
+            break
+        case .buffered:
+            DefaultSocketLogger.Logger.log("Keeping an emit until connected", type: logType)
+            return true
+        case .dropped:
+            DefaultSocketLogger.Logger.log("Dropping a volatile emit: not connected", type: logType)
+            wrappedCompletion?()
+            return false
+        case .notConnected:
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Tried emitting when not connected"])
             return false
+        case .bufferFull(let limit):
+            wrappedCompletion?()
+            handleClientEvent(.error, data: ["Send buffer full (\(limit) emits): not sent"])
+            return false
+        }
+
+        if let manager = self.manager as? SocketManager, manager.parser == .msgpack {
+            // socket.io-msgpack-parser: one binary message per packet, binary data inline.
+            let packet = SocketIOProtocol.SocketPacket(
+                type: isAck ? .ack : .event, namespace: nsp, ackID: ack.flatMap { $0 >= 0 ? $0 : nil },
+                data: .array(data.map { SocketValueConversion.jsonValue(from: $0) }))
+            self.send(packet, completion: wrappedCompletion)
+            return true
         }
 
         let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
@@ -491,10 +536,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard let manager else { return }
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
+        let sendBuffer = (manager as? SocketManager)?.sendBufferLimit ?? 0
         let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
-            // The manager's version as it is now (a `.version` set after this socket was made
-            // applies from this join on).
+            // The manager's version and send buffer as they are now (set after this socket was
+            // made, they apply from this join on).
             if !state.namespace.isConnected { state.namespace.revision = revision }
+            state.namespace.maximumSendBuffer = sendBuffer
             // The manager's status is read under this socket's lock (the only nesting: socket,
             // then manager), so an engine open the manager reports to this socket is ordered
             // with this join: either this join sees it, or the report comes after the join.

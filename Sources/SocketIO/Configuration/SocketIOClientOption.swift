@@ -144,6 +144,19 @@ public enum SocketIOClientOption: ClientOption {
     /// Engine.IO 3 with client-driven pings (socket.io 2.x servers).
     case version(SocketIOVersion)
 
+    /// How packets are encoded: ``SocketParser/json`` (the default, socket.io-parser) or
+    /// ``SocketParser/msgpack`` (socket.io-msgpack-parser); the server must use the same one.
+    /// Not in socket.io-client-swift.
+    case parser(SocketParser)
+
+    /// Keeps up to this many emits made while a socket connects or reconnects, and sends them
+    /// in order once it is connected (socket.io-client's `sendBuffer`); one more fails with
+    /// `"Send buffer full (n emits): not sent"`. Kept emits a leave discards fail as an emit
+    /// while not connected does. `0`, the default: none are kept, and an emit while not
+    /// connected fails with socket.io-client-swift's `"Tried emitting when not connected"`.
+    /// Volatile emits are never kept. Not in socket.io-client-swift.
+    case sendBuffer(Int)
+
     // MARK: Properties
 
     /// The description of this option.
@@ -197,6 +210,10 @@ public enum SocketIOClientOption: ClientOption {
             description = "customEngine"
         case .version:
             description = "version"
+        case .parser:
+            description = "parser"
+        case .sendBuffer:
+            description = "sendBuffer"
         }
 
         return description
@@ -252,6 +269,10 @@ public enum SocketIOClientOption: ClientOption {
             value = enable
         case .version(let versionNum):
             value = versionNum
+        case .parser(let parser):
+            value = parser
+        case .sendBuffer(let limit):
+            value = limit
         }
 
         return value

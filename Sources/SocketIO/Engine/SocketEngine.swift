@@ -423,6 +423,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil) {
+        var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
+        packets += data.map { EnginePacket.binaryMessage(Array($0)) }
+        self.write(packets: packets, completion: completion)
+    }
+
+    /// Writes Engine.IO packets as one write (one completion).
+    func write(packets: [EnginePacket], completion: (() -> Void)?) {
         enum Outcome {
             case queued(performer: Bool)
             case notConnected
@@ -430,8 +437,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         }
         let outcome = self.state.withLock { state -> Outcome in
             guard state.connected, !state.closed else { return .notConnected }
-            var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
-            packets += data.map { EnginePacket.binaryMessage(Array($0)) }
             if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
                 return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
             }

@@ -56,7 +56,7 @@ extension SocketManager {
     /// swift's rules: a text message while attachments are expected is decoded too, at most 16
     /// packets wait), then run through the namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``).
     /// Only `[Any]` handlers, ack callbacks and client events wait for `handleQueue`.
-    func receiveFromEngine(_ read: (inout SocketPacketReader) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
+    func receiveFromEngine(_ read: (inout SocketPacketReader, SocketParser) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
         enum Plan {
             case nothing
             case direct(SocketIOClient, SocketIOProtocol.SocketPacket)
@@ -65,7 +65,7 @@ extension SocketManager {
         let plan = self.state.withLock { state -> Plan in
             let packet: SocketIOProtocol.SocketPacket?
             do {
-                packet = try read(&state.reader)
+                packet = try read(&state.reader, state.options.parser)
             } catch let error as SocketProtocolError {
                 switch error {
                 case .unexpectedAttachment:

@@ -33,6 +33,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// Most binary packets kept while their attachments arrive.
     static let maximumWaitingPackets = 16
 
+    /// The `.parser(.msgpack)` decoder: the JSON path's limits (nesting 128, 16 MiB), string
+    /// event names required as upstream's parser does.
+    static let messagePackDecoder = SocketMessagePackDecoder(requiresStringEventName: true)
+
     struct State {
         var config: SocketIOClientConfiguration
         /// The options as parsed from ``config`` and changed by the public setters.
@@ -157,6 +161,16 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// Read from the manager's reconnect machine, which every status change goes through.
     public var status: SocketIOStatus {
         return SocketIOStatus(self.state.withLock { $0.reconnect.status })
+    }
+
+    /// How this manager's packets are encoded (the `.parser` option; `.json` by default).
+    public var parser: SocketParser {
+        return self.state.withLock { $0.options.parser }
+    }
+
+    /// The `.sendBuffer` option: how many emits a socket keeps while connecting.
+    var sendBufferLimit: Int {
+        return self.state.withLock { $0.options.sendBuffer }
     }
 
     /// The version of socket.io in use.
@@ -523,14 +537,26 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter msg: The message that needs parsing.
     open func parseEngineMessage(_ msg: String) {
-        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(text: msg) }
+        self.receiveFromEngine { reader, parser throws(SocketProtocolError) in
+            guard parser == .json else {
+                // socket.io-msgpack-parser sends every packet as binary; both references refuse text.
+                DefaultSocketLogger.Logger.error("Text message of \(msg.utf8.count) bytes with the msgpack parser: dropped", type: "SocketParser")
+                return nil
+            }
+            return try reader.receive(text: msg)
+        }
     }
 
     /// Called when the engine receives binary data.
     ///
     /// - parameter data: The data the engine received.
     open func parseEngineBinaryData(_ data: Data) {
-        self.receiveFromEngine { reader throws(SocketProtocolError) in try reader.receive(binary: Array(data)) }
+        self.receiveFromEngine { reader, parser throws(SocketProtocolError) in
+            switch parser.kind {
+            case .json: return try reader.receive(binary: Array(data))
+            case .msgpack: return try SocketManager.messagePackDecoder.decode(Array(data))
+            }
+        }
     }
 
     /// Returns a `SocketIOClient` for the given namespace. This socket shares a transport with the manager.

@@ -14,6 +14,8 @@ struct SocketManagerOptions: Sendable {
     var reconnectWaitMax = 30
     var randomizationFactor = 0.5
     var version = SocketIOVersion.three
+    var parser = SocketParser.json
+    var sendBuffer = 0
 
     /// What `.log` and `.logger` ask of the process-wide logger (not stored: upstream sets
     /// `DefaultSocketLogger` itself).
@@ -37,6 +39,8 @@ struct SocketManagerOptions: Sendable {
             case .log(let log): update.log = log
             case .logger(let logger): update.logger = logger
             case .version(let num): self.version = num
+            case .parser(let parser): self.parser = parser
+            case .sendBuffer(let limit): self.sendBuffer = max(0, limit)
             default: continue
             }
         }

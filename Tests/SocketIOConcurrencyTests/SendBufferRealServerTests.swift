@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import SocketIOConcurrency
+import TestSupport
+import Testing
+
+/// `.sendBuffer(n)`: emits made while the manager reconnects are kept and sent in order once
+/// the socket is back, against python-socketio (`conc_server.py`) and the reference server
+/// (socket.io 4.8), over polling, WebSocket and the upgrade.
+@Suite(.serialized) struct SendBufferRealServerTests {
+    typealias Mode = AuthProviderRealServerTests.Mode
+
+    /// Loses the transport with `drop`, emits three events and one emitWithAck while the socket
+    /// reconnects, and checks that the server got them in order after the rejoin.
+    func keptAcrossAReconnection(
+        port: Int, mode: Mode, event: String, echo: String, echoed: @escaping @Sendable (SocketIOClient.Payload) -> String?,
+        drop: (SocketIOClient) async throws -> Void
+    ) async throws {
+        var config: SocketIOClientConfiguration = [
+            .log(false), .reconnectWait(1), .randomizationFactor(0), .sendBuffer(10),
+            .handleQueue(DispatchQueue(label: "SendBufferRealServerTests")),
+        ]
+        for option in mode.options { config.insert(option) }
+        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!, config: config)
+        defer { manager.disconnect() }
+        let socket = manager.defaultSocket
+        try await socket.connect(timeout: 5)
+        let seen = Collector<String>()
+        let stream = socket.on(echo)
+        let listener = Task {
+            for try await payload in stream {
+                if let text = echoed(payload) { seen.append(text) }
+            }
+        }
+        defer { listener.cancel() }
+        // Emitted from the status handler the moment the socket goes back to connecting (on
+        // `handleQueue`), so they are certainly made while it reconnects.
+        let keptWhileConnecting = Collector<Bool>()
+        socket.on(clientEvent: .statusChange) { items, _ in
+            guard let status = items.first as? SocketIOStatus, status == .connecting, keptWhileConnecting.all.isEmpty else { return }
+            keptWhileConnecting.append(socket.status != .connected)
+            for index in 1...3 {
+                socket.emit(event, "kept-\(index)", completion: nil)  // the callback form: returns at once
+            }
+        }
+
+        try await drop(socket)
+        try await waitUntil(seconds: 5) { !keptWhileConnecting.all.isEmpty }
+        #expect(keptWhileConnecting.all == [true])
+        // The async API too: kept if the socket is still reconnecting, sent at once otherwise.
+        let ack = try await socket.emitWithAck(event, "kept-4", timeout: 10)
+        #expect(socket.status == .connected)
+        #expect(ack != .null)
+        try await waitUntil(seconds: 5) { seen.all.count >= 4 }
+        #expect(seen.all == ["kept-1", "kept-2", "kept-3", "kept-4"])
+    }
+
+    @Test(arguments: Mode.available)
+    func pythonSocketIOGetsTheKeptEmitsInOrder(_ mode: Mode) async throws {
+        let server = try await TestServer.start("conc_server.py")
+        try await self.keptAcrossAReconnection(
+            port: server.port, mode: mode, event: "message:send", echo: "message:new",
+            echoed: { $0["message"]?.stringValue },
+            drop: { socket in
+                let answer = try await socket.emitWithAck("drop_transport", timeout: 5)
+                #expect(answer == "dropping")
+            })
+    }
+
+    @Test(.enabled(if: NodeReference.isAvailable, "\(NodeReference.unavailableReason ?? "")"), arguments: Mode.available)
+    func theReferenceServerGetsTheKeptEmitsInOrder(_ mode: Mode) async throws {
+        let server = try await TestServer.startNode("node_recovery_server.js")
+        defer { server.stop() }
+        try await self.keptAcrossAReconnection(
+            port: server.port, mode: mode, event: "record", echo: "recorded",
+            echoed: { $0.stringValue ?? $0[0]?.stringValue },
+            drop: { socket in
+                let answer = try await socket.emitWithAck("cut", "server", timeout: 5)
+                #expect(answer == "cut")
+            })
+    }
+}
