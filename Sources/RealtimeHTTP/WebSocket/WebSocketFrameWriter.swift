@@ -6,7 +6,9 @@ import WebSocketCodec
 ///
 /// Every write holds an ``AsyncSerialLock`` from encoding to the end of the write, so frames
 /// from concurrent senders (the user, automatic pongs, the close handshake) never interleave,
-/// and permessage-deflate's compression context follows wire order.
+/// and permessage-deflate's compression context follows wire order. Waiting for the lock is
+/// cancellable: a send cancelled while another holds the writer fails with `.cancelled` and
+/// writes nothing.
 final class WebSocketFrameWriter: Sendable {
     private let stream: any ByteStream
     private let lock = AsyncSerialLock()
@@ -16,6 +18,16 @@ final class WebSocketFrameWriter: Sendable {
     init(stream: any ByteStream, compressor: PerMessageDeflateCompressor?) {
         self.stream = stream
         self.compressor = compressor
+    }
+
+    /// Takes the lock for a send.
+    /// - Throws: `.cancelled` when the task is cancelled while another send holds the writer.
+    private func acquire() async throws(NetworkError) {
+        do {
+            try await self.lock.lock()
+        } catch {
+            throw NetworkError(.cancelled, "the sending task was cancelled while waiting for the writer")
+        }
     }
 
     /// A fresh masking key from the system's cryptographic generator (RFC 6455 §5.3), drawn
@@ -29,7 +41,7 @@ final class WebSocketFrameWriter: Sendable {
 
     /// Sends a data message as one frame, compressed when permessage-deflate is on.
     func send(_ message: WebSocketMessage) async throws(NetworkError) {
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         var frame: [UInt8] = []
         frame.reserveCapacity(Self.encodedCapacity(message))
@@ -45,7 +57,7 @@ final class WebSocketFrameWriter: Sendable {
     /// compression context follows wire order (RFC 7692 §7.2.1).
     func send(contentsOf messages: [WebSocketMessage]) async throws(NetworkError) {
         guard !messages.isEmpty else { return }
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         try await self.write(self.encodeFrames(messages))
     }
@@ -129,7 +141,7 @@ final class WebSocketFrameWriter: Sendable {
 
     /// Sends a control frame (ping, pong, close); `payload` must be at most 125 bytes.
     func sendControl(_ opcode: WebSocketOpcode, payload: [UInt8]) async throws(NetworkError) {
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         let frame = WebSocketFrameEncoder.encode(opcode: opcode, payload: payload, maskingKey: Self.randomMaskingKey())
         try await self.write(frame)
