@@ -164,6 +164,11 @@ package final class EventLoop: Sendable {
         self.state.withLock { $0.timers.count }
     }
 
+    /// Whether `timer` is scheduled and has not fired or been cancelled (for tests).
+    package func isScheduled(_ timer: TimerID) -> Bool {
+        self.state.withLock { $0.timers.contains { $0.id == timer.rawValue } }
+    }
+
     // MARK: Timers
 
     /// Runs `callback` on the loop thread at (or shortly after) `deadline`.
