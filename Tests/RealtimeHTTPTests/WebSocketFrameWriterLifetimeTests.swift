@@ -169,6 +169,22 @@ import WebSocketCodec
         #expect(stream.isClosed)
     }
 
+    /// A fast producer starts at most one task however many immediate sends it makes while
+    /// the peer takes nothing (so it cannot grow the event loop's job list): the sends after
+    /// the first partial one return `false` (writer busy) and buffer nothing.
+    @Test func immediateSendsBehindAStalledWriteStartNoMoreTasks() async throws {
+        let stream = StalledStream(immediateLimit: 10)
+        let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+        try await Self.startStalledWrite(writer, on: stream)
+        var accepted = 0
+        for _ in 0..<10_000 where try writer.sendImmediately(contentsOf: Self.batch) { accepted += 1 }
+        #expect(accepted == 0)
+        #expect(writer.hasPendingWrite)
+        writer.close()
+        await writer.waitForPendingWrite()
+        #expect(stream.endedWrites == [.cancelled], "one task, cancelled once")
+    }
+
     /// A send that waits for the writer (held by the stalled write) can be cancelled: it
     /// fails with `.cancelled` and the stalled write keeps the writer.
     @Test func aSendWaitingBehindAStalledWriteCanBeCancelled() async throws {
