@@ -76,6 +76,25 @@ package final class EventLoop: Sendable {
         /// (`nil` = forever). `.some` only while sleeping.
         var sleeping: MonotonicInstant?? = nil
         /// Jobs of tasks that prefer this loop as their executor (see `EventLoop+TaskExecutor`).
+        ///
+        /// Bounded by construction, so it has no limit of its own: a job here is a task (the
+        /// runtime enqueues a task itself, once each time it becomes runnable, and never again
+        /// before it ran), so the list never holds more entries than there are tasks preferring
+        /// the loop, and nothing enqueues per write or per readiness edge. Those tasks are:
+        /// - in this package's lower layers, at most one per connection and direction: a
+        ///   `TLSStream`'s flusher (started only by the immediate write that takes the flusher
+        ///   role, so while it runs later immediate writes return 0 and start nothing) and a
+        ///   `WebSocketFrameWriter`'s pending write (it holds the writer's lock, so while it
+        ///   runs later immediate sends return `false` and start nothing); each owned by its
+        ///   stream or writer, which cancels it when it closes;
+        /// - the SocketIO engine's tasks, a fixed few per connection attempt (a polling GET,
+        ///   a POST, the WebSocket receive loop, its writer, its close);
+        /// - tasks a caller runs under `withTaskExecutorPreference(EventLoop.shared)`, with
+        ///   their child tasks: as many as that caller starts.
+        /// A peer cannot add any: a readiness edge resumes at most the one reading and the one
+        /// writing continuation a socket holds, both of tasks counted above. A fast producer
+        /// meets backpressure before the loop: a `write` waits for the socket, an immediate
+        /// write the kernel does not take makes later ones return "not taken".
         var jobs: [UnownedJob] = []
     }
 
@@ -162,6 +181,11 @@ package final class EventLoop: Sendable {
     /// How many timers are scheduled and not yet fired or cancelled (for leak checks in tests).
     package var pendingTimerCount: Int {
         self.state.withLock { $0.timers.count }
+    }
+
+    /// Whether `timer` is scheduled and has not fired or been cancelled (for tests).
+    package func isScheduled(_ timer: TimerID) -> Bool {
+        self.state.withLock { $0.timers.contains { $0.id == timer.rawValue } }
     }
 
     // MARK: Timers

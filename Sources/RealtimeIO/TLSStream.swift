@@ -18,18 +18,44 @@ import RealtimeSync
 ///   A peer that closes without `close_notify` is reported as EOF (as most HTTP clients do;
 ///   framing above TLS detects truncation). Cancelling a task suspended in `read`/`write` closes
 ///   the stream and fails that call with `.cancelled`.
+///
+/// - Important: The stream owns the one task it may start: the flusher that sends the records
+///   of a ``writeImmediately(_:)`` the kernel did not take at once. It holds the socket and the
+///   state, not the stream; ``close()`` and `deinit` cancel it, so a stream dropped while its
+///   peer stops reading closes its socket instead of living on in that task.
 package final class TLSStream: ByteStream {
     private struct State {
-        /// Ciphertext waiting to be sent, in order.
+        /// Ciphertext waiting to be sent, in order. Bounded: a writer adds one chunk
+        /// (``TLSStream/writeChunkSize`` of plaintext) and waits for delivery; an immediate
+        /// write adds nothing (it only runs when the queue is empty); the reader's protocol
+        /// output (alerts, KeyUpdate answers: a peer can ask for them while it reads nothing)
+        /// makes the reader wait for delivery once more than
+        /// ``TLSStream/maximumQueuedReaderOutput`` bytes are queued.
         var outbound: [UInt8] = []
         /// Whether a task is currently sending `outbound` to the socket.
         var isFlushing = false
-        /// The writer waiting for another task's flush to finish (see `flush(waitForDelivery:)`).
-        var flushWaiter: UnsafeContinuation<NetworkError?, Never>?
+        /// The tasks waiting for another task's flush to finish (see `flush(as:)`): at most
+        /// one writer and one reader.
+        var flushWaiters: [FlushWaiter] = []
         var isReading = false
         var isWriting = false
         var receivedEOF = false
         var isClosed = false
+        /// The flusher task a `writeImmediately` started, while it runs (its handle is stored
+        /// just after it starts; `id` tells a late store from the current task).
+        var flusherTask: (id: UInt64, task: Task<Void, Never>?)?
+        var nextFlusherID: UInt64 = 0
+    }
+
+    /// Who waits for a flush to finish.
+    private enum Role: Equatable {
+        case reader
+        case writer
+    }
+
+    private struct FlushWaiter {
+        var role: Role
+        var continuation: UnsafeContinuation<NetworkError?, Never>
     }
 
     /// Result of one `SSL_read` under the lock.
@@ -43,6 +69,9 @@ package final class TLSStream: ByteStream {
     private static let maximumRecordPlaintext = 16 * 1024
     /// A write encrypts at most this much before sending, so a huge write never doubles in memory.
     private static let writeChunkSize = 64 * 1024
+    /// The ciphertext the reader may leave queued behind another task's flush before it waits
+    /// for that flush too (backpressure on a peer that makes us answer while it reads nothing).
+    private static let maximumQueuedReaderOutput = 64 * 1024
 
     private let transport: TCPStream
     private let session: TLSSession
@@ -65,6 +94,8 @@ package final class TLSStream: ByteStream {
     }
 
     deinit {
+        // Cancelled first: closing the socket would also end it, as a failure.
+        self.state.withLock { $0.flusherTask?.task }?.cancel()
         self.transport.close()
     }
 
@@ -181,7 +212,7 @@ package final class TLSStream: ByteStream {
                     return .failed(NetworkError(.connectionReset, "TLS error while reading: \(TLSErrors.drain())"))
                 }
             }
-            try await self.flush(waitForDelivery: false)
+            try await self.flush(as: .reader)
             switch step {
             case .data(let bytes): return bytes
             case .endOfStream: return []
@@ -223,7 +254,7 @@ package final class TLSStream: ByteStream {
                 return Int(result)
             }
             offset += written
-            try await self.flush(waitForDelivery: true)
+            try await self.flush(as: .writer)
         }
     }
 
@@ -232,7 +263,8 @@ package final class TLSStream: ByteStream {
     /// Encrypts `bytes` and sends the records on the calling thread when no other write or
     /// flush is in progress and the records fit one chunk; records the kernel does not take
     /// at once are sent by a flusher task on the event loop (a write or read behind them waits
-    /// for it, so records stay in order). See ``ByteStream/writeImmediately(_:)``.
+    /// for it, so records stay in order), which the stream owns (see ``close()``). See
+    /// ``ByteStream/writeImmediately(_:)``.
     ///
     /// - Returns: `bytes.count` (all plaintext was encrypted), or 0 when another write or
     ///   flush is in progress or `bytes` is larger than one chunk.
@@ -259,7 +291,7 @@ package final class TLSStream: ByteStream {
         do {
             sent = try self.transport.core.sendImmediately(records)
         } catch {
-            self.abandonFlushing(error)
+            Self.abandonFlushing(error, state: self.state)
             throw error
         }
         let rest = self.state.withLock { state -> [UInt8]? in
@@ -272,45 +304,78 @@ package final class TLSStream: ByteStream {
             state.isFlushing = false
             return nil
         }
-        if let rest {
-            Task(executorPreference: EventLoop.shared) {
-                do throws(NetworkError) {
-                    try await self.sendAsFlusher(rest)
-                } catch {
-                    self.close()
-                }
-            }
-        }
+        if let rest { self.startFlusherTask(rest) }
         return bytes.count
     }
 
-    /// Gives up the flusher role after a failed send and passes the error to a waiting writer.
-    private func abandonFlushing(_ error: NetworkError) {
-        let waiter = self.state.withLock { state in
-            state.isFlushing = false
-            defer { state.flushWaiter = nil }
-            return state.flushWaiter
+    /// Starts the task that sends `rest` as the flusher (the caller set `isFlushing`) and
+    /// records it as this stream's flusher task.
+    private func startFlusherTask(_ rest: [UInt8]) {
+        let id = self.state.withLock { state -> UInt64 in
+            let id = state.nextFlusherID
+            state.nextFlusherID &+= 1
+            state.flusherTask = (id, nil)
+            return id
         }
-        waiter?.resume(returning: error)
+        // The task holds the state and the socket, not the stream: the stream's deinit
+        // cancels it.
+        let state = self.state
+        let transport = self.transport
+        let task = Task(executorPreference: EventLoop.shared) {
+            do throws(NetworkError) {
+                try await Self.sendAsFlusher(rest, state: state, core: transport.core)
+            } catch {
+                // A failed send leaves a torn record: nothing more can be sent (not even
+                // close_notify), so the stream closes.
+                state.withLock { $0.isClosed = true }
+                transport.close()
+            }
+            state.withLock { state in
+                if state.flusherTask?.id == id { state.flusherTask = nil }
+            }
+        }
+        let cancelNow = self.state.withLock { state -> Bool in
+            // Stored only while it runs: a task that already ended cleared its entry.
+            if state.flusherTask?.id == id { state.flusherTask?.task = task }
+            return state.isClosed
+        }
+        if cancelNow { task.cancel() }
     }
 
+    /// The flusher task of a partial immediate write, while it runs (for tests).
+    var runningFlusherTask: Task<Void, Never>? { self.state.withLock { $0.flusherTask?.task } }
+
+    /// Gives up the flusher role after a failed send and passes the error to the waiting tasks.
+    private static func abandonFlushing(_ error: NetworkError, state: LockedValue<State>) {
+        let waiters = state.withLock { state in
+            state.isFlushing = false
+            defer { state.flushWaiters = [] }
+            return state.flushWaiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: error) }
+    }
+
+    /// Closes the stream: sends `close_notify` when it can, closes the socket and cancels the
+    /// flusher task if one runs. Idempotent.
     package func close() {
         // Best effort close_notify (RFC 8446 §6.1) when no flush is in progress (never interleave
         // it into a record being sent); then close the socket.
-        let notify: [UInt8]? = self.state.withLock { state in
-            guard !state.isClosed else { return nil }
+        let (notify, flusher) = self.state.withLock { state -> ([UInt8]?, Task<Void, Never>?) in
+            guard !state.isClosed else { return (nil, state.flusherTask?.task) }
             state.isClosed = true
-            guard !state.isFlushing else { return nil }
+            guard !state.isFlushing else { return (nil, state.flusherTask?.task) }
             ERR_clear_error()
             _ = SSL_shutdown(self.session.ssl)
             ERR_clear_error()
             var bytes = state.outbound
             self.session.drainOutput(into: &bytes)
             state.outbound = []
-            return bytes
+            return (bytes, nil)
         }
         if let notify, !notify.isEmpty { self.transport.core.sendWithoutWaiting(notify) }
         self.transport.close()
+        // Its send already fails on the closed socket; cancelling says it is not wanted.
+        flusher?.cancel()
     }
 
     // MARK: Internals
@@ -331,11 +396,12 @@ package final class TLSStream: ByteStream {
     /// Sends queued ciphertext. Exactly one task flushes at a time, sending until the queue is
     /// empty, so records never interleave on the wire.
     ///
-    /// A task that finds another one flushing either returns at once (`waitForDelivery == false`:
-    /// the reader, whose output is only protocol housekeeping) or waits until that flusher has
-    /// sent everything queued, including this task's bytes (the writer: `write` returns only once
-    /// the kernel took its records). Cancelling a waiting writer closes the stream.
-    private func flush(waitForDelivery: Bool) async throws(NetworkError) {
+    /// A task that finds another one flushing waits until that flusher has sent everything
+    /// queued, including this task's bytes: always the writer (`write` returns only once the
+    /// kernel took its records), the reader (whose output is only protocol housekeeping) only
+    /// once more than ``maximumQueuedReaderOutput`` bytes are queued; below that it returns at
+    /// once. Cancelling a waiting task closes the stream.
+    private func flush(as role: Role) async throws(NetworkError) {
         enum Start {
             case idle
             case send([UInt8])
@@ -343,63 +409,71 @@ package final class TLSStream: ByteStream {
         }
         var start: Start = self.state.withLock { state in
             guard !state.outbound.isEmpty else { return .idle }
-            guard !state.isFlushing else { return waitForDelivery ? .wait : .idle }
+            guard !state.isFlushing else {
+                let wait = role == .writer || state.outbound.count > Self.maximumQueuedReaderOutput
+                return wait ? .wait : .idle
+            }
             state.isFlushing = true
             defer { state.outbound = [] }
             return .send(state.outbound)
         }
         if case .wait = start {
-            try await self.waitForOtherFlusher()
+            try await self.waitForOtherFlusher(as: role)
             start = .idle
         }
         guard case .send(let first) = start else { return }
-        try await self.sendAsFlusher(first)
+        try await Self.sendAsFlusher(first, state: self.state, core: self.transport.core)
     }
 
     /// The flusher's loop: sends `first`, then whatever was queued meanwhile, until the queue
-    /// is empty; then gives up the flusher role and wakes the writer waiting for delivery.
-    /// The caller set `isFlushing`.
-    private func sendAsFlusher(_ first: [UInt8]) async throws(NetworkError) {
+    /// is empty; then gives up the flusher role and wakes the tasks waiting for delivery.
+    /// The caller set `isFlushing`. Static, so the flusher task holds no stream.
+    private static func sendAsFlusher(
+        _ first: [UInt8], state: LockedValue<State>, core: SocketCore
+    ) async throws(NetworkError) {
         var batch: [UInt8]? = first
         while let bytes = batch {
             do {
-                try await self.transport.core.send(bytes, range: bytes.indices)
+                try await core.send(bytes, range: bytes.indices)
             } catch {
-                self.abandonFlushing(error)
+                Self.abandonFlushing(error, state: state)
                 throw error
             }
-            var waiter: UnsafeContinuation<NetworkError?, Never>?
-            batch = self.state.withLock { state in
+            var waiters: [FlushWaiter] = []
+            batch = state.withLock { state in
                 guard !state.outbound.isEmpty else {
                     state.isFlushing = false
-                    waiter = state.flushWaiter
-                    state.flushWaiter = nil
+                    waiters = state.flushWaiters
+                    state.flushWaiters = []
                     return nil
                 }
                 defer { state.outbound = [] }
                 return state.outbound
             }
-            waiter?.resume(returning: nil)
+            for waiter in waiters { waiter.continuation.resume(returning: nil) }
         }
     }
 
     /// Suspends until the task currently flushing has emptied the queue (or failed).
-    private func waitForOtherFlusher() async throws(NetworkError) {
+    private func waitForOtherFlusher(as role: Role) async throws(NetworkError) {
+        let cancelled = NetworkError(.cancelled, "the task was cancelled; the connection was closed")
         let error: NetworkError? = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<NetworkError?, Never>) in
-                let ready: Bool = self.state.withLock { state in
-                    guard state.isFlushing, state.flushWaiter == nil else { return true }
-                    state.flushWaiter = continuation
-                    return false
+                let ready: NetworkError?? = self.state.withLock { state in
+                    guard state.isFlushing else { return .some(nil) }
+                    // Under the lock: a cancellation after this check finds the waiter listed.
+                    if Task.isCancelled { return .some(cancelled) }
+                    state.flushWaiters.append(FlushWaiter(role: role, continuation: continuation))
+                    return nil
                 }
-                if ready { continuation.resume(returning: nil) }
+                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = self.state.withLock { state in
-                defer { state.flushWaiter = nil }
-                return state.flushWaiter
+            let waiter = self.state.withLock { state -> FlushWaiter? in
+                guard let index = state.flushWaiters.firstIndex(where: { $0.role == role }) else { return nil }
+                return state.flushWaiters.remove(at: index)
             }
-            waiter?.resume(returning: NetworkError(.cancelled, "the task was cancelled; the connection was closed"))
+            waiter?.continuation.resume(returning: cancelled)
             self.close()
         }
         if let error { throw error }

@@ -242,6 +242,47 @@ struct TLSStreamTests {
         }
     }
 
+    /// The flusher task a partial immediate write starts belongs to the stream: closing or
+    /// dropping the stream ends it even though the peer never reads again, and the task does
+    /// not keep a dropped stream (and its socket) alive.
+    @Test(
+        "the flusher task of a partial immediate write ends when its stream is closed or dropped",
+        arguments: [false, true])
+    func flusherTaskEndsWithItsStream(dropped: Bool) async throws {
+        try await self.withServer("localhost", mode: "silent") { server in
+            var stream: TLSStream? = try #require(
+                try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA()) as? TLSStream)
+            weak let weakStream = stream
+            // Fill the socket buffers until the kernel stops taking records: the rest of the
+            // last immediate write then waits in the flusher task (one still there after
+            // 200 ms: the peer, which buffers some bytes before it stops reading, took no more).
+            let chunk = [UInt8](repeating: 7, count: 60_000)
+            var task: Task<Void, Never>?
+            for _ in 0..<10_000 {
+                if let running = stream?.runningFlusherTask {
+                    try await Task.sleep(.milliseconds(200))
+                    if stream?.runningFlusherTask == running {
+                        task = running
+                        break
+                    }
+                } else if try stream?.writeImmediately(chunk) == 0 {
+                    try await Task.sleep(.milliseconds(1))  // another flush is in progress
+                }
+            }
+            let flusher = try #require(task, "the kernel took every record")
+            if dropped {
+                stream = nil
+                #expect(weakStream == nil, "the flusher task kept its stream alive")
+            } else {
+                stream?.close()
+            }
+            await flusher.value
+            #expect(flusher.isCancelled)
+            #expect(stream?.runningFlusherTask == nil)
+            withExtendedLifetime(stream) {}
+        }
+    }
+
     @Test("close racing a busy TLS reader and writer: every call ends with data, closed or reset")
     func closeRacesReaderAndWriter() async throws {
         try await self.withServer("localhost") { server in

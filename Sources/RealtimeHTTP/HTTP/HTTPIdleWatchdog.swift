@@ -25,8 +25,13 @@ protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
 /// outlives the exchange); elsewhere a task that sleeps. The per-operation cost is one lock
 /// and one clock read.
 ///
+/// The watchdog owns every task it starts: where the timer is the loop's, the short task that
+/// decides a fired timer on the cooperative pool (at most one at a time, since one timer is
+/// armed at a time); elsewhere the sleeping task. It keeps the handle while the task runs,
+/// and ``stop()`` and `deinit` cancel it. The tasks hold the watchdog weakly.
+///
 /// - Important: ``stop()`` must be called when the exchange ends (the owner's `deinit` at
-///   the latest); it cancels the timer.
+///   the latest); it cancels the timer and the task.
 final class HTTPIdleWatchdog: Sendable {
     private struct State {
         var waitingSince: MonotonicInstant?
@@ -37,8 +42,14 @@ final class HTTPIdleWatchdog: Sendable {
         var armed = false
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
         var timer: EventLoop.TimerID?
+        /// The task deciding what a fired timer does, while it runs; `id` tells a handle
+        /// stored late (after its task already ran) from the current one.
+        var decision: (id: UInt64, task: Task<Void, Never>?)?
+        var nextDecisionID: UInt64 = 0
         #else
-        var task: Task<Void, Never>?
+        /// The sleeping task, while it runs (`id` as for `decision`).
+        var task: (id: UInt64, task: Task<Void, Never>?)?
+        var nextTaskID: UInt64 = 0
         #endif
     }
 
@@ -55,6 +66,10 @@ final class HTTPIdleWatchdog: Sendable {
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
+    }
+
+    deinit {
+        self.stop()
     }
 
     var didTimeOut: Bool { self.state.withLock { $0.timedOut } }
@@ -86,19 +101,19 @@ final class HTTPIdleWatchdog: Sendable {
     /// Ends watching; idempotent.
     func stop() {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let timer = self.state.withLock { state -> EventLoop.TimerID? in
+        let (timer, decision) = self.state.withLock { state -> (EventLoop.TimerID?, Task<Void, Never>?) in
             state.stopped = true
             state.target = nil
             defer { state.timer = nil }
-            return state.timer
+            return (state.timer, state.decision?.task)
         }
         if let timer { EventLoop.shared.cancelTimer(timer) }
+        decision?.cancel()
         #else
         let task = self.state.withLock { state -> Task<Void, Never>? in
             state.stopped = true
             state.target = nil
-            defer { state.task = nil }
-            return state.task
+            return state.task?.task
         }
         task?.cancel()
         #endif
@@ -126,21 +141,7 @@ final class HTTPIdleWatchdog: Sendable {
     private func arm(at deadline: MonotonicInstant) {
         // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer.
         let timer = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
-            // Decided on the cooperative pool, not on the loop thread: a read the loop just
-            // resumed must get to run its `endWait()` first (the pool runs jobs in order), or a
-            // busy pool would turn its scheduling delay into a false timeout. Rare: a timer
-            // only fires for a wait that outlived `timeout` or its stale predecessor.
-            Task { [weak self] in
-                guard let self else { return }
-                switch self.step(now: .now) {
-                case .stop, .disarm:
-                    break
-                case .fire(let target):
-                    target.idleTimeoutExpired()
-                case .rearm(let next):
-                    self.arm(at: next)
-                }
-            }
+            self?.timerFired()
         }
         let lateStop = self.state.withLock { state -> Bool in
             if state.stopped { return true }
@@ -149,30 +150,97 @@ final class HTTPIdleWatchdog: Sendable {
         }
         if lateStop { EventLoop.shared.cancelTimer(timer) }
     }
+
+    /// On the loop thread: starts the task that decides what the timer does.
+    ///
+    /// Decided on the cooperative pool, not on the loop thread: a read the loop just resumed
+    /// must get to run its `endWait()` first (the pool runs jobs in order), or a busy pool
+    /// would turn its scheduling delay into a false timeout. Rare: a timer only fires for a
+    /// wait that outlived `timeout` or its stale predecessor.
+    private func timerFired() {
+        let id = self.state.withLock { state -> UInt64? in
+            state.timer = nil
+            guard !state.stopped else { return nil }
+            let id = state.nextDecisionID
+            state.nextDecisionID &+= 1
+            state.decision = (id, nil)
+            return id
+        }
+        guard let id else { return }
+        let task = Task { [weak self] () -> Void in
+            self?.decide(id, cancelled: Task.isCancelled)
+        }
+        let cancelNow = self.state.withLock { state -> Bool in
+            // Stored only while it runs: a task that already decided cleared its entry.
+            if state.decision?.id == id { state.decision?.task = task }
+            return state.stopped
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// The decision task's body.
+    private func decide(_ id: UInt64, cancelled: Bool) {
+        self.state.withLock { state in
+            if state.decision?.id == id { state.decision = nil }
+        }
+        guard !cancelled else { return }
+        switch self.step(now: .now) {
+        case .stop, .disarm:
+            break
+        case .fire(let target):
+            target.idleTimeoutExpired()
+        case .rearm(let next):
+            self.arm(at: next)
+        }
+    }
+
+    /// Whether a timer is armed or a decision task runs (for tests).
+    var hasPendingWork: Bool { self.state.withLock { $0.timer != nil || $0.decision != nil } }
+
+    /// The armed timer (for tests).
+    var armedTimer: EventLoop.TimerID? { self.state.withLock { $0.timer } }
     #else
     private func arm(at deadline: MonotonicInstant) {
+        let id = self.state.withLock { state -> UInt64 in
+            let id = state.nextTaskID
+            state.nextTaskID &+= 1
+            state.task = (id, nil)
+            return id
+        }
         let task = Task { [weak self] in
             var deadline = deadline
             while !Task.isCancelled {
                 try? await Task.sleep(until: deadline)
-                guard !Task.isCancelled, let self else { return }
+                guard !Task.isCancelled, let self else { break }
                 switch self.step(now: .now) {
                 case .stop, .disarm:
+                    self.taskEnded(id)
                     return
                 case .fire(let target):
+                    self.taskEnded(id)
                     target.idleTimeoutExpired()
                     return
                 case .rearm(let next):
                     deadline = next
                 }
             }
+            self?.taskEnded(id)
         }
         let lateStop = self.state.withLock { state -> Bool in
-            if state.stopped { return true }
-            state.task = task
-            return false
+            // Stored only while it runs: a task that already ended cleared its entry.
+            if state.task?.id == id { state.task?.task = task }
+            return state.stopped
         }
         if lateStop { task.cancel() }
     }
+
+    private func taskEnded(_ id: UInt64) {
+        self.state.withLock { state in
+            if state.task?.id == id { state.task = nil }
+        }
+    }
+
+    /// Whether the sleeping task runs (for tests).
+    var hasPendingWork: Bool { self.state.withLock { $0.task != nil } }
     #endif
 }

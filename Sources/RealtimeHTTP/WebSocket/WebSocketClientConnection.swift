@@ -10,8 +10,9 @@ package import WebSocketCodec
 /// ``receive()`` returns whole messages; pings are answered inside it, and the close
 /// handshake is completed there when the server closes. ``send(_:)`` and
 /// ``send(contentsOf:)`` may be called from any task: frames (or batches of whole frames) are
-/// written one at a time. ``close(code:reason:)`` sends a close frame, waits
-/// up to ``closeTimeout`` for the server's, then closes the socket.
+/// written one at a time. ``close(code:reason:)`` sends a close frame, waits for the server's,
+/// then closes the socket, all within ``closeTimeout`` (a frame still being written, behind
+/// which the close frame waits, counts too).
 ///
 /// ```swift
 /// let connection = try await WebSocketClient().connect(to: url, options: WebSocketOptions())
@@ -36,7 +37,8 @@ package final class WebSocketClientConnection: WebSocketConnection {
     package let compression: PerMessageDeflateParameters?
     /// The sub-protocol the server selected, if any.
     package let subprotocol: String?
-    /// How long ``close(code:reason:)`` waits for the server's close frame.
+    /// How long ``close(code:reason:)`` may take: sending the close frame and waiting for the
+    /// server's.
     package let closeTimeout: TimeAmount
 
     private let stream: any ByteStream
@@ -73,6 +75,13 @@ package final class WebSocketClientConnection: WebSocketConnection {
     }
 
     deinit {
+        self.closeStream()
+    }
+
+    /// Closes the socket and cancels the write the frame writer may still run for a partial
+    /// immediate send (it would fail on the closed stream anyway).
+    private func closeStream() {
+        self.writer.close()
         self.stream.close()
     }
 
@@ -176,26 +185,26 @@ package final class WebSocketClientConnection: WebSocketConnection {
                     self.state.withLock { $0.machine.bytesReceived(bytes) }
                 case .success:
                     let error = self.state.withLock { $0.machine.streamEnded(nil, cancelled: Task.isCancelled) }
-                    self.stream.close()
+                    self.closeStream()
                     throw error
                 case .failure(let networkError):
                     let error = self.state.withLock { $0.machine.streamEnded(networkError, cancelled: Task.isCancelled) }
-                    self.stream.close()
+                    self.closeStream()
                     if case .finished(nil) = self.state.withLock({ $0.machine.nextReadAction() }) { return nil }
                     throw error
                 }
             case .echoCloseAndShutdown(let payload):
                 try? await self.writer.sendControl(.close, payload: payload)
-                self.stream.close()
+                self.closeStream()
                 return nil
             case .shutdown:
-                self.stream.close()
+                self.closeStream()
                 return nil
             case .failConnection(let closePayload, let error):
                 if let closePayload {
                     try? await self.writer.sendControl(.close, payload: closePayload)
                 }
-                self.stream.close()
+                self.closeStream()
                 throw error
             case .finished(let error):
                 if let error { throw error }
@@ -208,31 +217,40 @@ package final class WebSocketClientConnection: WebSocketConnection {
 
     package func close(code: UInt16, reason: String) async {
         let action = self.state.withLock { $0.machine.closeRequested(code: code, reason: reason) }
-        if case .sendClose(let payload) = action {
-            do {
-                try await self.writer.sendControl(.close, payload: payload)
-            } catch {
-                self.stream.close()
-                _ = self.state.withLock { $0.machine.streamEnded(error, cancelled: false) }
-                return
-            }
-        }
         let stream = self.stream
         let timeout = self.closeTimeout
-        await withTaskGroup(of: Void.self) { group in
+        let handshakeEnded = await withTaskGroup(of: Void.self, returning: Bool.self) { group in
             group.addTask {
-                // Bound the wait for the server's close frame. Cancelled (the group's cancelAll
-                // once the read side finished, or the closing task cancelled), it closes at
-                // once: a reader elsewhere may be waiting for the peer, and only closing the
+                // Bound the close: sending the close frame (behind a write the peer does not
+                // take) and the wait for the server's. Cancelled (the group's cancelAll once
+                // the read side finished, or the closing task cancelled), it closes at once: a
+                // reader or writer elsewhere may be waiting for the peer, and only closing the
                 // stream ends that wait.
                 try? await Task.sleep(timeout)
                 stream.close()
             }
+            if case .sendClose(let payload) = action {
+                do throws(NetworkError) {
+                    try await self.writer.sendControl(.close, payload: payload)
+                } catch {
+                    group.cancelAll()
+                    self.closeStream()
+                    _ = self.state.withLock { $0.machine.streamEnded(error, cancelled: false) }
+                    return false
+                }
+            }
             await self.waitForReadSideToFinish()
             group.cancelAll()
+            return true
+        }
+        guard handshakeEnded else {
+            await self.writer.waitForPendingWrite()
+            return
         }
         self.state.withLock { $0.machine.closeTimedOut() }
-        self.stream.close()
+        self.closeStream()
+        // The writer's task, if one runs, ends now that the stream is closed.
+        await self.writer.waitForPendingWrite()
     }
 
     /// Reads (discarding messages) until the close handshake ends, or lets the task already

@@ -1,4 +1,5 @@
 import RealtimeIO
+import RealtimeSync
 import WebSocketCodec
 
 /// Writes the frames of one client connection, one frame or one batch of whole frames at a
@@ -7,15 +8,68 @@ import WebSocketCodec
 /// Every write holds an ``AsyncSerialLock`` from encoding to the end of the write, so frames
 /// from concurrent senders (the user, automatic pongs, the close handshake) never interleave,
 /// and permessage-deflate's compression context follows wire order.
+///
+/// - Important: The writer owns the one task it may start (the rest of a partial immediate
+///   write, ``sendImmediately(contentsOf:)``): it keeps its handle while it runs, ``close()``
+///   and `deinit` cancel it, and ``waitForPendingWrite()`` awaits it. The task holds the
+///   stream and the lock, not the writer. Waiting for the lock is cancellable: a send
+///   cancelled while another holds the writer fails with `.cancelled` and writes nothing.
 final class WebSocketFrameWriter: Sendable {
+    private struct State {
+        /// The task writing the rest of a partial immediate write, while it runs. At most one:
+        /// it holds `lock` until it ends. `id` tells a handle stored late (after its task
+        /// already ended) from the current one.
+        var pendingWrite: (id: UInt64, task: Task<Void, Never>?)?
+        var nextPendingWriteID: UInt64 = 0
+        var closed = false
+    }
+
     private let stream: any ByteStream
     private let lock = AsyncSerialLock()
+    private let state = LockedValue(State())
     /// Used only while `lock` is held.
     private let compressor: PerMessageDeflateCompressor?
 
     init(stream: any ByteStream, compressor: PerMessageDeflateCompressor?) {
         self.stream = stream
         self.compressor = compressor
+    }
+
+    deinit {
+        self.state.withLock { $0.pendingWrite?.task }?.cancel()
+    }
+
+    // MARK: Lifetime of the pending write
+
+    /// Cancels the task writing the rest of a partial immediate write, if one runs (cancelling
+    /// a write closes the stream: a torn frame ends the connection anyway); later partial
+    /// writes are cancelled as they start. Idempotent. The owner closes the stream.
+    func close() {
+        let task = self.state.withLock { state -> Task<Void, Never>? in
+            state.closed = true
+            return state.pendingWrite?.task
+        }
+        task?.cancel()
+    }
+
+    /// Returns once no task started by this writer runs (at once when none does).
+    func waitForPendingWrite() async {
+        while let task = self.state.withLock({ $0.pendingWrite?.task }) {
+            await task.value
+        }
+    }
+
+    /// Whether a task started by this writer still runs (for tests).
+    var hasPendingWrite: Bool { self.state.withLock { $0.pendingWrite != nil } }
+
+    /// Takes the lock for a send.
+    /// - Throws: `.cancelled` when the task is cancelled while another send holds the writer.
+    private func acquire() async throws(NetworkError) {
+        do {
+            try await self.lock.lock()
+        } catch {
+            throw NetworkError(.cancelled, "the sending task was cancelled while waiting for the writer")
+        }
     }
 
     /// A fresh masking key from the system's cryptographic generator (RFC 6455 §5.3), drawn
@@ -29,7 +83,7 @@ final class WebSocketFrameWriter: Sendable {
 
     /// Sends a data message as one frame, compressed when permessage-deflate is on.
     func send(_ message: WebSocketMessage) async throws(NetworkError) {
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         var frame: [UInt8] = []
         frame.reserveCapacity(Self.encodedCapacity(message))
@@ -45,7 +99,7 @@ final class WebSocketFrameWriter: Sendable {
     /// compression context follows wire order (RFC 7692 §7.2.1).
     func send(contentsOf messages: [WebSocketMessage]) async throws(NetworkError) {
         guard !messages.isEmpty else { return }
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         try await self.write(self.encodeFrames(messages))
     }
@@ -54,7 +108,8 @@ final class WebSocketFrameWriter: Sendable {
     /// and the stream takes bytes without waiting (see ``ByteStream/writeImmediately(_:)``).
     ///
     /// Bytes the kernel does not take at once are written by a task on the event loop that
-    /// keeps the writer's lock until they are out, so frames sent later queue behind them.
+    /// keeps the writer's lock until they are out, so frames sent later queue behind them. The
+    /// writer owns that task (see ``close()``); at most one runs at a time.
     ///
     /// - Returns: `true` once the frames are encoded and written or being written; `false`
     ///   when nothing was done (the writer is busy, or the stream has no immediate writes):
@@ -78,22 +133,47 @@ final class WebSocketFrameWriter: Sendable {
             self.lock.unlock()
             return true
         }
-        let rest = Array(frames[written...])
+        self.startPendingWrite(Array(frames[written...]))
+        return true
+    }
+
+    /// Starts the task that writes `rest` and then releases the lock (held by the caller),
+    /// and records it as this writer's pending write.
+    private func startPendingWrite(_ rest: [UInt8]) {
+        let id = self.state.withLock { state -> UInt64 in
+            let id = state.nextPendingWriteID
+            state.nextPendingWriteID &+= 1
+            state.pendingWrite = (id, nil)
+            return id
+        }
+        // The task holds what it needs, not the writer: a dropped connection's writer goes
+        // away at once, and its deinit cancels the task.
+        let stream = self.stream
+        let lock = self.lock
+        let state = self.state
         let finishWrite: @Sendable () async -> Void = {
-            defer { self.lock.unlock() }
             do throws(NetworkError) {
-                try await self.stream.write(rest)
+                try await stream.write(rest)
             } catch {
-                self.stream.close()
+                stream.close()
             }
+            state.withLock { state in
+                if state.pendingWrite?.id == id { state.pendingWrite = nil }
+            }
+            lock.unlock()
         }
         // On the event loop where there is one (the stream's readiness resumes it in place).
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        Task(executorPreference: EventLoop.shared, operation: finishWrite)
+        let task = Task(executorPreference: EventLoop.shared, operation: finishWrite)
         #else
-        Task(operation: finishWrite)
+        let task = Task(operation: finishWrite)
         #endif
-        return true
+        let cancelNow = self.state.withLock { state -> Bool in
+            // Stored only while it runs: a task that already ended cleared its entry.
+            if state.pendingWrite?.id == id { state.pendingWrite?.task = task }
+            return state.closed
+        }
+        if cancelNow { task.cancel() }
     }
 
     /// The frames of `messages`, one per message, in order, in one buffer. Call with the
@@ -129,7 +209,7 @@ final class WebSocketFrameWriter: Sendable {
 
     /// Sends a control frame (ping, pong, close); `payload` must be at most 125 bytes.
     func sendControl(_ opcode: WebSocketOpcode, payload: [UInt8]) async throws(NetworkError) {
-        await self.lock.lock()
+        try await self.acquire()
         defer { self.lock.unlock() }
         let frame = WebSocketFrameEncoder.encode(opcode: opcode, payload: payload, maskingKey: Self.randomMaskingKey())
         try await self.write(frame)
