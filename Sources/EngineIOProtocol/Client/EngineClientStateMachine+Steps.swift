@@ -88,30 +88,14 @@ extension EngineClientStateMachine {
 
     /// Appends a write to ``writeBuffer``; its last packet records `writeID`.
     mutating func buffer(_ packets: [EnginePacket], writeID: Int?) {
-        self.writeBuffer += packets
-        self.writeBufferIDs += repeatElement(nil, count: packets.count - 1)
-        self.writeBufferIDs.append(writeID)
-    }
-
-    /// Removes the first `count` buffered packets; returns them and the highest write id they end.
-    mutating func takeBuffered(_ count: Int) -> ([EnginePacket], Int?) {
-        let packets = Array(self.writeBuffer.prefix(count))
-        let writeID = self.writeBufferIDs.prefix(count).last(where: { $0 != nil }) ?? nil
-        if count == self.writeBuffer.count {
-            self.writeBuffer.removeAll(keepingCapacity: true)
-            self.writeBufferIDs.removeAll(keepingCapacity: true)
-        } else {
-            self.writeBuffer.removeFirst(count)
-            self.writeBufferIDs.removeFirst(count)
-        }
-        return (packets, writeID)
+        self.writeBuffer.append(packets, writeID: writeID)
     }
 
     /// Sends buffered writes if the transport allows it now.
     mutating func flushWrites(into actions: inout [EngineClientAction]) {
         guard !self.writeBuffer.isEmpty, self.phase == .open else { return }
         if self.transport == .webSocket {
-            let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+            let (packets, writeID) = self.writeBuffer.takeAll()
             actions.append(.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) }))
             if let writeID { actions.append(.carriesWrites(through: writeID)) }
             return
@@ -124,17 +108,11 @@ extension EngineClientStateMachine {
     /// and ``Configuration/maximumPacketsPerPOST`` packets; followed by
     /// ``EngineClientAction/carriesWrites(through:)`` when it ends a numbered write.
     mutating func makePOST() -> [EngineClientAction] {
-        var count: Int
-        switch self.version {
-        case .v4:
-            count = EnginePollingPayload.batchCount(self.writeBuffer, maxPayload: self.handshake?.maxPayload)
-        case .v3:
-            count = self.writeBuffer.count
-        }
-        if let cap = self.configuration.maximumPacketsPerPOST {
-            count = min(count, cap)
-        }
-        let (packets, writeID) = self.takeBuffered(count)
+        // Only the packets that go out are looked at: a long burst costs O(batch) per POST.
+        let count = self.writeBuffer.batchCount(
+            maxPayload: self.version == .v4 ? self.handshake?.maxPayload : nil,
+            maximumPackets: self.configuration.maximumPacketsPerPOST)
+        let (packets, writeID) = self.writeBuffer.take(count)
         let body: [UInt8] =
             switch self.version {
             case .v4: EnginePollingPayload.encode(packets)
@@ -153,7 +131,7 @@ extension EngineClientStateMachine {
     mutating func finishUpgradeIfDrained(into actions: inout [EngineClientAction]) {
         guard self.upgrade == .pausing, !self.getInFlight, !self.postInFlight else { return }
         var frames: [EngineWebSocketFrame] = [EnginePacket.upgrade.webSocketFrame(version: self.version)]
-        let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+        let (packets, writeID) = self.writeBuffer.takeAll()
         frames += packets.map { $0.webSocketFrame(version: self.version) }
         self.transport = .webSocket
         self.upgrade = .none
@@ -208,7 +186,6 @@ extension EngineClientStateMachine {
         self.heartbeatDeadline = nil
         self.nextPingAt = nil
         self.writeBuffer.removeAll()
-        self.writeBufferIDs.removeAll()
         return actions
     }
 }

@@ -106,9 +106,7 @@ package struct EngineClientStateMachine: Sendable {
     /// A WebSocket exists (opening or open), either the session's or an upgrade probe's.
     var webSocketActive = false
     /// Packets to send: before the handshake, while a `POST` is in flight, or while paused.
-    var writeBuffer: [EnginePacket] = []
-    /// For each packet of ``writeBuffer``: the write id it ends (see ``send(_:writeID:)``).
-    var writeBufferIDs: [Int?] = []
+    var writeBuffer = EngineOutboundBuffer()
     /// When the session is considered dead without news from the server.
     var heartbeatDeadline: MonotonicInstant?
     /// v3 only: when the client sends its next ping (`nil` while waiting for the pong).
@@ -361,7 +359,6 @@ package struct EngineClientStateMachine: Sendable {
             return self.teardown(.transportError(reason))
         case .closing:
             self.writeBuffer.removeAll()
-            self.writeBufferIDs.removeAll()
             return self.finishClosingIfDone()
         case .idle, .opening, .closed:
             return []
