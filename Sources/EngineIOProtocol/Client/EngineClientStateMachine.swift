@@ -154,6 +154,14 @@ package struct EngineClientStateMachine: Sendable {
     /// `true` after `3probe`, while polling drains before the client sends `5`.
     package var isPausedForUpgrade: Bool { self.upgrade == .pausing }
 
+    /// How long the owner lets a polling `GET` wait for the server: the server holds a `GET` up
+    /// to `pingInterval` (engine.io-protocol v4, "HTTP long-polling"), so `pingInterval +
+    /// pingTimeout` and 5 s of grace once the handshake is known; 20 s for the handshake itself.
+    package var pollingGETTimeout: TimeAmount {
+        guard let handshake = self.handshake else { return .seconds(20) }
+        return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
+    }
+
     /// The first of `packets` the server would refuse for its size, as (encoded length,
     /// limit): longer than the handshake's `maxPayload` as the current transport encodes it
     /// (a polling record, base64 for binary; a WebSocket frame). `nil` when all fit, before

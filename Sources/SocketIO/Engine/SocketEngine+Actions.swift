@@ -270,10 +270,14 @@ extension SocketEngine {
     /// Headers for every request: `.extraHeaders`, then `Cookie` from `.cookies` and the
     /// server's sticky cookies (never logged).
     ///
+    /// The sticky cookies are those the server set on this engine's polling responses
+    /// (``stickyCookies``, RealtimeHTTP's RFC 6265 store and its one `Set-Cookie` parser) that
+    /// match the request's URL; a cookie named like one of `.cookies` is left to the option.
+    ///
     /// - Parameter forWebSocket: the WebSocket client has no cookie store, so it always gets
     ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
-        let (options, sticky) = self.state.withLock { ($0.requestOptions, $0.attempt.stickyCookies) }
+        let options = self.state.withLock { $0.requestOptions }
         var headers = HTTPHeaders()
         for (name, value) in options.extraHeaders {
             headers.add(name: name, value: value)
@@ -281,7 +285,9 @@ extension SocketEngine {
         var pairs: [String] = options.cookies.map { "\($0.name)=\($0.value)" }
         let addSticky = forWebSocket || !(self.transports?.httpKeepsCookies ?? false)
         if addSticky {
-            pairs += sticky.filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
+            let url = forWebSocket ? options.urlWebSocket : options.urlPolling
+            pairs += self.stickyCookies.cookies(for: url)
+                .filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
                 .map { "\($0.name)=\($0.value)" }
         }
         if !pairs.isEmpty {

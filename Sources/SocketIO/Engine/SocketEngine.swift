@@ -180,6 +180,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The url of the server.
     public let url: URL
 
+    /// Cookies the server set on this engine's polling responses, for its whole life: sent
+    /// back on the WebSocket (whose client has no cookie store), and on polling requests when
+    /// the HTTP client keeps no cookies itself, so sticky-session load balancers keep the
+    /// session on one node. RealtimeHTTP's store: its one `Set-Cookie` parser and RFC 6265
+    /// matching; its own lock (it is shared with no other state of the engine).
+    let stickyCookies = EngineCookieStore()
+
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     ///
     /// Written only by the initializers, before the engine is shared.
