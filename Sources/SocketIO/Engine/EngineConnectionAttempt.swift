@@ -105,8 +105,19 @@ struct EngineConnectionAttempt {
 
     private(set) var generation = 0
     var machine = EngineClientStateMachine()
-    /// `true` once the client was told the engine closed (or before the first connect).
-    var notifiedClose = true
+    /// Whether the client was told the engine closed: the one fact behind upstream's
+    /// `closed` / `invalidated` and the "tell the client once" rule.
+    enum CloseReport: Equatable {
+        /// Before the first `connect()`: nothing to report, and not closed.
+        case notConnected
+        /// A connection attempt runs: its close is still to be reported.
+        case pending
+        /// The client was told (or `disconnect(reason:)` ran): closed.
+        case reported
+    }
+
+    /// See ``CloseReport``; ``reset(options:)`` makes it ``CloseReport/pending``.
+    var closeReport = CloseReport.notConnected
 
     /// The id of the next write (``EngineClientStateMachine/send(_:writeID:)``).
     var nextWriteID = 0
@@ -131,7 +142,7 @@ struct EngineConnectionAttempt {
         self.options = options
         self.polling = PollingHandles()
         self.machine = EngineClientStateMachine(configuration: options.machine)
-        self.notifiedClose = false
+        self.closeReport = .pending
         self.completions = []
         self.webSocket = WebSocketHandles()
         return teardown
