@@ -1,20 +1,22 @@
 // The machine's internal steps: packet handling, the write path, the upgrade and closing.
-// State lives in EngineClientStateMachine.swift; its stored properties are internal (not
-// private) so this file can reach them; nothing here is visible outside the module.
+// Inputs live in EngineClientStateMachine.swift, the state in EngineClientStateMachine+State.swift;
+// nothing here is visible outside the module.
 import RealtimeTime
 
 extension EngineClientStateMachine {
     // MARK: Packets
 
     mutating func handle(_ packet: EnginePacket, now: MonotonicInstant, into actions: inout [EngineClientAction]) {
-        if self.version == .v3, self.phase == .open, let handshake = self.handshake {
+        if self.version == .v3 {
             // v3: any packet proves liveness (engine.io-client 3.x `onHeartbeat` on every packet).
             // The timer already armed fires no later than before, and re-arms itself.
-            self.heartbeatDeadline = now + handshake.pingInterval + handshake.pingTimeout
+            self.withSession { session in
+                session.heartbeatDeadline = now + session.handshake.pingInterval + session.handshake.pingTimeout
+            }
         }
         switch packet {
         case .open(let text):
-            guard self.phase == .opening else { return }  // a second open is ignored
+            guard case .opening(let opening) = self.state else { return }  // a second open is ignored
             let handshake: EngineHandshake
             do {
                 handshake = try EngineHandshake(jsonText: text)
@@ -22,32 +24,35 @@ extension EngineClientStateMachine {
                 actions += self.teardown(.protocolError(error))
                 return
             }
-            self.handshake = handshake
-            self.phase = .open
+            var session = Session(
+                handshake: handshake,
+                link: opening == .webSocket ? .webSocket : .polling(Polling()),
+                heartbeatDeadline: now + handshake.pingInterval + handshake.pingTimeout)
             actions.append(.opened(handshake))
-            self.armHeartbeat(now: now, into: &actions)
-            if self.transport == .polling, !self.configuration.forcePolling, handshake.upgrades.contains("websocket") {
-                self.upgrade = .connecting
-                self.webSocketActive = true
+            Self.armHeartbeat(&session, now: now, version: self.version, into: &actions)
+            if opening != .webSocket, !self.configuration.forcePolling, handshake.upgrades.contains("websocket") {
+                session.link = .polling(Polling(upgrade: .connecting))
                 actions.append(.openWebSocket(sid: handshake.sid))
             }
+            self.state = .open(session)
             self.flushWrites(into: &actions)
         case .ping(let data):
-            guard self.phase == .open else { return }
+            guard self.isOpen else { return }
             if self.version == .v4 {
-                self.armHeartbeat(now: now, into: &actions)
+                self.withSession { Self.armHeartbeat(&$0, now: now, version: .v4, into: &actions) }
             }
-            self.write(.pong(data), into: &actions)
+            self.writeControl(.pong(data), into: &actions)
             if self.configuration.reportsPings, data != "probe" { actions.append(.pingReceived) }
         case .pong:
             // v3: the answer to the client's ping; the next ping is due pingInterval from now.
-            if self.version == .v3, self.phase == .open, let handshake = self.handshake {
+            guard self.version == .v3 else { return }
+            self.withSession { session in
                 actions.append(.pongReceived)
-                let nextPingAt = now + handshake.pingInterval
-                self.nextPingAt = nextPingAt
+                let nextPingAt = now + session.handshake.pingInterval
+                session.nextPingAt = nextPingAt
                 // The timer was armed for the pong deadline; the next ping may be due sooner
                 // (pingTimeout > pingInterval, as python-engineio 3's 60 s / 25 s defaults).
-                actions.append(.scheduleHeartbeatTimeout(min(nextPingAt, self.heartbeatDeadline ?? nextPingAt)))
+                actions.append(.scheduleHeartbeatTimeout(min(nextPingAt, session.heartbeatDeadline)))
             }
         case .message(let text):
             actions.append(.deliverMessage(text))
@@ -62,13 +67,14 @@ extension EngineClientStateMachine {
 
     /// v4: the next ping must arrive within pingInterval + pingTimeout. v3 (at open): the first
     /// client ping is due after pingInterval.
-    mutating func armHeartbeat(now: MonotonicInstant, into actions: inout [EngineClientAction]) {
-        guard let handshake = self.handshake else { return }
-        let deadline = now + handshake.pingInterval + handshake.pingTimeout
-        self.heartbeatDeadline = deadline
-        if self.version == .v3 {
-            let nextPingAt = now + handshake.pingInterval
-            self.nextPingAt = nextPingAt
+    static func armHeartbeat(
+        _ session: inout Session, now: MonotonicInstant, version: EngineProtocolVersion, into actions: inout [EngineClientAction]
+    ) {
+        let deadline = now + session.handshake.pingInterval + session.handshake.pingTimeout
+        session.heartbeatDeadline = deadline
+        if version == .v3 {
+            let nextPingAt = now + session.handshake.pingInterval
+            session.nextPingAt = nextPingAt
             actions.append(.scheduleHeartbeatTimeout(nextPingAt))
         } else {
             actions.append(.scheduleHeartbeatTimeout(deadline))
@@ -77,8 +83,10 @@ extension EngineClientStateMachine {
 
     // MARK: Writes
 
-    mutating func write(_ packet: EnginePacket, into actions: inout [EngineClientAction]) {
-        if self.transport == .webSocket {
+    /// Writes a control packet (pong, v3 ping): at once over WebSocket, else through the
+    /// buffer, which always takes it (one per ping; not bounded like application writes).
+    mutating func writeControl(_ packet: EnginePacket, into actions: inout [EngineClientAction]) {
+        if self.transport == .webSocket, self.isOpen {
             actions.append(.sendWebSocketFrames([packet.webSocketFrame(version: self.version)]))
             return
         }
@@ -88,59 +96,65 @@ extension EngineClientStateMachine {
 
     /// Appends a write to ``writeBuffer``; its last packet records `writeID`.
     mutating func buffer(_ packets: [EnginePacket], writeID: Int?) {
-        self.writeBuffer += packets
-        self.writeBufferIDs += repeatElement(nil, count: packets.count - 1)
-        self.writeBufferIDs.append(writeID)
+        self.writeBuffer.append(packets, writeID: writeID)
     }
 
-    /// Removes the first `count` buffered packets; returns them and the highest write id they end.
-    mutating func takeBuffered(_ count: Int) -> ([EnginePacket], Int?) {
-        let packets = Array(self.writeBuffer.prefix(count))
-        let writeID = self.writeBufferIDs.prefix(count).last(where: { $0 != nil }) ?? nil
-        if count == self.writeBuffer.count {
-            self.writeBuffer.removeAll(keepingCapacity: true)
-            self.writeBufferIDs.removeAll(keepingCapacity: true)
-        } else {
-            self.writeBuffer.removeFirst(count)
-            self.writeBufferIDs.removeFirst(count)
+    /// Throws unless the write buffer has room for `packets` (see ``write(_:writeID:)``).
+    func checkRoom(for packets: [EnginePacket]) throws(EngineBufferOverflow) {
+        var bytes = 0
+        for packet in packets {
+            bytes += EnginePollingPayload.encodedLength(of: packet)
         }
-        return (packets, writeID)
+        let bufferedBytes = self.writeBuffer.encodedLength
+        let bufferedPackets = self.writeBuffer.count
+        if bufferedBytes + bytes > self.configuration.maximumBufferedBytes
+            || bufferedPackets + packets.count > self.configuration.maximumBufferedPackets
+        {
+            throw EngineBufferOverflow(
+                buffer: .engineWriteBuffer, bufferedBytes: bufferedBytes, bufferedPackets: bufferedPackets,
+                writeBytes: bytes, writePackets: packets.count,
+                maximumBytes: self.configuration.maximumBufferedBytes, maximumPackets: self.configuration.maximumBufferedPackets)
+        }
     }
 
     /// Sends buffered writes if the transport allows it now.
     mutating func flushWrites(into actions: inout [EngineClientAction]) {
-        guard !self.writeBuffer.isEmpty, self.phase == .open else { return }
-        if self.transport == .webSocket {
-            let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+        guard !self.writeBuffer.isEmpty, case .open(let session) = self.state else { return }
+        switch session.link {
+        case .webSocket:
+            let (packets, writeID) = self.writeBuffer.takeAll()
             actions.append(.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) }))
             if let writeID { actions.append(.carriesWrites(through: writeID)) }
-            return
+        case .polling(let polling):
+            guard !polling.postInFlight, polling.upgrade != .pausing else { return }
+            actions += self.makePOST()
         }
-        guard !self.postInFlight, self.upgrade != .pausing else { return }
-        actions += self.makePOST()
     }
 
     /// Takes one batch from the write buffer into a `POST`: at most `maxPayload` bytes (v4)
     /// and ``Configuration/maximumPacketsPerPOST`` packets; followed by
-    /// ``EngineClientAction/carriesWrites(through:)`` when it ends a numbered write.
+    /// ``EngineClientAction/carriesWrites(through:)`` when it ends a numbered write. Only in
+    /// an open polling session or while closing, with no `POST` in flight.
     mutating func makePOST() -> [EngineClientAction] {
-        var count: Int
-        switch self.version {
-        case .v4:
-            count = EnginePollingPayload.batchCount(self.writeBuffer, maxPayload: self.handshake?.maxPayload)
-        case .v3:
-            count = self.writeBuffer.count
-        }
-        if let cap = self.configuration.maximumPacketsPerPOST {
-            count = min(count, cap)
-        }
-        let (packets, writeID) = self.takeBuffered(count)
+        // Only the packets that go out are looked at: a long burst costs O(batch) per POST.
+        let count = self.writeBuffer.batchCount(
+            maxPayload: self.version == .v4 ? self.handshake?.maxPayload : nil,
+            maximumPackets: self.configuration.maximumPacketsPerPOST)
+        let (packets, writeID) = self.writeBuffer.take(count)
         let body: [UInt8] =
             switch self.version {
             case .v4: EnginePollingPayload.encode(packets)
             case .v3: EnginePollingPayloadV3.encode(packets)
             }
-        self.postInFlight = true
+        switch self.state {
+        case .open:
+            self.withPolling { $0.postInFlight = true }
+        case .closing(var closing):
+            closing.postInFlight = true
+            self.state = .closing(closing)
+        case .idle, .opening, .closed:
+            assertionFailure("a POST outside a polling session")
+        }
         var actions: [EngineClientAction] = [.sendPollingPOST(sid: self.sid ?? "", body: body)]
         if let writeID { actions.append(.carriesWrites(through: writeID)) }
         return actions
@@ -151,12 +165,11 @@ extension EngineClientStateMachine {
     /// Completes the upgrade once the paused polling transport has nothing in flight:
     /// sends `5` and the writes buffered during the window, in order, over the WebSocket.
     mutating func finishUpgradeIfDrained(into actions: inout [EngineClientAction]) {
-        guard self.upgrade == .pausing, !self.getInFlight, !self.postInFlight else { return }
+        guard let polling = self.polling, polling.upgrade == .pausing, !polling.getInFlight, !polling.postInFlight else { return }
         var frames: [EngineWebSocketFrame] = [EnginePacket.upgrade.webSocketFrame(version: self.version)]
-        let (packets, writeID) = self.takeBuffered(self.writeBuffer.count)
+        let (packets, writeID) = self.writeBuffer.takeAll()
         frames += packets.map { $0.webSocketFrame(version: self.version) }
-        self.transport = .webSocket
-        self.upgrade = .none
+        self.withSession { $0.link = .webSocket }
         actions.append(.sendWebSocketFrames(frames))
         if let writeID { actions.append(.carriesWrites(through: writeID)) }
         actions.append(.upgraded)
@@ -164,14 +177,15 @@ extension EngineClientStateMachine {
 
     /// The probe failed: drop the WebSocket and keep (or resume) polling.
     mutating func abandonUpgrade() -> [EngineClientAction] {
-        guard self.upgrade != .none else { return [] }
-        let wasPausing = self.upgrade == .pausing
-        self.upgrade = .none
-        self.webSocketActive = false
+        guard let polling = self.polling, polling.upgrade != .none else { return [] }
         var actions: [EngineClientAction] = [.closeWebSocket]
-        if wasPausing, self.phase == .open {
-            if !self.getInFlight {
-                self.getInFlight = true
+        let resumesGET = polling.upgrade == .pausing && !polling.getInFlight
+        self.withPolling { polling in
+            polling.upgrade = .none
+            if resumesGET { polling.getInFlight = true }
+        }
+        if polling.upgrade == .pausing {
+            if resumesGET {
                 actions.append(.sendPollingGET(sid: self.sid))
             }
             self.flushWrites(into: &actions)
@@ -182,33 +196,36 @@ extension EngineClientStateMachine {
     // MARK: Closing
 
     mutating func finishClosingIfDone() -> [EngineClientAction] {
-        guard self.phase == .closing, !self.postInFlight else { return [] }
+        guard case .closing(let closing) = self.state, !closing.postInFlight else { return [] }
         return self.teardown(.clientClosed)
     }
 
     /// Ends the session: cancels what is in flight and reports the reason.
-    mutating func teardown(_ reason: EngineCloseReason) -> [EngineClientAction] {
-        if case .closed = self.phase { return [] }
+    ///
+    /// - Parameter webSocketGone: the WebSocket already failed, so it is not closed again.
+    mutating func teardown(_ reason: EngineCloseReason, webSocketGone: Bool = false) -> [EngineClientAction] {
+        let heartbeatArmed: Bool
+        switch self.state {
+        case .closed:
+            return []
+        case .open, .closing:
+            heartbeatArmed = true
+        case .idle, .opening:
+            heartbeatArmed = false
+        }
         var actions: [EngineClientAction] = []
         if self.getInFlight || self.postInFlight {
             actions.append(.cancelPollingRequests)
         }
-        if self.webSocketActive {
+        if self.webSocketActive, !webSocketGone {
             actions.append(.closeWebSocket)
         }
-        if self.heartbeatDeadline != nil {
+        if heartbeatArmed {
             actions.append(.cancelHeartbeatTimeout)
         }
         actions.append(.closed(reason))
-        self.phase = .closed(reason)
-        self.getInFlight = false
-        self.postInFlight = false
-        self.webSocketActive = false
-        self.upgrade = .none
-        self.heartbeatDeadline = nil
-        self.nextPingAt = nil
+        self.state = .closed(Closed(reason: reason, transport: self.transport, handshake: self.handshake))
         self.writeBuffer.removeAll()
-        self.writeBufferIDs.removeAll()
         return actions
     }
 }

@@ -46,20 +46,38 @@ package struct EngineClientStateMachine: Sendable {
         /// Report heartbeat traffic as ``EngineClientAction/pingReceived`` and
         /// ``EngineClientAction/pingSent``.
         package var reportsPings: Bool
+        /// The most bytes (encoded as polling records) the write buffer holds: writes waiting
+        /// for the handshake, behind the `POST` in flight, or in the upgrade window. A write
+        /// that would go past it is refused (``EngineBufferOverflow``). Default
+        /// ``defaultMaximumBufferedBytes`` (16 MiB).
+        package var maximumBufferedBytes: Int
+        /// The most packets the write buffer holds (bounds the per-packet overhead of many tiny
+        /// writes). Default ``defaultMaximumBufferedPackets`` (262,144).
+        package var maximumBufferedPackets: Int
 
         /// The packet cap python-engineio (and so every server this library is tested with)
         /// accepts per `POST`, with one place kept free: 15.
         package static let pythonEngineIOPacketsPerPOST = 15
 
+        /// 16 MiB: about 16 polling bodies at python-engineio's default `maxPayload` of 1 MB, far
+        /// more than an application writes while one `POST` is in flight.
+        package static let defaultMaximumBufferedBytes = 16 << 20
+
+        /// 262,144 packets: a burst of a quarter of a million emits while one `POST` is in flight.
+        package static let defaultMaximumBufferedPackets = 1 << 18
+
         /// Defaults: polling first with an upgrade to WebSocket when offered, `EIO=4`, 16 MiB
-        /// bodies, no packet cap, no ping reports.
+        /// bodies, no packet cap, no ping reports, a write buffer of at most 16 MiB and
+        /// 262,144 packets.
         package init(
             forcePolling: Bool = false,
             forceWebSockets: Bool = false,
             maximumPollingBodyLength: Int = PollingPayloadDecoder.defaultMaximumLength,
             protocolVersion: EngineProtocolVersion = .v4,
             maximumPacketsPerPOST: Int? = nil,
-            reportsPings: Bool = false
+            reportsPings: Bool = false,
+            maximumBufferedBytes: Int = Configuration.defaultMaximumBufferedBytes,
+            maximumBufferedPackets: Int = Configuration.defaultMaximumBufferedPackets
         ) {
             self.forcePolling = forcePolling
             self.forceWebSockets = forceWebSockets
@@ -67,52 +85,20 @@ package struct EngineClientStateMachine: Sendable {
             self.protocolVersion = protocolVersion
             self.maximumPacketsPerPOST = maximumPacketsPerPOST.map { max(1, $0) }
             self.reportsPings = reportsPings
+            self.maximumBufferedBytes = max(1, maximumBufferedBytes)
+            self.maximumBufferedPackets = max(1, maximumBufferedPackets)
         }
-    }
-
-    enum Phase: Sendable, Hashable {
-        /// ``start()`` not called yet.
-        case idle
-        /// Waiting for the `open` packet.
-        case opening
-        /// Handshake done.
-        case open
-        /// Client close over polling: waiting for the `POST` carrying `1`.
-        case closing
-        /// Over.
-        case closed(EngineCloseReason)
-    }
-
-    enum UpgradeState: Sendable, Hashable {
-        /// No upgrade running (not offered, not allowed, failed, or done).
-        case none
-        /// The WebSocket is being opened.
-        case connecting
-        /// `2probe` sent, waiting for `3probe`.
-        case probing
-        /// `3probe` received; polling paused until the in-flight `GET`/`POST` finish.
-        case pausing
     }
 
     /// The configuration given at creation.
     package let configuration: Configuration
 
-    var phase: Phase = .idle
-    var transport: EngineTransport = .polling
-    var handshake: EngineHandshake?
-    var getInFlight = false
-    var postInFlight = false
-    var upgrade: UpgradeState = .none
-    /// A WebSocket exists (opening or open), either the session's or an upgrade probe's.
-    var webSocketActive = false
-    /// Packets to send: before the handshake, while a `POST` is in flight, or while paused.
-    var writeBuffer: [EnginePacket] = []
-    /// For each packet of ``writeBuffer``: the write id it ends (see ``send(_:writeID:)``).
-    var writeBufferIDs: [Int?] = []
-    /// When the session is considered dead without news from the server.
-    var heartbeatDeadline: MonotonicInstant?
-    /// v3 only: when the client sends its next ping (`nil` while waiting for the pong).
-    var nextPingAt: MonotonicInstant?
+    /// Where the session is (see `EngineClientStateMachine+State.swift`).
+    var state: State = .idle
+    /// Packets to send: before the handshake, while a `POST` is in flight, or while paused
+    /// for the upgrade. Bounded by ``Configuration/maximumBufferedBytes`` and
+    /// ``Configuration/maximumBufferedPackets`` for writes (control packets always fit).
+    var writeBuffer = EngineOutboundBuffer()
 
     var version: EngineProtocolVersion { self.configuration.protocolVersion }
 
@@ -133,14 +119,20 @@ package struct EngineClientStateMachine: Sendable {
     package var currentTransport: EngineTransport { self.transport }
 
     /// `true` between the `open` packet and the end of the session.
-    package var isOpen: Bool { self.phase == .open }
+    package var isOpen: Bool {
+        if case .open = self.state { return true }
+        return false
+    }
 
     /// `true` once ``start()`` (or ``close()``) was called.
-    package var hasStarted: Bool { self.phase != .idle }
+    package var hasStarted: Bool {
+        if case .idle = self.state { return false }
+        return true
+    }
 
     /// The reason the session ended, once closed.
     package var closeReason: EngineCloseReason? {
-        if case .closed(let reason) = self.phase { return reason }
+        if case .closed(let closed) = self.state { return closed.reason }
         return nil
     }
 
@@ -156,6 +148,14 @@ package struct EngineClientStateMachine: Sendable {
     /// `true` after `3probe`, while polling drains before the client sends `5`.
     package var isPausedForUpgrade: Bool { self.upgrade == .pausing }
 
+    /// How long the owner lets a polling `GET` wait for the server: the server holds a `GET` up
+    /// to `pingInterval` (engine.io-protocol v4, "HTTP long-polling"), so `pingInterval +
+    /// pingTimeout` and 5 s of grace once the handshake is known; 20 s for the handshake itself.
+    package var pollingGETTimeout: TimeAmount {
+        guard let handshake = self.handshake else { return .seconds(20) }
+        return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
+    }
+
     /// The first of `packets` the server would refuse for its size, as (encoded length,
     /// limit): longer than the handshake's `maxPayload` as the current transport encodes it
     /// (a polling record, base64 for binary; a WebSocket frame). `nil` when all fit, before
@@ -165,10 +165,11 @@ package struct EngineClientStateMachine: Sendable {
     /// that would rather refuse it asks here first.
     package func oversizedPacket(in packets: [EnginePacket]) -> (length: Int, limit: Int)? {
         guard let limit = self.handshake?.maxPayload else { return nil }
+        let transport = self.transport
         for packet in packets {
             let length: Int
             switch packet {
-            case .binaryMessage(let bytes) where self.transport == .webSocket: length = bytes.count
+            case .binaryMessage(let bytes) where transport == .webSocket: length = bytes.count
             default: length = EnginePollingPayload.encodedLength(of: packet)
             }
             if length > limit { return (length, limit) }
@@ -181,15 +182,12 @@ package struct EngineClientStateMachine: Sendable {
     /// Starts the session: a handshake `GET` over polling, or a WebSocket when
     /// ``Configuration/forceWebSockets`` is set.
     package mutating func start() -> [EngineClientAction] {
-        guard self.phase == .idle else { return [] }
-        self.phase = .opening
+        guard case .idle = self.state else { return [] }
         if self.configuration.forceWebSockets {
-            self.transport = .webSocket
-            self.webSocketActive = true
+            self.state = .opening(.webSocket)
             return [.openWebSocket(sid: nil)]
         }
-        self.transport = .polling
-        self.getInFlight = true
+        self.state = .opening(.polling(getInFlight: true))
         return [.sendPollingGET(sid: nil)]
     }
 
@@ -199,27 +197,28 @@ package struct EngineClientStateMachine: Sendable {
     /// anything still buffered) and reports ``EngineClientAction/closed(_:)`` once that `POST`
     /// finished. Before the handshake, closes at once.
     package mutating func close() -> [EngineClientAction] {
-        switch self.phase {
+        switch self.state {
         case .idle:
-            self.phase = .closed(.clientClosed)
+            self.state = .closed(Closed(reason: .clientClosed, transport: .polling, handshake: nil))
             return [.closed(.clientClosed)]
         case .opening:
             return self.teardown(.clientClosed)
-        case .open:
-            if self.transport == .webSocket {
+        case .open(let session):
+            guard case .polling(let polling) = session.link else {
                 var actions: [EngineClientAction] = [.sendWebSocketFrames([EnginePacket.close.webSocketFrame(version: self.version)])]
                 actions += self.teardown(.clientClosed)
                 return actions
             }
             var actions: [EngineClientAction] = []
-            if self.upgrade != .none {
+            if polling.upgrade != .none {
                 actions.append(.closeWebSocket)
-                self.upgrade = .none
-                self.webSocketActive = false
             }
-            self.phase = .closing
+            self.state = .closing(
+                Closing(
+                    handshake: session.handshake, getInFlight: polling.getInFlight, postInFlight: polling.postInFlight,
+                    heartbeatDeadline: session.heartbeatDeadline))
             self.buffer([.close], writeID: nil)
-            if !self.postInFlight {
+            if !polling.postInFlight {
                 actions += self.makePOST()
             }
             return actions
@@ -234,7 +233,8 @@ package struct EngineClientStateMachine: Sendable {
     ///
     /// Before the handshake they are buffered; over polling they go in the next `POST` (at most
     /// one in flight, at most `maxPayload` bytes each); over WebSocket one frame each. After
-    /// the session closed (or while closing) they are dropped.
+    /// the session closed (or while closing) they are dropped, and so is a write the buffer
+    /// has no room for (see ``write(_:writeID:)``, which says so).
     package mutating func send(_ packets: [EnginePacket]) -> [EngineClientAction] {
         self.send(packets, writeID: nil)
     }
@@ -243,26 +243,9 @@ package struct EngineClientStateMachine: Sendable {
     /// carries its last packet is followed by ``EngineClientAction/carriesWrites(through:)``,
     /// whichever path it takes (buffered before the handshake, behind a `POST` in flight or the
     /// packet cap, in the upgrade window, or at once over WebSocket). A write the machine
-    /// drops (closing or closed) is never carried.
+    /// drops (closing or closed, or no room in the buffer) is never carried.
     package mutating func send(_ packets: [EnginePacket], writeID: Int?) -> [EngineClientAction] {
-        guard !packets.isEmpty else { return [] }
-        switch self.phase {
-        case .idle, .closing, .closed:
-            return []
-        case .opening:
-            self.buffer(packets, writeID: writeID)
-            return []
-        case .open:
-            if self.transport == .webSocket {
-                var actions: [EngineClientAction] = [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
-                if let writeID { actions.append(.carriesWrites(through: writeID)) }
-                return actions
-            }
-            self.buffer(packets, writeID: writeID)
-            var actions: [EngineClientAction] = []
-            self.flushWrites(into: &actions)
-            return actions
-        }
+        (try? self.write(packets, writeID: writeID)) ?? []
     }
 
     /// Sends one packet; see ``send(_:)-([EnginePacket])``.
@@ -270,19 +253,62 @@ package struct EngineClientStateMachine: Sendable {
         self.send([packet])
     }
 
+    /// ``send(_:writeID:)``, refusing a write that would take the write buffer past its bound.
+    ///
+    /// A write is buffered before the handshake, behind the `POST` in flight, and in the
+    /// upgrade window; the buffer holds at most ``Configuration/maximumBufferedBytes`` (as
+    /// polling records) and ``Configuration/maximumBufferedPackets``. A write that does not fit
+    /// is refused whole, nothing of it is buffered, and the machine is unchanged; the writes
+    /// before it are unaffected. Over an open WebSocket nothing is buffered here (the owner's
+    /// send queue has its own bound, ``EngineWebSocketSendQueue``).
+    ///
+    /// - Throws: ``EngineBufferOverflow``.
+    package mutating func write(_ packets: [EnginePacket], writeID: Int?) throws(EngineBufferOverflow) -> [EngineClientAction] {
+        guard !packets.isEmpty else { return [] }
+        switch self.state {
+        case .idle, .closing, .closed:
+            return []
+        case .opening:
+            try self.checkRoom(for: packets)
+            self.buffer(packets, writeID: writeID)
+            return []
+        case .open(let session):
+            if case .webSocket = session.link {
+                var actions: [EngineClientAction] = [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
+                if let writeID { actions.append(.carriesWrites(through: writeID)) }
+                return actions
+            }
+            try self.checkRoom(for: packets)
+            self.buffer(packets, writeID: writeID)
+            var actions: [EngineClientAction] = []
+            self.flushWrites(into: &actions)
+            return actions
+        }
+    }
+
+    /// Bytes (as polling records) and packets in the write buffer.
+    package var bufferedWrites: (bytes: Int, packets: Int) { (self.writeBuffer.encodedLength, self.writeBuffer.count) }
+
     // MARK: Inputs: polling
 
     /// The polling `GET` finished with HTTP 200 and this body.
     package mutating func pollingGETCompleted(body: [UInt8], now: MonotonicInstant) -> [EngineClientAction] {
-        guard self.transport == .polling, self.getInFlight else { return [] }
-        self.getInFlight = false
-        switch self.phase {
-        case .idle, .closed:
-            return []
-        case .closing:
+        switch self.state {
+        case .opening(.polling(getInFlight: true)):
+            self.state = .opening(.polling(getInFlight: false))
+        case .open:
+            let wasInFlight = self.withPolling { polling -> Bool in
+                defer { polling.getInFlight = false }
+                return polling.getInFlight
+            }
+            guard wasInFlight == true else { return [] }
+        case .closing(var closing):
+            guard closing.getInFlight else { return [] }
+            closing.getInFlight = false
+            self.state = .closing(closing)
             return self.finishClosingIfDone()
-        case .opening, .open:
-            break
+        case .idle, .opening, .closed:
+            return []
         }
         let packets: [EnginePacket]
         do {
@@ -296,20 +322,20 @@ package struct EngineClientStateMachine: Sendable {
             return self.teardown(.protocolError(error))
         }
         var actions: [EngineClientAction] = []
-        if self.phase == .opening {
+        if case .opening = self.state {
             guard case .open? = packets.first else {
                 return self.teardown(.protocolError(.invalidHandshake("first packet is not open")))
             }
         }
         for packet in packets {
             self.handle(packet, now: now, into: &actions)
-            guard self.phase == .open else { return actions }
+            guard self.isOpen else { return actions }
         }
-        guard self.transport == .polling else { return actions }
-        if self.upgrade == .pausing {
+        guard let polling = self.polling else { return actions }
+        if polling.upgrade == .pausing {
             self.finishUpgradeIfDrained(into: &actions)
         } else {
-            self.getInFlight = true
+            self.withPolling { $0.getInFlight = true }
             actions.append(.sendPollingGET(sid: self.sid))
         }
         return actions
@@ -317,31 +343,47 @@ package struct EngineClientStateMachine: Sendable {
 
     /// The polling `GET` failed (network error or non-200 status).
     package mutating func pollingGETFailed(reason: String) -> [EngineClientAction] {
-        guard self.transport == .polling, self.getInFlight else { return [] }
-        self.getInFlight = false
-        switch self.phase {
-        case .opening, .open:
+        switch self.state {
+        case .opening(.polling(getInFlight: true)):
+            self.state = .opening(.polling(getInFlight: false))
             return self.teardown(.transportError(reason))
-        case .closing:
+        case .open:
+            let wasInFlight = self.withPolling { polling -> Bool in
+                defer { polling.getInFlight = false }
+                return polling.getInFlight
+            }
+            guard wasInFlight == true else { return [] }
+            return self.teardown(.transportError(reason))
+        case .closing(var closing):
+            guard closing.getInFlight else { return [] }
+            closing.getInFlight = false
+            self.state = .closing(closing)
             return self.finishClosingIfDone()
-        case .idle, .closed:
+        case .idle, .opening, .closed:
             return []
         }
     }
 
     /// The polling `POST` finished with HTTP 200.
     package mutating func pollingPOSTCompleted(now: MonotonicInstant) -> [EngineClientAction] {
-        guard self.postInFlight else { return [] }
-        self.postInFlight = false
-        switch self.phase {
-        case .closing:
+        switch self.state {
+        case .closing(var closing):
+            guard closing.postInFlight else { return [] }
+            closing.postInFlight = false
+            self.state = .closing(closing)
             if !self.writeBuffer.isEmpty {
                 return self.makePOST()
             }
             return self.finishClosingIfDone()
         case .open:
+            let upgrade = self.withPolling { polling -> Upgrade? in
+                guard polling.postInFlight else { return nil }
+                polling.postInFlight = false
+                return polling.upgrade
+            }
+            guard let upgrade = upgrade ?? nil else { return [] }
             var actions: [EngineClientAction] = []
-            if self.upgrade == .pausing {
+            if upgrade == .pausing {
                 self.finishUpgradeIfDrained(into: &actions)
             } else {
                 self.flushWrites(into: &actions)
@@ -354,14 +396,19 @@ package struct EngineClientStateMachine: Sendable {
 
     /// The polling `POST` failed (network error or non-200 status).
     package mutating func pollingPOSTFailed(reason: String) -> [EngineClientAction] {
-        guard self.postInFlight else { return [] }
-        self.postInFlight = false
-        switch self.phase {
+        switch self.state {
         case .open:
+            let wasInFlight = self.withPolling { polling -> Bool in
+                defer { polling.postInFlight = false }
+                return polling.postInFlight
+            }
+            guard wasInFlight == true else { return [] }
             return self.teardown(.transportError(reason))
-        case .closing:
+        case .closing(var closing):
+            guard closing.postInFlight else { return [] }
+            closing.postInFlight = false
+            self.state = .closing(closing)
             self.writeBuffer.removeAll()
-            self.writeBufferIDs.removeAll()
             return self.finishClosingIfDone()
         case .idle, .opening, .closed:
             return []
@@ -372,12 +419,9 @@ package struct EngineClientStateMachine: Sendable {
 
     /// The WebSocket finished its opening handshake.
     package mutating func webSocketOpened(now: MonotonicInstant) -> [EngineClientAction] {
-        guard self.webSocketActive else { return [] }
-        if self.upgrade == .connecting {
-            self.upgrade = .probing
-            return [.sendWebSocketFrames([EnginePacket.ping("probe").webSocketFrame(version: self.version)])]
-        }
-        return []
+        guard self.upgrade == .connecting else { return [] }
+        self.withPolling { $0.upgrade = .probing }
+        return [.sendWebSocketFrames([EnginePacket.ping("probe").webSocketFrame(version: self.version)])]
     }
 
     /// A WebSocket message arrived.
@@ -393,8 +437,7 @@ package struct EngineClientStateMachine: Sendable {
             return self.abandonUpgrade()
         }
         if self.transport == .webSocket {
-            guard self.phase == .opening || self.phase == .open else { return [] }
-            if self.phase == .opening {
+            if case .opening = self.state {
                 guard case .open = packet else {
                     return self.teardown(.protocolError(.invalidHandshake("first packet is not open")))
                 }
@@ -409,7 +452,7 @@ package struct EngineClientStateMachine: Sendable {
             guard packet == .pong("probe") else {
                 return self.abandonUpgrade()
             }
-            self.upgrade = .pausing
+            self.withPolling { $0.upgrade = .pausing }
             var actions: [EngineClientAction] = []
             self.finishUpgradeIfDrained(into: &actions)
             return actions
@@ -423,13 +466,8 @@ package struct EngineClientStateMachine: Sendable {
     package mutating func webSocketFailed(reason: String) -> [EngineClientAction] {
         guard self.webSocketActive else { return [] }
         if self.transport == .webSocket {
-            switch self.phase {
-            case .opening, .open:
-                self.webSocketActive = false
-                return self.teardown(.transportError(reason))
-            case .idle, .closing, .closed:
-                return []
-            }
+            // The socket is gone already: nothing to close.
+            return self.teardown(.transportError(reason), webSocketGone: true)
         }
         return self.abandonUpgrade()
     }
@@ -438,12 +476,13 @@ package struct EngineClientStateMachine: Sendable {
 
     /// The heartbeat timer fired.
     ///
-    /// Closes with ``EngineCloseReason/pingTimeout`` when `now` reached the deadline; when a ping
-    /// moved the deadline meanwhile, re-arms the timer instead.
+    /// v4: ends the session with ``EngineCloseReason/pingTimeout`` when the deadline passed
+    /// (otherwise re-arms the timer). v3: sends the client's ping when due, and ends the
+    /// session when the pong is overdue.
     package mutating func heartbeatTimerFired(now: MonotonicInstant) -> [EngineClientAction] {
-        guard let deadline = self.heartbeatDeadline else { return [] }
-        switch self.phase {
-        case .open:
+        switch self.state {
+        case .open(var session):
+            let deadline = session.heartbeatDeadline
             if now >= deadline {
                 return self.teardown(.pingTimeout)
             }
@@ -453,13 +492,15 @@ package struct EngineClientStateMachine: Sendable {
             // v3: the client pings every pingInterval and then waits pingTimeout (engine.io-client 3.x
             // `setPing` / `onHeartbeat(pingTimeout)`).
             var actions: [EngineClientAction] = []
-            if let nextPingAt = self.nextPingAt, now >= nextPingAt, let handshake = self.handshake {
-                self.nextPingAt = nil
-                self.heartbeatDeadline = now + handshake.pingTimeout
-                self.write(.ping(""), into: &actions)
+            if let nextPingAt = session.nextPingAt, now >= nextPingAt {
+                session.nextPingAt = nil
+                session.heartbeatDeadline = now + session.handshake.pingTimeout
+                self.state = .open(session)
+                self.writeControl(.ping(""), into: &actions)
                 if self.configuration.reportsPings { actions.append(.pingSent) }
             }
-            let next = min(self.nextPingAt ?? self.heartbeatDeadline ?? deadline, self.heartbeatDeadline ?? deadline)
+            guard case .open(let current) = self.state else { return actions }
+            let next = min(current.nextPingAt ?? current.heartbeatDeadline, current.heartbeatDeadline)
             actions.append(.scheduleHeartbeatTimeout(next))
             return actions
         case .closing:

@@ -15,6 +15,14 @@
 /// States: `idle` (no writer), `sending` (a writer holds a batch; entries queue behind it),
 /// `draining` (a close was queued: frames queued before it still go out, later ones are
 /// dropped), `closed` (the close was handed to a writer, or the connection failed).
+///
+/// Bounded: the frames waiting behind the writer's batch total at most ``maximumQueuedBytes``
+/// and ``maximumQueuedFrames``. The owner asks ``checkRoom(forBytes:frames:)`` before it hands
+/// an application write to the protocol machine, in the same critical section, and refuses
+/// the write with ``EngineBufferOverflow`` when there is no room. ``enqueue(_:)`` itself
+/// never refuses (the machine's control frames, a pong or the close, must go out), so the
+/// bound can be passed by the control frames and the writes already checked but not yet
+/// enqueued: at most one write per thread.
 package struct EngineWebSocketSendQueue: Sendable {
     /// One send the protocol machine asked for.
     package enum Entry: Sendable, Hashable {
@@ -48,15 +56,61 @@ package struct EngineWebSocketSendQueue: Sendable {
         case closed
     }
 
+    /// 16 MiB of frames waiting behind one socket write.
+    package static let defaultMaximumQueuedBytes = 16 << 20
+    /// 262,144 frames waiting behind one socket write.
+    package static let defaultMaximumQueuedFrames = 1 << 18
+
     package private(set) var state: State = .idle
     private var queue: [Entry] = []
     /// `true` while a writer holds a batch (in `sending` and `draining`).
     private var writerActive = false
+    /// The payload bytes and frames of ``queue``.
+    package private(set) var queuedBytes = 0
+    package private(set) var queuedFrames = 0
+    /// The bounds ``checkRoom(forBytes:frames:)`` enforces.
+    package let maximumQueuedBytes: Int
+    package let maximumQueuedFrames: Int
 
-    package init() {}
+    package init(
+        maximumQueuedBytes: Int = EngineWebSocketSendQueue.defaultMaximumQueuedBytes,
+        maximumQueuedFrames: Int = EngineWebSocketSendQueue.defaultMaximumQueuedFrames
+    ) {
+        self.maximumQueuedBytes = max(1, maximumQueuedBytes)
+        self.maximumQueuedFrames = max(1, maximumQueuedFrames)
+    }
 
     /// Entries waiting behind the writer's batch.
     package var queuedCount: Int { self.queue.count }
+
+    /// Throws unless a write of `bytes` payload bytes in `frames` frames fits beside what is
+    /// queued. Nothing is queued when no writer is at work (the write goes out at once), so
+    /// such a write always fits.
+    ///
+    /// - Throws: ``EngineBufferOverflow`` (``EngineBufferOverflow/Buffer/webSocketSendQueue``).
+    package func checkRoom(forBytes bytes: Int, frames: Int) throws(EngineBufferOverflow) {
+        guard self.writerActive else { return }
+        if self.queuedBytes + bytes > self.maximumQueuedBytes || self.queuedFrames + frames > self.maximumQueuedFrames {
+            throw EngineBufferOverflow(
+                buffer: .webSocketSendQueue, bufferedBytes: self.queuedBytes, bufferedPackets: self.queuedFrames,
+                writeBytes: bytes, writePackets: frames, maximumBytes: self.maximumQueuedBytes,
+                maximumPackets: self.maximumQueuedFrames)
+        }
+    }
+
+    /// The payload length of `packet` as a WebSocket frame: its bytes for binary, the type
+    /// digit and text otherwise (what ``checkRoom(forBytes:frames:)`` counts).
+    package static func frameLength(of packet: EnginePacket) -> Int {
+        if case .binaryMessage(let bytes) = packet { return bytes.count }
+        return 1 + (packet.textData?.utf8.count ?? 0)
+    }
+
+    private static func frameLength(of frame: EngineWebSocketFrame) -> Int {
+        switch frame {
+        case .text(let text): return text.utf8.count
+        case .binary(let bytes): return bytes.count
+        }
+    }
 
     /// Queues `entry` behind everything before it.
     ///
@@ -69,7 +123,13 @@ package struct EngineWebSocketSendQueue: Sendable {
             return nil
         case .idle, .sending:
             self.queue.append(entry)
-            if case .close = entry { self.state = .draining }
+            switch entry {
+            case .frames(let frames, _):
+                self.queuedFrames += frames.count
+                for frame in frames { self.queuedBytes += Self.frameLength(of: frame) }
+            case .close:
+                self.state = .draining
+            }
             guard !self.writerActive else { return nil }
             return self.takeBatch()
         }
@@ -101,6 +161,8 @@ package struct EngineWebSocketSendQueue: Sendable {
             return nil
         }
         self.queue = []
+        self.queuedBytes = 0
+        self.queuedFrames = 0
         self.state = .closed
         return dropped
     }
@@ -115,6 +177,8 @@ package struct EngineWebSocketSendQueue: Sendable {
             switch entry {
             case .frames(let frames, let writeID):
                 batch.frames += frames
+                self.queuedFrames -= frames.count
+                for frame in frames { self.queuedBytes -= Self.frameLength(of: frame) }
                 if let writeID { batch.writeID = writeID }
             case .close:
                 batch.closes = true
@@ -130,6 +194,8 @@ package struct EngineWebSocketSendQueue: Sendable {
         if batch.closes {
             self.state = .closed
             self.queue = []
+            self.queuedBytes = 0
+            self.queuedFrames = 0
         } else if self.state == .idle {
             self.state = .sending
         }

@@ -2,6 +2,10 @@ import EngineIOProtocol
 import Foundation
 import RealtimeHTTP
 
+/// The sticky-session cookie jar of a ``SocketEngine`` (RealtimeHTTP's RFC 6265 store; named
+/// here because `SocketEngine.swift` sees Foundation's `HTTPCookie` in its public API).
+typealias EngineCookieStore = HTTPCookieStore
+
 /// The engine's current connection attempt (one `connect()` until its close): the protocol's
 /// ``EngineClientStateMachine`` and, apart, each driver's handles that carry out its actions:
 /// ``PollingHandles`` (the GET and POST in flight) for the polling driver
@@ -38,14 +42,11 @@ struct EngineConnectionAttempt {
         init(base: URL, sid: String) {
             self.sid = sid
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
-            // Appended as text: re-setting `queryItems` would decode and re-encode the
-            // connectParams (a `%2B` would go out as a raw `+`).
-            var query = components.percentEncodedQuery
-            if !sid.isEmpty {
-                query = EngineQueryEncoding.appending("sid", sid, to: query)
-            }
-            // The counter's parameter last, its value appended per request.
-            components.percentEncodedQuery = EngineQueryEncoding.appending("t", "", to: query)
+            // Engine.IO's rule (`EngineQuery`): `&sid=…`, then the counter's parameter last, its
+            // value appended per request. Appended as text: re-setting `queryItems` would decode
+            // and re-encode the connectParams (a `%2B` would go out as a raw `+`).
+            components.percentEncodedQuery = EngineQuery.sessionPrefix(
+                base: components.percentEncodedQuery ?? "", transport: .polling, sid: sid)
             components.fragment = nil
             self.text = components.url?.absoluteString ?? base.absoluteString
         }
@@ -104,8 +105,19 @@ struct EngineConnectionAttempt {
 
     private(set) var generation = 0
     var machine = EngineClientStateMachine()
-    /// `true` once the client was told the engine closed (or before the first connect).
-    var notifiedClose = true
+    /// Whether the client was told the engine closed: the one fact behind upstream's
+    /// `closed` / `invalidated` and the "tell the client once" rule.
+    enum CloseReport: Equatable {
+        /// Before the first `connect()`: nothing to report, and not closed.
+        case notConnected
+        /// A connection attempt runs: its close is still to be reported.
+        case pending
+        /// The client was told (or `disconnect(reason:)` ran): closed.
+        case reported
+    }
+
+    /// See ``CloseReport``; ``reset(options:)`` makes it ``CloseReport/pending``.
+    var closeReport = CloseReport.notConnected
 
     /// The id of the next write (``EngineClientStateMachine/send(_:writeID:)``).
     var nextWriteID = 0
@@ -119,11 +131,6 @@ struct EngineConnectionAttempt {
     /// The one heartbeat timer the machine keeps armed.
     var heartbeatTimer: SocketTimer?
 
-    /// Cookies the server set during this engine's life (`name` → `value`), sent back on the
-    /// WebSocket upgrade (the HTTP client keeps its own) so sticky-session load balancers
-    /// keep us on one node.
-    var stickyCookies: [(name: String, value: String)] = []
-
     /// The options this attempt was started with (`nil` before the first `connect()`).
     var options: SocketEngineOptions.Snapshot?
 
@@ -135,7 +142,7 @@ struct EngineConnectionAttempt {
         self.options = options
         self.polling = PollingHandles()
         self.machine = EngineClientStateMachine(configuration: options.machine)
-        self.notifiedClose = false
+        self.closeReport = .pending
         self.completions = []
         self.webSocket = WebSocketHandles()
         return teardown
@@ -165,20 +172,5 @@ struct EngineConnectionAttempt {
         let count = self.completions.firstIndex(where: { $0.writeID > writeID }) ?? self.completions.count
         defer { self.completions.removeFirst(count) }
         return self.completions.prefix(count).map(\.completion)
-    }
-
-    /// Records `Set-Cookie` fields (only `name=value`; attributes are ignored; at most 50).
-    mutating func storeCookies(_ setCookieValues: [String]) {
-        for value in setCookieValues {
-            let pair = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let equals = pair.firstIndex(of: "=") else { continue }
-            let name = pair[pair.startIndex..<equals].trimmingCharacters(in: .whitespaces)
-            let cookieValue = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { continue }
-            self.stickyCookies.removeAll(where: { $0.name == name })
-            if self.stickyCookies.count < 50 {
-                self.stickyCookies.append((name, cookieValue))
-            }
-        }
     }
 }

@@ -121,14 +121,9 @@ extension SocketEngine {
         case .upgraded:
             self.didUpgrade(generation: generation)
         case .deliverMessage(let text):
-            // Through the open `parseEngineMessage(_:)`, as upstream, when a subclass may
-            // override it; the base class's would hand the text to the client unchanged.
-            if type(of: self) == SocketEngine.self {
-                let client = self.client
-                client?.parseEngineMessage(text)
-            } else {
-                self.parseEngineMessage("4" + text)
-            }
+            // Through the open `parseEngineMessage(_:)`, as upstream, so an override sees
+            // every message; the base class's takes a fast path for `4` (see there).
+            self.parseEngineMessage("4" + text)
         case .deliverBinaryMessage(let bytes):
             self.parseEngineData(Data(bytes))
         case .pongReceived:
@@ -151,7 +146,6 @@ extension SocketEngine {
     private func didOpen(generation: Int) {
         let client = self.state.withLock { state -> SocketEngineClient? in
             guard state.attempt.generation == generation else { return nil }
-            state.closed = false
             return state.client
         }
         guard let client else { return }
@@ -180,9 +174,8 @@ extension SocketEngine {
         let result = self.state.withLock { state -> (EngineConnectionAttempt.Teardown, SocketEngineClient?, Bool)? in
             guard state.attempt.generation == generation else { return nil }
             let teardown = state.attempt.takeResources(keepingWebSocketWriter: reason == .clientClosed)
-            let alreadyNotified = state.attempt.notifiedClose
-            state.attempt.notifiedClose = true
-            state.closed = true
+            let alreadyNotified = state.attempt.closeReport != .pending
+            state.attempt.closeReport = .reported
             return (teardown, state.client, alreadyNotified)
         }
         guard let (teardown, client, alreadyNotified) = result else { return }
@@ -227,13 +220,12 @@ extension SocketEngine {
         teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
             let generation = teardown.generation
-            let task = Task { [weak self] in
-                await webSocket.close(code: 1000, reason: "")
-                self?.webSocketCloseEnded(generation: generation)
-            }
+            // Made and recorded in one critical section: the task's end takes the same lock
+            // to forget it, so it cannot run before the record exists.
             self.state.withLock { state in
-                if state.closedBeforeRecorded.remove(generation) == nil {
-                    state.closingWebSockets[generation] = task
+                state.closingWebSockets[generation] = Task { [weak self] in
+                    await webSocket.close(code: 1000, reason: "")
+                    self?.webSocketCloseEnded(generation: generation)
                 }
             }
         }
@@ -242,9 +234,7 @@ extension SocketEngine {
     /// The close of attempt `generation`'s WebSocket ended: forget its task.
     private func webSocketCloseEnded(generation: Int) {
         self.state.withLock { state in
-            if state.closingWebSockets.removeValue(forKey: generation) == nil {
-                state.closedBeforeRecorded.insert(generation)
-            }
+            _ = state.closingWebSockets.removeValue(forKey: generation)
         }
     }
 
@@ -270,10 +260,14 @@ extension SocketEngine {
     /// Headers for every request: `.extraHeaders`, then `Cookie` from `.cookies` and the
     /// server's sticky cookies (never logged).
     ///
+    /// The sticky cookies are those the server set on this engine's polling responses
+    /// (``stickyCookies``, RealtimeHTTP's RFC 6265 store and its one `Set-Cookie` parser) that
+    /// match the request's URL; a cookie named like one of `.cookies` is left to the option.
+    ///
     /// - Parameter forWebSocket: the WebSocket client has no cookie store, so it always gets
     ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
-        let (options, sticky) = self.state.withLock { ($0.requestOptions, $0.attempt.stickyCookies) }
+        let options = self.state.withLock { $0.requestOptions }
         var headers = HTTPHeaders()
         for (name, value) in options.extraHeaders {
             headers.add(name: name, value: value)
@@ -281,7 +275,9 @@ extension SocketEngine {
         var pairs: [String] = options.cookies.map { "\($0.name)=\($0.value)" }
         let addSticky = forWebSocket || !(self.transports?.httpKeepsCookies ?? false)
         if addSticky {
-            pairs += sticky.filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
+            let url = forWebSocket ? options.urlWebSocket : options.urlPolling
+            pairs += self.stickyCookies.cookies(for: url)
+                .filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
                 .map { "\($0.name)=\($0.value)" }
         }
         if !pairs.isEmpty {

@@ -3,7 +3,9 @@ import Foundation
 
 extension SocketEngineSpec {
     /// Sends `bytes` as one binary Engine.IO message with no text packet before it (the
-    /// msgpack parser's packets). Only `SocketEngine` can; another engine logs and drops it.
+    /// msgpack parser's packets), with upstream `write`'s outcomes: a refused write runs
+    /// `completion` and reports `engineDidError` (or only runs it when not connected). Only
+    /// `SocketEngine` can; another engine logs and drops it.
     func sendBinaryMessage(_ bytes: [UInt8], completion: (() -> Void)?) {
         guard let engine = self as? SocketEngine else {
             DefaultSocketLogger.Logger.error(
@@ -11,6 +13,17 @@ extension SocketEngineSpec {
             completion?()
             return
         }
-        engine.write(packets: [EnginePacket.binaryMessage(bytes)], completion: completion)
+        do {
+            try engine.send(packets: [EnginePacket.binaryMessage(bytes)], completion: completion)
+        } catch {
+            completion?()
+            switch error {
+            case .notConnected:
+                DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
+            case .packetTooLarge, .bufferFull:
+                DefaultSocketLogger.Logger.error("\(error.description)", type: SocketEngine.logTypeIO)
+                engine.client?.engineDidError(reason: error.description)
+            }
+        }
     }
 }

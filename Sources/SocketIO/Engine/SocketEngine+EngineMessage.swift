@@ -40,12 +40,13 @@ enum EngineMessageDisposition: Equatable {
     }
 
     /// `.serverError` for a JSON object with a string `message`, `.ignored` for any other
-    /// JSON object, `nil` when `text` is not a JSON object.
+    /// JSON object, `nil` when `text` is not a JSON object (EngineIOProtocol's
+    /// ``EngineServerError``).
     static func serverError(in text: String) -> EngineMessageDisposition? {
-        guard text.utf8.first == UInt8(ascii: "{"),
-            let value = try? JSONValue(parsing: text), case .object = value
-        else { return nil }
-        guard let reason = value["message"]?.stringValue else { return .ignored }
-        return .serverError(reason)
+        switch EngineServerError(text: text) {
+        case .message(let reason)?: return .serverError(reason)
+        case .withoutMessage?: return .ignored
+        case nil: return nil
+        }
     }
 }

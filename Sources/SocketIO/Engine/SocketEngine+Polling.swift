@@ -39,7 +39,7 @@ extension SocketEngine {
     /// - Throws: `HTTPClientError`, also for a status other than 200.
     func executePolling(_ request: HTTPClientRequest, transport: any HTTPTransport, limit: Int) async throws(HTTPClientError) -> [UInt8] {
         let response = try await transport.execute(request)
-        self.state.withLock { $0.attempt.storeCookies(response.headers.values(name: "Set-Cookie")) }
+        self.stickyCookies.storeCookies(from: response.headers, for: request.url)
         guard response.status == 200 else {
             response.body.cancel()
             throw HTTPClientError(.invalidResponse, "Server responded with status \(response.status)")
@@ -47,32 +47,23 @@ extension SocketEngine {
         return try await response.body.collect(upTo: limit)
     }
 
-    /// How long a GET may wait for the server: it holds the request up to `pingInterval`.
-    private func pollIdleTimeout() -> TimeAmount {
-        self.state.withLock { state in
-            guard let handshake = state.attempt.machine.currentHandshake else { return .seconds(20) }
-            return handshake.pingInterval + handshake.pingTimeout + .seconds(5)
-        }
-    }
-
     func startPollingGET(sid: String?, generation: Int) {
         guard let http = self.transports?.http else {
             self.drive(generation) { $0.pollingGETFailed(reason: "HTTP long-polling is not available") }
             return
         }
-        let request = self.pollingRequest(method: "GET", sid: sid, idleTimeout: self.pollIdleTimeout())
+        let request = self.pollingRequest(
+            method: "GET", sid: sid, idleTimeout: self.state.withLock { $0.attempt.machine.pollingGETTimeout })
         let task = SocketEngine.engineTask {
             do throws(HTTPClientError) {
                 let body = try await self.executePolling(
                     request, transport: http,
                     limit: PollingPayloadDecoder.defaultMaximumLength)
                 guard !Task.isCancelled else { return }
-                // A server error object instead of a payload (no packet starts with `{`):
-                // upstream's `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
-                if body.first == UInt8(ascii: "{"), let text = String(validatingUTF8Bytes: body),
-                    case .serverError? = EngineMessageDisposition.serverError(in: text)
-                {
-                    self.parseEngineMessage(text)
+                // A server error object instead of a payload (`EngineServerError`): upstream's
+                // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
+                if case .message? = EngineServerError(body: body) {
+                    self.parseEngineMessage(String(decoding: body, as: UTF8.self))
                     return
                 }
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: MonotonicInstant.now) }

@@ -26,9 +26,10 @@ extension SocketEngine {
         guard let sid, !sid.isEmpty,
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
         else { return base }
-        // Appended as text: re-setting `queryItems` would decode and re-encode the
-        // connectParams (a `%2B` would go out as a raw `+`).
-        components.percentEncodedQuery = EngineQueryEncoding.appending("sid", sid, to: components.percentEncodedQuery)
+        // Engine.IO's rule (`EngineQuery`), appended as text: re-setting `queryItems` would
+        // decode and re-encode the connectParams (a `%2B` would go out as a raw `+`).
+        components.percentEncodedQuery = EngineQuery.sessionPrefix(
+            base: components.percentEncodedQuery ?? "", transport: .webSocket, sid: sid)
         return components.url ?? base
     }
 
@@ -83,9 +84,9 @@ extension SocketEngine {
             guard !Task.isCancelled else { return }
             switch message {
             case .text(let text)? where text.utf8.first == UInt8(ascii: "{"):
-                // A server error object (no packet starts with `{`): upstream's
+                // A server error object (`EngineServerError`): upstream's
                 // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
-                if case .serverError? = EngineMessageDisposition.serverError(in: text) {
+                if case .message? = EngineServerError(text: text) {
                     self.parseEngineMessage(text)
                     return
                 }

@@ -18,10 +18,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         weak var client: SocketEngineClient?
         /// The options as set (``SocketEngineOptions``); an attempt uses its own snapshot.
         var options: SocketEngineOptions
-        /// Upstream's `closed` / `invalidated`: the engine's own lifecycle, not the session's
-        /// (set by `disconnect(reason:)` and a failed start before the machine runs, cleared by
-        /// `connect()`), so it stays stored.
-        var closed = false
         var proxy: SocketProxy?
         var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
@@ -33,8 +29,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// Cancelled when the engine is deinitialized: a cancelled close stops waiting for the
         /// peer and closes its socket at once.
         var closingWebSockets: [Int: Task<Void, Never>] = [:]
-        /// Attempts whose close ended before its task was recorded in ``closingWebSockets``.
-        var closedBeforeRecorded: Set<Int> = []
 
         /// Queues actions behind those the machine produced before; call it in the critical
         /// section that fed the machine, so the queue's order is the machine's.
@@ -55,6 +49,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
         /// Upstream's `connected`: the session is open (handshake done, not closing).
         var connected: Bool { self.attempt.machine.isOpen }
+
+        /// Upstream's `closed` / `invalidated`: the client was told this attempt closed
+        /// (``EngineConnectionAttempt/closeReport``, the one fact for "engine closed").
+        var closed: Bool { self.attempt.closeReport == .reported }
 
         /// Upstream's `polling`: the session runs over HTTP long-polling. Before the machine
         /// starts, what the attempt will use (upstream's initial `true` before any connect).
@@ -180,6 +178,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The url of the server.
     public let url: URL
 
+    /// Cookies the server set on this engine's polling responses, for its whole life: sent
+    /// back on the WebSocket (whose client has no cookie store), and on polling requests when
+    /// the HTTP client keeps no cookies itself, so sticky-session load balancers keep the
+    /// session on one node. RealtimeHTTP's store: its one `Set-Cookie` parser and RFC 6265
+    /// matching; its own lock (it is shared with no other state of the engine).
+    let stickyCookies = EngineCookieStore()
+
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     ///
     /// Written only by the initializers, before the engine is shared.
@@ -299,7 +304,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             // The attempt's options are fixed now: a setting changed later applies at the
             // next connect.
             let teardown = state.attempt.reset(options: state.options.snapshot(proxy: state.proxy))
-            state.closed = false
             return (state.attempt.generation, teardown)
         }
         self.release(teardown)
@@ -317,9 +321,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Reports a connect that could not start as an error and a close, once.
     private func failBeforeStart(generation: Int, reason: String) {
         let client = self.state.withLock { state -> SocketEngineClient? in
-            guard state.attempt.generation == generation, !state.attempt.notifiedClose else { return nil }
-            state.attempt.notifiedClose = true
-            state.closed = true
+            guard state.attempt.generation == generation, state.attempt.closeReport == .pending else { return nil }
+            state.attempt.closeReport = .reported
             return state.client
         }
         DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
@@ -345,8 +348,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
         let (performer, client) = self.state.withLock { state in
-            state.attempt.notifiedClose = true
-            state.closed = true
+            state.attempt.closeReport = .reported
             return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
         }
 
@@ -392,6 +394,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - parameter message: The message to parse.
     open func parseEngineMessage(_ message: String) {
         let client = self.client
+        // The path of every message from the network: `4` and an ASCII byte (a Socket.IO
+        // packet type), handed on without classifying the whole text.
+        let utf8 = message.utf8
+        if utf8.first == UInt8(ascii: "4"), (utf8.dropFirst().first ?? 0) < 0x80 {
+            client?.parseEngineMessage(String(Substring(utf8.dropFirst())))
+            return
+        }
         switch EngineMessageDisposition(message, version: self.version) {
         case .message(let text):
             client?.parseEngineMessage(text)
@@ -413,58 +422,112 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The content is never logged. The completion runs once the transport sent the write
     /// (immediately when the engine is not connected).
     ///
-    /// A packet longer than the handshake's `maxPayload` (as the current transport encodes it)
-    /// is not sent, since the server would drop the session over it: the client gets
-    /// `engineDidError` ("… exceeds the server's maxPayload …", an `error` client event) and
-    /// the completion runs.
+    /// A write the engine refuses is not sent, and its completion runs at once:
+    /// - a packet longer than the handshake's `maxPayload` (as the current transport encodes
+    ///   it), since the server would drop the session over it: the client gets
+    ///   `engineDidError` ("… exceeds the server's maxPayload …", an `error` client event);
+    /// - a write that does not fit the engine's outbound buffers (16 MiB or 262,144 packets
+    ///   waiting for the `POST` in flight, the handshake or the upgrade; the same behind a
+    ///   WebSocket write): `engineDidError` with the buffer's description.
+    ///
+    /// ``send(_:withType:withData:completion:)`` is the same write with these outcomes as a
+    /// typed error.
     ///
     /// - parameter msg: The message to send.
     /// - parameter type: The type of this message.
     /// - parameter data: Any data that this message has.
     /// - parameter completion: Callback called on transport write completion.
     open func write(_ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil) {
-        var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
-        packets += data.map { EnginePacket.binaryMessage(Array($0)) }
-        self.write(packets: packets, completion: completion)
+        do {
+            try self.send(msg, withType: type, withData: data, completion: completion)
+        } catch {
+            switch error {
+            case .notConnected:
+                DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
+                completion?()
+            case .packetTooLarge, .bufferFull:
+                // The server would drop the whole session over a packet too large (python-engineio
+                // closes the WebSocket or answers the POST with an error), and a full buffer means
+                // the transport does not keep up: refuse this write instead.
+                let reason = error.description
+                DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
+                completion?()
+                let client = self.client
+                client?.engineDidError(reason: reason)
+            }
+        }
     }
 
-    /// Writes Engine.IO packets as one write (one completion).
-    func write(packets: [EnginePacket], completion: (() -> Void)?) {
+    /// Writes a message as ``write(_:withType:withData:completion:)`` does, and says why when
+    /// the engine refuses it (then nothing is sent and `completion` is dropped, not run).
+    ///
+    /// The entry for the SocketIO layer when an emit must learn that it was not sent:
+    ///
+    /// ```swift
+    /// do {
+    ///     try engine.send(text, withType: .message, withData: attachments) { /* sent */ }
+    /// } catch .bufferFull(let overflow) {
+    ///     // the emit was refused: overflow.buffer, overflow.maximumBytes ...
+    /// } catch {
+    ///     // .notConnected, .packetTooLarge(length:limit:)
+    /// }
+    /// ```
+    ///
+    /// - Important: Does not go through an override of `write(_:withType:withData:completion:)`.
+    /// - Throws: ``SocketEngineWriteError``.
+    package func send(
+        _ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil
+    ) throws(SocketEngineWriteError) {
+        var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
+        packets += data.map { EnginePacket.binaryMessage(Array($0)) }
+        try self.send(packets: packets, completion: completion)
+    }
+
+    /// Writes Engine.IO packets as one write (one completion), as
+    /// ``send(_:withType:withData:completion:)`` does: the msgpack parser's binary-only messages.
+    ///
+    /// - Throws: ``SocketEngineWriteError``.
+    func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
         enum Outcome {
             case queued(performer: Bool)
-            case notConnected
-            case tooLarge(String)
+            case refused(SocketEngineWriteError)
         }
         let outcome = self.state.withLock { state -> Outcome in
-            guard state.connected, !state.closed else { return .notConnected }
+            guard state.connected, !state.closed else { return .refused(.notConnected) }
             if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
-                return .tooLarge("Packet of \(length) bytes exceeds the server's maxPayload of \(limit) bytes: not sent")
+                return .refused(.packetTooLarge(length: length, limit: limit))
+            }
+            if state.attempt.machine.currentTransport == .webSocket {
+                // Over an open WebSocket the machine buffers nothing: the bound is the send
+                // queue's (frames waiting behind the write in progress).
+                var bytes = 0
+                for packet in packets { bytes += EngineWebSocketSendQueue.frameLength(of: packet) }
+                do throws(EngineBufferOverflow) {
+                    try state.attempt.webSocket.sendQueue.checkRoom(forBytes: bytes, frames: packets.count)
+                } catch {
+                    return .refused(.bufferFull(error))
+                }
             }
             // The machine says which send carries the write (`carriesWrites`); its
             // completion runs once that send is done.
-            var writeID: Int?
-            if let completion {
-                writeID = state.attempt.nextWriteID
-                state.attempt.nextWriteID += 1
-                state.attempt.addCompletion(completion, writeID: writeID!)
+            let writeID = completion == nil ? nil : state.attempt.nextWriteID
+            let actions: [EngineClientAction]
+            do throws(EngineBufferOverflow) {
+                actions = try state.attempt.machine.write(packets, writeID: writeID)
+            } catch {
+                return .refused(.bufferFull(error))
             }
-            let actions = state.attempt.machine.send(packets, writeID: writeID)
+            if let completion, let writeID {
+                state.attempt.nextWriteID += 1
+                state.attempt.addCompletion(completion, writeID: writeID)
+            }
             return .queued(performer: state.queue(actions, generation: state.attempt.generation))
         }
-
         switch outcome {
         case .queued(let performer):
             if performer { self.performQueuedActions() }
-        case .notConnected:
-            DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
-            completion?()
-        case .tooLarge(let reason):
-            // The server would drop the whole session over it (python-engineio closes the
-            // WebSocket or answers the POST with an error): refuse this write instead.
-            DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
-            completion?()
-            let client = self.client
-            client?.engineDidError(reason: reason)
+        case .refused(let error):
+            throw error
         }
     }
 

@@ -133,15 +133,13 @@ struct SocketEngineOptions {
         urlPolling.scheme = self.secure ? "https" : "http"
         urlWebSocket.scheme = self.secure ? "wss" : "ws"
 
-        // Encoded as upstream encodes them (`EngineQueryEncoding`), not with `URLQueryItem`,
-        // which leaves `+` raw for form-decoding servers to read as a space.
-        let params = EngineQueryEncoding.query(for: self.connectParams)
-        // engine.io-protocol "Transports": `EIO` names the revision; v3 polling asks for
-        // base64 binary with `b64=1` (kept on v4 too, as upstream does: servers ignore it).
-        let eio = "&EIO=" + self.engineProtocolVersion.queryValue
-
-        urlWebSocket.percentEncodedQuery = "transport=websocket" + params + eio
-        urlPolling.percentEncodedQuery = "transport=polling&b64=1" + params + eio
+        // The query is Engine.IO's (`EngineQuery`: transport, `b64=1` for polling, the
+        // parameters encoded as upstream encodes them, `EIO`), set as text: `URLQueryItem`
+        // would leave `+` raw for form-decoding servers to read as a space.
+        let params = EngineQueryEncoding.parameters(for: self.connectParams)
+        let version = self.engineProtocolVersion
+        urlWebSocket.percentEncodedQuery = EngineQuery.base(transport: .webSocket, version: version, parameters: params)
+        urlPolling.percentEncodedQuery = EngineQuery.base(transport: .polling, version: version, parameters: params)
 
         self.urlPolling = urlPolling.url ?? url
         self.urlWebSocket = urlWebSocket.url ?? url
