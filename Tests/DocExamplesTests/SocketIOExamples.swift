@@ -196,3 +196,13 @@ func socketIOAuthProvider(socket: SocketIOClient, tokenStore: CallbackTokenStore
         }
     })
 }
+
+func socketIOVolatile(socket: SocketIOClient) {
+    socket.volatile.emit("cursor", ["x": 10, "y": 20])
+}
+
+func socketIOMessagePack() -> SocketManager {
+    let url = URL(string: "https://chat.example.com")!
+    let manager = SocketManager(socketURL: url, config: [.parser(.msgpack)])
+    return manager
+}

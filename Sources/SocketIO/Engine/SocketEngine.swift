@@ -430,7 +430,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     ///   waiting for the `POST` in flight, the handshake or the upgrade; the same behind a
     ///   WebSocket write): `engineDidError` with the buffer's description.
     ///
-    /// ``send(_:withType:withData:completion:)`` is the same write with these outcomes as a
+    /// `send(_:withType:withData:completion:)` (package) is the same write with these outcomes as a
     /// typed error.
     ///
     /// - parameter msg: The message to send.
@@ -484,7 +484,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     }
 
     /// Writes Engine.IO packets as one write (one completion), as
-    /// ``send(_:withType:withData:completion:)`` does: the msgpack parser's binary-only messages.
+    /// `send(_:withType:withData:completion:)` (package) does: the msgpack parser's binary-only messages.
     ///
     /// - Throws: ``SocketEngineWriteError``.
     func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
