@@ -60,6 +60,15 @@ struct SocketIORecoveryLoopbackTests {
             return answer.values.first
         }
 
+        /// Connects, and has the server broadcast one event so that the socket holds an
+        /// offset; returns the socket id.
+        func connectAndWarm() async -> String? {
+            #expect(await self.connect())
+            #expect(await self.ask("warm") != nil)
+            #expect(await self.log.wait { $0.last == "room:0:offset" })
+            return self.socket.sid
+        }
+
         /// What the log got after its `index`th entry.
         func log(after index: Int) -> [String] {
             Array(self.log.values.dropFirst(index))
@@ -77,11 +86,8 @@ struct SocketIORecoveryLoopbackTests {
         let client = Client(port: server.port, mode: mode)
         defer { client.manager.disconnect() }
 
-        #expect(await client.connect())
+        let sid = try #require(await client.connectAndWarm())
         #expect(!client.socket.recovered)
-        let sid = try #require(client.socket.sid)
-        #expect(await client.ask("warm") != nil)
-        #expect(await client.log.wait { $0.last == "room:0:offset" })
 
         for round in 1...2 {
             // The reference server keeps the session it restored: within its window a second
@@ -107,10 +113,7 @@ struct SocketIORecoveryLoopbackTests {
         let client = Client(port: server.port, mode: mode)
         defer { client.manager.disconnect() }
 
-        #expect(await client.connect())
-        let sid = client.socket.sid
-        #expect(await client.ask("warm") != nil)
-        #expect(await client.log.wait { $0.last == "room:0:offset" })
+        let sid = await client.connectAndWarm()
         let mark = client.log.count
         #expect(await client.ask("cut", "client") != nil)
         client.manager.engine?.disconnect(reason: "test cut")
@@ -132,10 +135,7 @@ struct SocketIORecoveryLoopbackTests {
             defer { server.stop() }
             let client = Client(port: server.port, mode: mode)
             defer { client.manager.disconnect() }
-            #expect(await client.connect())
-            let sid = client.socket.sid
-            #expect(await client.ask("warm") != nil)
-            #expect(await client.log.wait { $0.last == "room:0:offset" })
+            let sid = await client.connectAndWarm()
             client.socket.disconnect()
             // Connect again once the server has processed the leave: a CONNECT right behind the
             // DISCONNECT reaches socket.io 4.8 while it still holds the namespace's socket (it
@@ -157,10 +157,7 @@ struct SocketIORecoveryLoopbackTests {
             defer { server.stop() }
             let client = Client(port: server.port, mode: mode, reconnects: false)
             defer { client.manager.disconnect() }
-            #expect(await client.connect())
-            let sid = client.socket.sid
-            #expect(await client.ask("warm") != nil)
-            #expect(await client.log.wait { $0.last == "room:0:offset" })
+            let sid = await client.connectAndWarm()
             let mark = client.log.count
             let disconnected = EventWaiter(client.socket, clientEvent: .disconnect)
             #expect(await client.ask("cut", "server") != nil)
@@ -179,9 +176,7 @@ struct SocketIORecoveryLoopbackTests {
             defer { server.stop() }
             let client = Client(port: server.port, mode: mode)
             defer { client.manager.disconnect() }
-            #expect(await client.connect())
-            let sid = client.socket.sid
-            #expect(await client.ask("warm") != nil)
+            let sid = await client.connectAndWarm()
             #expect(await client.ask("fake_offset") != nil)
             #expect(await client.log.wait { $0.last == "fake:bogus-offset:-" })
             let mark = client.log.count
