@@ -44,15 +44,23 @@ func concurrencyPayloads(socket: SocketIOClient) async throws {
 }
 
 func concurrencyCodablePayload(socket: SocketIOClient) async throws {
-    struct Message: Codable {
+    struct Message: Codable, Sendable {
         var text: String
         var attempt: Int
     }
 
-    for try await payload in socket.on("message:new") {
-        let data = try JSONEncoder().encode(payload)
-        let message = try JSONDecoder().decode(Message.self, from: data)
+    for try await message in socket.on("message:new", as: Message.self) {
         print(message.text)
+    }
+}
+
+func concurrencyEveryEvent(socket: SocketIOClient) async throws {
+    socket.onAnyOutgoing { event in
+        print("sent", event.event)
+    }
+
+    for try await event in socket.anyEvents() {
+        print("received", event.name, event.payload)
     }
 }
 

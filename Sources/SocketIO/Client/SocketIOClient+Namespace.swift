@@ -75,6 +75,10 @@ extension SocketIOClient {
             case .sendBuffered(let packet, let writeID):
                 let completion = self.takeBufferedCompletion(writeID)
                 self.send(packet, completion: completion)
+                if let name = packet.eventName {
+                    self.reportOutgoing(
+                        self.outgoingListeners, event: name, items: packet.arguments.map { SocketValueConversion.any(from: $0) })
+                }
             case .discardBuffered(let writeIDs):
                 // As an emit while not connected: its completion, and upstream's error.
                 for writeID in writeIDs {

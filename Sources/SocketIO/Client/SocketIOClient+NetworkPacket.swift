@@ -91,6 +91,10 @@ extension SocketIOClient {
                 guard state.namespace.status == .connected else { return .drop }
                 guard state.anyHandler == nil else { return .handleQueue }
                 var subscribers: [([JSONValue]) -> Void] = []
+                for subscriber in state.incomingSubscribers {
+                    let values = subscriber.values
+                    subscribers.append { values(name, $0) }
+                }
                 for handler in state.handlers where handler.event == name {
                     guard let values = handler.values else { return .handleQueue }
                     subscribers.append(values)
@@ -128,9 +132,13 @@ extension SocketIOClient {
                 isInternalMessage: false, withAck: ack)
             return
         }
-        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler]) in
-            guard state.namespace.status == .connected else { return (nil, []) }
-            return (state.anyHandler, state.handlers.filter { $0.event == name })
+        let (anyHandler, handlers, subscribers) = self.state.withLock {
+            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber]) in
+            guard state.namespace.status == .connected else { return (nil, [], []) }
+            return (state.anyHandler, state.handlers.filter { $0.event == name }, state.incomingSubscribers)
+        }
+        for subscriber in subscribers {
+            subscriber.values(name, arguments)
         }
         guard anyHandler != nil || !handlers.isEmpty else { return }
 

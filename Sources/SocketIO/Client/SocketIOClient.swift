@@ -50,6 +50,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var deliveringStatus = false
         /// The provider of `connect(withAuthProvider:)`, asked before each CONNECT.
         var authProvider: AuthProvider?
+        /// ``SocketIOClient/onAnyOutgoing(_:)``'s handlers.
+        var outgoingListeners: [OutgoingListener] = []
+        /// Subscribers to every incoming event (SocketIOConcurrency's `anyEvents()`).
+        var incomingSubscribers: [IncomingSubscriber] = []
         /// The completions of the emits the machine keeps while connecting, by write id.
         var bufferedCompletions: [Int: UncheckedSendable<() -> Void>] = [:]
         var nextWriteID = 0
@@ -379,7 +383,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         // The status is checked and the emit kept in one critical section of the machine.
         let nsp = self.nsp
+        var outgoing: [OutgoingListener] = []
         let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
+            if !isAck { outgoing = state.outgoingListeners }
             let writeID = state.nextWriteID
             let decision = state.namespace.emit(
                 SocketIOProtocol.SocketPacket(
@@ -412,6 +418,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return false
         }
 
+        defer {
+            if !isAck, let name = data.first as? String {
+                self.reportOutgoing(outgoing, event: name, items: Array(data.dropFirst()))
+            }
+        }
         if let manager = self.manager as? SocketManager, manager.parser == .msgpack {
             // socket.io-msgpack-parser: one binary message per packet, binary data inline.
             let packet = SocketIOProtocol.SocketPacket(
@@ -473,9 +484,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter isInternalMessage: Whether this event was sent internally. If `true` it is always sent to handlers.
     /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
     open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
-        let (anyHandler, handlers) = self.state.withLock { state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler]) in
-            guard state.namespace.status == .connected || isInternalMessage else { return (nil, []) }
-            return (state.anyHandler, state.handlers.filter { $0.event == event })
+        let (anyHandler, handlers, subscribers) = self.state.withLock {
+            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber]) in
+            guard state.namespace.status == .connected || isInternalMessage else { return (nil, [], []) }
+            return (state.anyHandler, state.handlers.filter { $0.event == event }, isInternalMessage ? [] : state.incomingSubscribers)
+        }
+        for subscriber in subscribers {
+            subscriber.items(event, data)
         }
         guard anyHandler != nil || !handlers.isEmpty else { return }
 
