@@ -51,18 +51,7 @@ extension SocketIOClient {
                         continuation.finish(throwing: error)
                     }
                 })
-            let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
-                let reason = DisconnectReason(rawReason: items.first as? String)
-                continuation.finish(throwing: .disconnected(event: event, reason: reason))
-            }
-            let errorID = self.on(clientEvent: .error) { items, _ in
-                continuation.finish(throwing: Error(clientErrorItems: items, event: event))
-            }
-            continuation.onTermination { _ in
-                self.offAnyIncoming(id: subscriberID)
-                self.off(id: disconnectID)
-                self.off(id: errorID)
-            }
+            self.finishOnDisconnectOrError(continuation, event: event) { self.offAnyIncoming(id: subscriberID) }
         }
     }
 }

@@ -71,18 +71,29 @@ extension SocketIOClient {
                         continuation.finish(throwing: error)
                     }
                 })
-            let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
-                let reason = DisconnectReason(rawReason: items.first as? String)
-                continuation.finish(throwing: .disconnected(event: event, reason: reason))
-            }
-            let errorID = self.on(clientEvent: .error) { items, _ in
-                continuation.finish(throwing: Error(clientErrorItems: items, event: event))
-            }
-            continuation.onTermination { _ in
-                self.off(id: eventID)
-                self.off(id: disconnectID)
-                self.off(id: errorID)
-            }
+            self.finishOnDisconnectOrError(continuation, event: event) { self.off(id: eventID) }
+        }
+    }
+
+    /// Ends an event stream the way ``on(_:bufferingPolicy:)``'s ends: the socket's disconnect
+    /// throws ``Error/disconnected(event:reason:)``, its `.error` the mapped error, both naming
+    /// `event`. When the stream ends for any reason, the two handlers are removed and
+    /// `unregister` removes the stream's own.
+    func finishOnDisconnectOrError<Element>(
+        _ continuation: AsyncThrowingStream<Element, Error>.Continuation, event: String,
+        unregister: @escaping @Sendable () -> Void
+    ) {
+        let disconnectID = self.on(clientEvent: .disconnect) { items, _ in
+            let reason = DisconnectReason(rawReason: items.first as? String)
+            continuation.finish(throwing: .disconnected(event: event, reason: reason))
+        }
+        let errorID = self.on(clientEvent: .error) { items, _ in
+            continuation.finish(throwing: Error(clientErrorItems: items, event: event))
+        }
+        continuation.onTermination { _ in
+            unregister()
+            self.off(id: disconnectID)
+            self.off(id: errorID)
         }
     }
 
