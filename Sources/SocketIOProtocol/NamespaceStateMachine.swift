@@ -86,6 +86,10 @@ package struct NamespaceStateMachine: Sendable {
     package var maximumSendBuffer = 0
     /// The emits kept while connecting, with the owner's write id for each (its completion).
     private var sendBuffer: [(packet: SocketPacket, writeID: Int?)] = []
+    /// `true` from the moment ``reportConnected(sid:)`` hands the kept emits out until the
+    /// owner says they are sent (``sendBufferFlushed()``): an emit meanwhile joins the buffer,
+    /// so it cannot overtake them.
+    private var flushingSendBuffer = false
     /// `true` when the CONNECT payload comes from the owner's auth provider, asked before each
     /// CONNECT (``NamespaceAction/requestAuth(_:)``), instead of the payload given to `connect`.
     private var authFromProvider = false
@@ -249,12 +253,30 @@ package struct NamespaceStateMachine: Sendable {
     ///     discarded.
     ///   - volatile: Drop instead of buffering.
     package mutating func emit(_ packet: @autoclosure () -> SocketPacket, writeID: Int?, volatile: Bool) -> EmitDecision {
-        if self.status == .connected, case .connected = self.state { return .send }
+        if self.status == .connected, case .connected = self.state {
+            guard self.flushingSendBuffer, !volatile else { return .send }
+            // The kept emits are being sent: this one goes after them.
+            guard self.sendBuffer.count < self.maximumSendBuffer else { return .bufferFull(limit: self.maximumSendBuffer) }
+            self.sendBuffer.append((packet(), writeID))
+            return .buffered
+        }
         if volatile { return .dropped }
-        guard self.maximumSendBuffer > 0, case .connecting = self.state else { return .notConnected }
+        guard self.keepsEmits else { return .notConnected }
         guard self.sendBuffer.count < self.maximumSendBuffer else { return .bufferFull(limit: self.maximumSendBuffer) }
         self.sendBuffer.append((packet(), writeID))
         return .buffered
+    }
+
+    /// `true` when an emit now would be kept rather than refused: with a send buffer, while
+    /// connecting, and while connected but not reported so yet (the acknowledgement arrived;
+    /// the socket's `didConnect` has not run).
+    package var keepsEmits: Bool {
+        guard self.maximumSendBuffer > 0 else { return false }
+        switch self.state {
+        case .connecting: return true
+        case .connected: return self.status != .connected || self.flushingSendBuffer
+        case .disconnected: return false
+        }
     }
 
     /// The kept emits, emptied: the ids of their completions (on every way out of connecting
@@ -269,14 +291,28 @@ package struct NamespaceStateMachine: Sendable {
     /// `actions`, followed by the discard of the kept emits when the input left the namespace.
     private mutating func settled(_ actions: [NamespaceAction]) -> [NamespaceAction] {
         guard case .disconnected = self.state else { return actions }
+        self.flushingSendBuffer = false
         return actions + self.discardSendBuffer()
     }
 
-    /// The kept emits as sends, in order, emptied.
+    /// The kept emits as sends, in order, emptied; until ``sendBufferFlushed()`` says they are
+    /// sent, later emits are kept behind them.
     private mutating func flushSendBuffer() -> [NamespaceAction] {
         let sends = self.sendBuffer.map { NamespaceAction.sendBuffered($0.packet, writeID: $0.writeID) }
         self.sendBuffer = []
+        self.flushingSendBuffer = !sends.isEmpty
         return sends
+    }
+
+    /// The owner sent the kept emits ``reportConnected(sid:)`` returned: the emits kept while
+    /// it did, to send next (call again after sending them), or none, and emits go out
+    /// directly again.
+    package mutating func sendBufferFlushed() -> [NamespaceAction] {
+        guard self.flushingSendBuffer, case .connected = self.state else {
+            self.flushingSendBuffer = false
+            return []
+        }
+        return self.flushSendBuffer()
     }
 
     // MARK: Inputs from the socket's status entry points

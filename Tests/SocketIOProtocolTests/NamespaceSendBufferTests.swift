@@ -43,6 +43,7 @@ import Testing
         #expect(
             machine.reportConnected(sid: "S")
                 == [.deliverEvent(early), .sendBuffered(self.event("a"), writeID: 0), .sendBuffered(self.event("b"), writeID: nil)])
+        #expect(machine.sendBufferFlushed() == [])  // the socket sent them
         #expect(machine.emit(self.event("d"), writeID: 3, volatile: false) == .send)
         #expect(machine.emit(self.event("v"), writeID: nil, volatile: true) == .send)
     }
@@ -87,5 +88,40 @@ import Testing
         _ = machine.connect(auth: nil)
         _ = machine.receive(try self.packet(#"0{"sid":"S"}"#))
         #expect(machine.reportConnected(sid: "S") == [])
+    }
+
+    /// Connected, but the kept emits not sent yet: an emit made meanwhile (on another thread)
+    /// goes after them, never before.
+    @Test func anEmitDuringTheFlushGoesAfterTheKeptOnes() throws {
+        var machine = NamespaceStateMachine(namespace: "/")
+        machine.maximumSendBuffer = 10
+        _ = machine.transportOpened()
+        _ = machine.startConnecting()
+        _ = machine.connect(auth: nil)
+        _ = machine.emit(self.event("a"), writeID: 0, volatile: false)
+        _ = machine.receive(try self.packet(#"0{"sid":"S"}"#))
+        #expect(machine.reportConnected(sid: "S") == [.sendBuffered(self.event("a"), writeID: 0)])
+        // Reported connected, "a" handed out but not sent yet: "b" joins the buffer.
+        #expect(machine.emit(self.event("b"), writeID: 1, volatile: false) == .buffered)
+        #expect(machine.emit(self.event("v"), writeID: nil, volatile: true) == .send)  // volatile: no order promise
+        #expect(machine.sendBufferFlushed() == [.sendBuffered(self.event("b"), writeID: 1)])
+        #expect(machine.sendBufferFlushed() == [])
+        #expect(machine.emit(self.event("c"), writeID: 2, volatile: false) == .send)
+    }
+
+    /// Between the CONNECT acknowledgement and the socket's `connected` report, emits are kept
+    /// (they go out with the flush), not refused.
+    @Test func anEmitBetweenTheAcknowledgementAndTheReportIsKept() throws {
+        var machine = NamespaceStateMachine(namespace: "/")
+        machine.maximumSendBuffer = 10
+        _ = machine.transportOpened()
+        _ = machine.startConnecting()
+        _ = machine.connect(auth: nil)
+        _ = machine.receive(try self.packet(#"0{"sid":"S"}"#))
+        #expect(machine.keepsEmits)
+        #expect(machine.emit(self.event("a"), writeID: 0, volatile: false) == .buffered)
+        #expect(machine.reportConnected(sid: "S") == [.sendBuffered(self.event("a"), writeID: 0)])
+        #expect(machine.sendBufferFlushed() == [])
+        #expect(!machine.keepsEmits)
     }
 }

@@ -266,6 +266,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // socket.io-client's `receiveBuffer`; called before the acknowledgement (a simulated
         // connect), what arrived while connecting is not kept waiting for it any more.
         perform(buffered, reason: "", receiving: nil)
+        // Emits made while the kept ones went out were kept behind them: send those too.
+        while case let more = self.state.withLock({ $0.namespace.sendBufferFlushed() }), !more.isEmpty {
+            perform(more, reason: "", receiving: nil)
+        }
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
     }

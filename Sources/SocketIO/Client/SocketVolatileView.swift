@@ -43,7 +43,7 @@ extension SocketIOClient {
     /// `true` while the socket connects or reconnects with a `.sendBuffer`: an emit now is
     /// kept, not refused.
     package var keepsEmitsWhileConnecting: Bool {
-        self.state.withLock { $0.namespace.maximumSendBuffer > 0 && $0.namespace.isConnecting }
+        self.state.withLock { $0.namespace.keepsEmits }
     }
 
     /// Emits dropped while not connected (socket.io-client's `socket.volatile`); see
