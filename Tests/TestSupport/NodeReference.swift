@@ -27,7 +27,16 @@ package enum NodeReference {
     }()
 
     /// Why the reference server cannot run here; `nil` when it can.
+    ///
+    /// The Apple configuration on Linux (`REALTIME_NO_NATIVE_STACK`: URLSession through
+    /// FoundationNetworking) does not run these suites: they repeat the native build's interop
+    /// checks, and their polling teardowns hit FoundationNetworking's task-registry trap ("a
+    /// task that is not in the registry", a cancel racing the session's own completion) that
+    /// the Apple SDK's URLSession does not have.
     package static let unavailableReason: String? = {
+        guard !BuildConfiguration.noNativeStack else {
+            return "the reference-server suites run in the native build (FoundationNetworking's task-registry race on teardown)"
+        }
         guard node != nil else { return "node is not on PATH: the reference Socket.IO server cannot run" }
         let socketIO = modules.appendingPathComponent("socket.io/package.json").path
         guard FileManager.default.fileExists(atPath: socketIO) else {
