@@ -138,11 +138,11 @@ extension SocketIOClient {
     }
 
     /// Sends one packet the socket built (CONNECT, DISCONNECT, an emit with the msgpack
-    /// parser) in the manager's parser's encoding: socket.io-parser text plus attachments, or
+    /// parser) in the manager's parser's encoding (as of the socket's last join): socket.io-parser text plus attachments, or
     /// one socket.io-msgpack-parser binary message.
     func send(_ packet: SocketIOProtocol.SocketPacket, completion: (() -> Void)? = nil) {
         guard let engine = self.manager?.engine else { return }
-        guard let manager = self.manager as? SocketManager, manager.parser == .msgpack else {
+        guard self.state.withLock({ $0.parser }) == .msgpack else {
             let encoded = SocketPacketEncoder.encode(packet)
             engine.send(encoded.text, withData: encoded.attachments.map { Data($0) }, completion: completion)
             return

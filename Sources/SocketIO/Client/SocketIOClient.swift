@@ -54,6 +54,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var outgoingListeners: [OutgoingListener] = []
         /// Subscribers to every incoming event (SocketIOConcurrency's `anyEvents()`).
         var incomingSubscribers: [IncomingSubscriber] = []
+        /// The manager's parser as of this socket's last join (read there, with the version
+        /// and the send buffer, so an emit takes no manager lock to learn it).
+        var parser = SocketParser.json
         /// The completions of the emits the machine keeps while connecting, by write id.
         var bufferedCompletions: [Int: UncheckedSendable<() -> Void>] = [:]
         var nextWriteID = 0
@@ -388,8 +391,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // The status is checked and the emit kept in one critical section of the machine.
         let nsp = self.nsp
         var outgoing: [OutgoingListener] = []
+        var parser = SocketParser.json
         let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
             if !isAck { outgoing = state.outgoingListeners }
+            parser = state.parser
             let writeID = state.nextWriteID
             let decision = state.namespace.emit(
                 SocketIOProtocol.SocketPacket(
@@ -427,7 +432,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
                 self.reportOutgoing(outgoing, event: name, items: Array(data.dropFirst()))
             }
         }
-        if let manager = self.manager as? SocketManager, manager.parser == .msgpack {
+        if parser == .msgpack {
             // socket.io-msgpack-parser: one binary message per packet, binary data inline.
             let packet = SocketIOProtocol.SocketPacket(
                 type: isAck ? .ack : .event, namespace: nsp, ackID: ack.flatMap { $0 >= 0 ? $0 : nil },
@@ -556,11 +561,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
         let sendBuffer = (manager as? SocketManager)?.sendBufferLimit ?? 0
+        let parser = (manager as? SocketManager)?.parser ?? .json
         let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
             // The manager's version and send buffer as they are now (set after this socket was
             // made, they apply from this join on).
             if !state.namespace.isConnected { state.namespace.revision = revision }
             state.namespace.maximumSendBuffer = sendBuffer
+            state.parser = parser
             // The manager's status is read under this socket's lock (the only nesting: socket,
             // then manager), so an engine open the manager reports to this socket is ordered
             // with this join: either this join sees it, or the report comes after the join.
