@@ -145,9 +145,22 @@ def main():
             failed.append(index)
             issues = [line for line in text.splitlines() if "✘" in line or "error:" in line]
             print("\n".join(issues[-40:]) if issues else text[-4000:], flush=True)
+            if not summary:
+                # The process died (a trap): name the tests that started and never ended.
+                open_tests = [line for line in text.splitlines() if "◇ Test" in line and "started" in line]
+                ended = "\n".join(line for line in text.splitlines() if "✔ Test" in line or "✘ Test" in line)
+                unfinished = [line for line in open_tests
+                              if line.split(" started")[0].replace("◇ ", "", 1) not in ended]
+                print("running when the process died:\n" + "\n".join(unfinished[-5:]), flush=True)
             print(f"(full log: {log_path})", flush=True)
+        xml_root = None
         if os.path.exists(xml_path):
-            for case in ElementTree.parse(xml_path).getroot().iter("testcase"):
+            try:
+                xml_root = ElementTree.parse(xml_path).getroot()
+            except ElementTree.ParseError:
+                pass  # a shard that died wrote no report; its failure is printed above
+        if xml_root is not None:
+            for case in xml_root.iter("testcase"):
                 suite = case.get("classname")
                 results[suite] = results.get(suite, 0.0) + float(case.get("time", "0"))
 

@@ -12,7 +12,9 @@ extension SocketIOClient {
     /// Wraps socket.io-client-swift's `emit(_:with:completion:)`: it returns when the engine
     /// reports the write done. As there, a failure is not thrown but reported to the socket's
     /// `.error` handlers (e.g. `"Tried emitting when not connected"`); the call then returns
-    /// at once. It also returns when the socket disconnects or the task is cancelled.
+    /// at once. It also returns when the socket disconnects or the task is cancelled. With the
+    /// manager's `.retries(n)` it returns once the server acknowledged the emit, or it was
+    /// given up (reported as `.error`).
     /// Use ``emitWithAck(_:_:timeout:)`` for a delivery you can check.
     public func emit(_ event: String, _ items: SocketData...) async {
         await self.emit(event, with: items)
@@ -61,6 +63,12 @@ extension SocketIOClient {
     /// - Important: However the call ends (ack, timeout, disconnection, cancellation), the
     ///   socket's ack entry for the emit is removed with it (`SocketIOClient.cancelAck(_:)`):
     ///   no callback and no timer is left behind; a late ack from the server is ignored.
+    ///
+    /// With the manager's `.retries(n)`, the emit is queued behind the socket's other emits
+    /// (also while the socket reconnects), `timeout` bounds each try, and
+    /// ``Error/ackTimedOut(event:timeout:)`` comes after `n + 1` tries without an ack; a
+    /// disconnection does not end the wait unless the socket leaves, and cancelling the task
+    /// takes the emit out of the queue.
     public func emitWithAck(
         _ event: String,
         _ items: SocketData...,
@@ -123,6 +131,12 @@ extension SocketIOClient {
                 case .notSendable:
                     wait.sent(ackID: nil, drop: self.cancelAck)
                     wait.finish(.failure(Self.representationError(event: event, items: items)))
+                case .queueFull(let limit):
+                    wait.sent(ackID: nil, drop: self.cancelAck)
+                    wait.finish(
+                        .failure(
+                            .clientError(
+                                event: event, message: "Retry queue full (\(limit) emits): not sent", source: .application)))
                 }
             }
         } onCancel: {

@@ -16,6 +16,11 @@ Events:
   drop_transport()          -> acks, then closes this client's Engine.IO session (a transport loss)
   codable:echo(*args)       -> emits the arguments back as "codable:new"; acks them with the
                                paths of the values that arrived as binary attachments
+  retry:flaky(key)          -> records the delivery; the first delivery of a key acks only after
+                               3 s (too late for a client with a shorter ack timeout), later ones
+                               ack "ok:<key>" at once
+  retry:never(key)          -> records the delivery, never acks
+  retry:deliveries()        -> acks the keys delivered so far by retry:flaky / retry:never, in order
 """
 import argparse
 import asyncio
@@ -95,6 +100,29 @@ async def codable_echo(sid, *data):
 
     await sio.emit("codable:new", data[0] if len(data) == 1 else list(data), to=sid)
     return {"echo": list(data), "binary": sorted(p for i, item in enumerate(data) for p in binary_paths(item, f"${i}"))}
+
+
+deliveries = []
+
+
+@sio.on("retry:flaky")
+async def retry_flaky(sid, key=None):
+    first = key not in deliveries
+    deliveries.append(key)
+    if first:
+        await asyncio.sleep(3)
+    return f"ok:{key}"
+
+
+@sio.on("retry:never")
+async def retry_never(sid, key=None):
+    deliveries.append(key)
+    await asyncio.sleep(3600)
+
+
+@sio.on("retry:deliveries")
+async def retry_deliveries(sid, *data):
+    return deliveries
 
 
 @sio.on("never_ack")

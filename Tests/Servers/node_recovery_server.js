@@ -16,6 +16,10 @@
 //                           client is away the server emits to the room: "room" 1, "room" 2, a
 //                           binary "bin", a volatile "vol", a "withack" expecting an ack, "room" 3.
 //                           Only the non-volatile broadcasts without ack are kept for replay.
+//   "retry:flaky" (key, ack) record the delivery; ack "ok:<key>" from the second delivery of a
+//                           key on (the first is never acknowledged)
+//   "retry:never" (key, ack) record the delivery, never ack
+//   "retry:deliveries" (ack) ack the keys delivered so far by the two above, in order
 const { Server } = require("socket.io");
 const http = require("http").createServer();
 const windowMs = Number(process.argv[2] || 60000);
@@ -25,6 +29,8 @@ const io = new Server(http, {
   maxHttpBufferSize: 1e6,
   connectionStateRecovery: { maxDisconnectionDuration: windowMs, skipMiddlewares: true },
 });
+
+const deliveries = [];
 
 io.on("connection", (socket) => {
   console.log(JSON.stringify({ connection: socket.id, recovered: socket.recovered, auth: socket.handshake.auth }));
@@ -45,6 +51,13 @@ io.on("connection", (socket) => {
     socket.volatile.emit("fake", "bogus-offset");
     ack("fake");
   });
+  socket.on("retry:flaky", (key, ack) => {
+    const first = !deliveries.includes(key);
+    deliveries.push(key);
+    if (!first && typeof ack === "function") ack(`ok:${key}`);
+  });
+  socket.on("retry:never", (key) => deliveries.push(key));
+  socket.on("retry:deliveries", (ack) => ack(deliveries));
   socket.on("cut", (mode, ack) => {
     emitWhileAway = true;
     ack("cut");

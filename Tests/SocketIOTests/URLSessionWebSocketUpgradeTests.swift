@@ -175,7 +175,7 @@ import FoundationNetworking
         #expect(await self.eventually { engine.state.withLock { $0.attempt.machine.isPausedForUpgrade } })
         polling.answerGET("6")
         #expect(await self.eventually { engine.wsConnected })
-        #expect(task.sent == ["2probe", "5"])
+        #expect(await self.eventually { task.sent == ["2probe", "5"] }, "sent: \(task.sent)")
     }
 }
 

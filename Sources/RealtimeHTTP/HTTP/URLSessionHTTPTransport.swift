@@ -370,6 +370,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        #if canImport(FoundationNetworking)
+        // A barrier against swift-corelibs-foundation's cancel race. `cancel()` checks the task's
+        // state at once but reports the cancellation later, in a block on the task's work queue
+        // that looks the task up in the session's registry; the session removes a completed task
+        // from the registry in a block it queues right after this callback returns. A cancel made
+        // just before the task completed on its own could have its block run after that removal,
+        // and the lookup traps ("Trying to access a behaviour for a task that in not in the
+        // registry", TaskRegistry.swift:118; CI hit it in Socket.IO polling teardowns). The
+        // `priority` getter is a `sync` on the task's work queue: the cancel's block, queued
+        // before, has run when it returns, so the removal comes after it. (A cancel made from
+        // here on finds the task's protocol already released, and reports nothing.)
+        _ = task.priority
+        #endif
         self.trustSettings.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
         let bridge = self.bridges.withLock { $0.removeValue(forKey: task.taskIdentifier)?.bridge }
         bridge?.didComplete(error: error)

@@ -284,7 +284,8 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             state.held = nil
             if state.head != nil {
                 // The consumer has a response already: a second body must not follow its body.
-                guard state.completion == nil else { return .ignore }
+                // (After the consumer's cancel nobody reads either; its task ends cancelled.)
+                guard state.completion == nil, !state.cancelledByConsumer else { return .ignore }
                 state.chunks.removeAll()
                 state.chunkIndex = 0
                 state.bufferedBytes = 0
@@ -439,6 +440,11 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
             }
             // An overflow already failed the body: keep its error, not the cancellation's.
             if let earlier = state.completion { failure = earlier }
+            // The consumer cancelled and the data after that was dropped: a task that ended on
+            // its own meanwhile (its `cancel()` then did nothing) must not end the body cleanly.
+            if failure == nil, state.cancelledByConsumer {
+                failure = HTTPClientError(.cancelled, "the body was cancelled")
+            }
             // A held challenged response was not replaced: it is the task's response.
             if failure == nil { _ = Self.promoteHeldResponse(&state) }
             state.held = nil

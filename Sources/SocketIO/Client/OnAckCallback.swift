@@ -46,11 +46,19 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
     /// early answer is never missed. As upstream, a failed write (not connected) leaves the
     /// ack waiting until its timeout.
     ///
-    /// - Returns: the ack id; `nil` when nothing was sent (no socket, or the items could not be
-    ///   represented).
+    /// - Returns: the ack id (with `.retries`, a negative queue ticket that `cancelAck(_:)` takes
+    ///   too); `nil` when nothing was sent (no socket, or the items could not be represented).
     @discardableResult
     package func sendWithAck(timingOut seconds: Double, callback: @escaping AckCallback) -> Int? {
         guard let socket = self.socket, self.sendable else { return nil }
+
+        // `.retries`: queued, with `seconds` as each try's timeout (0: the manager's `.ackTimeout`).
+        let retried = SocketIOClient.RetriedEmit(
+            items: self.items, binary: self.binary, timeout: seconds > 0 ? seconds : nil, outcome: .callback(callback))
+        if let queued = socket.enqueueRetried(retried) {
+            if case .queued(let ticket) = queued { return ticket }
+            return nil
+        }
 
         let id = socket.registerAck(timeout: seconds, callback: callback)
         socket.emit(self.items, ack: id, binary: self.binary)
@@ -65,6 +73,8 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         case notSendable
         /// The socket was not connected (reported as upstream does): nothing waits.
         case notConnected
+        /// `.retries`: the retry queue holds `limit` emits already; nothing waits.
+        case queueFull(limit: Int)
     }
 
     /// Sends the emit with an ack an awaiting operation waits for (`SocketIOConcurrency`):
@@ -76,6 +86,16 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         waiter: @escaping (SocketIOClient.AckWaiterOutcome) -> Void
     ) -> WaiterSend {
         guard let socket = self.socket, self.sendable else { return .notSendable }
+
+        // `.retries`: queued, with `seconds` as each try's timeout; the ticket cancels it.
+        let retried = SocketIOClient.RetriedEmit(
+            items: self.items, binary: self.binary, timeout: seconds > 0 ? seconds : nil, outcome: .waiter(waiter))
+        switch socket.enqueueRetried(retried) {
+        case .queued(let ticket)?: return .sent(ackID: ticket)
+        case .notConnected?: return .notConnected
+        case .full(let limit)?: return .queueFull(limit: limit)
+        case nil: break
+        }
 
         let id = socket.registerAck(timeout: seconds, .waiter(waiter))
         guard socket.emit(self.items, ack: id, binary: self.binary) else {

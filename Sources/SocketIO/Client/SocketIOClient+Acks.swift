@@ -16,6 +16,8 @@ extension SocketIOClient {
     enum PendingAck {
         case callback(AckCallback)
         case waiter((AckWaiterOutcome) -> Void)
+        /// A try of the retry queue's emit `sequence` (see `SocketIOClient+Retries.swift`).
+        case queued(Int)
     }
 
     /// The items of an ack, in the form they arrived in.
@@ -75,6 +77,8 @@ extension SocketIOClient {
         case waiter((AckWaiterOutcome) -> Void)
         /// An upstream callback waited: resolved, to be called on `handleQueue`.
         case callback(AckCallback)
+        /// A try of the retry queue's emit `sequence`: hand the ack to the queue.
+        case queued(Int)
         /// Nothing to do: unknown, late or duplicate id, or the socket is not connected.
         case none
     }
@@ -87,6 +91,7 @@ extension SocketIOClient {
             switch state.acks.resolve(id: id) {
             case .waiter(let waiter)?: return (.waiter(waiter), state.ackTimer != nil)
             case .callback(let callback)?: return (.callback(callback), state.ackTimer != nil)
+            case .queued(let sequence)?: return (.queued(sequence), state.ackTimer != nil)
             case nil: return (.none, false)
             }
         }
@@ -101,6 +106,11 @@ extension SocketIOClient {
     ///
     /// - Important: Safe from any thread; an unknown or already answered id is ignored.
     package func cancelAck(_ id: Int) {
+        // A negative id is a retry queue ticket (`enqueueRetried`): the emit leaves the queue.
+        if let sequence = Self.sequence(forTicket: id) {
+            self.cancelRetried(sequence: sequence)
+            return
+        }
         _ = self.resolveAck(id)
     }
 
@@ -144,6 +154,7 @@ extension SocketIOClient {
             switch entry.pending {
             case .callback(let callback): callbacks.append(callback)
             case .waiter(let waiter): waiter(.timedOut)
+            case .queued(let sequence): self.retryTimedOut(sequence: sequence)
             }
         }
         guard !callbacks.isEmpty else { return }

@@ -117,6 +117,7 @@ extension SocketIOClient {
                     self.handleClientEvent(.error, data: [message])
                 }
             case .reconnecting:
+                self.retryConnectionLost()
                 self.setReconnecting(reason: reason)
             case .disconnected(let why):
                 switch why {

@@ -80,6 +80,9 @@ extension SocketIOClient {
                 return .done
             case .callback(let callback):
                 return .ackCallback(callback, ack.arguments)
+            case .queued(let sequence):
+                self.retryAcknowledged(sequence: sequence, items: .values(ack.arguments))
+                return .done
             }
         case .deliverEvent(let event):
             guard let name = event.eventName else { return .done }
@@ -172,6 +175,7 @@ extension SocketIOClient {
         switch self.resolveAck(id) {
         case .callback(let callback)?: callback(arguments.map { SocketValueConversion.any(from: $0) })
         case .waiter(let waiter)?: waiter(.ack(.values(arguments)))
+        case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: .values(arguments))
         case nil: break
         }
     }

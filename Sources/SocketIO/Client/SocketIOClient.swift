@@ -59,6 +59,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var parser = SocketParser.json
         /// The completions of the emits the machine keeps while connecting, by write id.
         var bufferedCompletions: [Int: UncheckedSendable<() -> Void>] = [:]
+        /// `.retries`: every emit is delivered through this queue (`nil` without the option).
+        var retryQueue: EmitRetryQueue<RetriedEmit>?
+        /// `.ackTimeout`: seconds each queued try waits for its ack (0: no limit).
+        var ackTimeout: Double = 0
         var nextWriteID = 0
         /// The task running an `async` provider's current request (owned: cancelled by the
         /// next request and by leaving the namespace).
@@ -273,6 +277,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         while case let more = self.state.withLock({ $0.namespace.sendBufferFlushed() }), !more.isEmpty {
             perform(more, reason: "", receiving: nil)
         }
+        // Then the retry queue's head (again), as socket.io-client's `_drainQueue(true)`.
+        self.retryConnected()
 
         handleClientEvent(.connect, data: payload.map { [namespace, $0] } ?? [namespace])
     }
@@ -291,6 +297,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
 
         self.failAckWaiters(reason: reason)
+        self.retryLeft(reason: reason)
 
         handleClientEvent(.disconnect, data: [reason])
     }
@@ -381,6 +388,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         volatile: Bool = false,
         completion: (() -> Void)? = nil
     ) -> Bool {
+        // `.retries`: a plain emit goes through the retry queue, with an ack of its own.
+        if ack == nil, !isAck, !volatile,
+            let queued = self.enqueueRetried(RetriedEmit(items: data, binary: binary, timeout: nil, outcome: .written(completion)))
+        {
+            if case .queued = queued { return true }
+            return false
+        }
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
         let wrappedCompletion: (() -> Void)? = completion.map { completion in
@@ -474,6 +488,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         switch self.resolveAck(ack) {
         case .callback(let callback)?: callback(data)
         case .waiter(let waiter)?: waiter(.ack(.items(data)))
+        case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: .items(data))
         case nil: break
         }
     }
@@ -562,12 +577,20 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let revision = manager.version.protocolRevision
         let sendBuffer = (manager as? SocketManager)?.sendBufferLimit ?? 0
         let parser = (manager as? SocketManager)?.parser ?? .json
+        let delivery = (manager as? SocketManager)?.retryOptions
+        if parser == .msgpack, revision == .v4 {
+            DefaultSocketLogger.Logger.error(SocketParser.versionTwoRefusal, type: logType)
+            self.changeStatus { $0.namespace.connectRefused() }
+            handleClientEvent(.error, data: [SocketParser.versionTwoRefusal])
+            return
+        }
         let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
             // The manager's version and send buffer as they are now (set after this socket was
             // made, they apply from this join on).
             if !state.namespace.isConnected { state.namespace.revision = revision }
             state.namespace.maximumSendBuffer = sendBuffer
             state.parser = parser
+            Self.applyRetryOptions(delivery, sendBuffer: sendBuffer, to: &state)
             // The manager's status is read under this socket's lock (the only nesting: socket,
             // then manager), so an engine open the manager reports to this socket is ordered
             // with this join: either this join sees it, or the report comes after the join.

@@ -43,7 +43,9 @@ extension SocketIOClient {
     /// `true` while the socket connects or reconnects with a `.sendBuffer`: an emit now is
     /// kept, not refused.
     package var keepsEmitsWhileConnecting: Bool {
-        self.state.withLock { $0.namespace.keepsEmits }
+        self.state.withLock { state in
+            state.namespace.keepsEmits || (state.retryQueue != nil && state.namespace.status == .connecting)
+        }
     }
 
     /// Emits dropped while not connected (socket.io-client's `socket.volatile`); see

@@ -157,6 +157,23 @@ public enum SocketIOClientOption: ClientOption {
     /// Volatile emits are never kept. Not in socket.io-client-swift.
     case sendBuffer(Int)
 
+    /// Delivery with retries (socket.io-client's `retries`): every emit of the manager's sockets
+    /// is queued and gets an acknowledgement, the queue sends one emit at a time, in order, and
+    /// an emit whose ack does not come within its timeout (``ackTimeout(_:)``, or the emit's
+    /// own `timingOut(after:)`) is sent again, up to this many more times. Its caller hears
+    /// once: the ack, or the failure (`["NO ACK"]` for an ack callback; an `.error` event for a
+    /// plain emit, whose completion then runs once the server acknowledged it or it was given
+    /// up). Emits made while the socket reconnects are queued (up to `.sendBuffer`'s bound or
+    /// 1,000); a try the lost connection interrupted is made again after the reconnection; a
+    /// leave fails what is queued. The server must acknowledge every event. `0`, the default:
+    /// off. Not in socket.io-client-swift.
+    case retries(Int)
+
+    /// Seconds a queued emit's try waits for its ack before it is sent again (socket.io-client's
+    /// `ackTimeout`, in seconds); used with ``retries(_:)``. `0`, the default: a try waits until
+    /// the ack comes or the connection is lost. Not in socket.io-client-swift.
+    case ackTimeout(Double)
+
     // MARK: Properties
 
     /// The description of this option.
@@ -214,6 +231,10 @@ public enum SocketIOClientOption: ClientOption {
             description = "parser"
         case .sendBuffer:
             description = "sendBuffer"
+        case .retries:
+            description = "retries"
+        case .ackTimeout:
+            description = "ackTimeout"
         }
 
         return description
@@ -273,6 +294,10 @@ public enum SocketIOClientOption: ClientOption {
             value = parser
         case .sendBuffer(let limit):
             value = limit
+        case .retries(let retries):
+            value = retries
+        case .ackTimeout(let seconds):
+            value = seconds
         }
 
         return value

@@ -21,8 +21,13 @@ public struct SocketParser: Sendable, Hashable, CustomStringConvertible {
 
     /// socket.io-msgpack-parser: each packet is one MessagePack map `{type, nsp, data, id}` in
     /// one binary Engine.IO message, binary data inline; no attachments. Socket.IO 3 / 4
-    /// servers only (not with `.version(.two)`).
+    /// servers only: with `.version(.two)` a socket's `connect` is refused with `.error`
+    /// ``versionTwoRefusal`` and the socket stays disconnected.
     public static let msgpack = SocketParser(kind: .msgpack)
+
+    /// The `.error` item a `connect` reports when `.parser(.msgpack)` is combined with
+    /// `.version(.two)` (socket.io 2.x's msgpack parser is not implemented).
+    public static let versionTwoRefusal = "The msgpack parser needs a Socket.IO 3 or 4 server (.version(.three))"
 
     /// `json` or `msgpack`.
     public var description: String {

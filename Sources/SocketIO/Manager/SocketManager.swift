@@ -173,6 +173,17 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         return self.state.withLock { $0.options.sendBuffer }
     }
 
+    /// The `.retries` and `.ackTimeout` options.
+    struct RetryOptions: Sendable {
+        var retries: Int
+        var ackTimeout: Double
+    }
+
+    /// The `.retries` and `.ackTimeout` options, read by a socket when it joins.
+    var retryOptions: RetryOptions {
+        return self.state.withLock { RetryOptions(retries: $0.options.retries, ackTimeout: $0.options.ackTimeout) }
+    }
+
     /// The version of socket.io in use.
     public var version: SocketIOVersion {
         return self.state.withLock { $0.options.version }

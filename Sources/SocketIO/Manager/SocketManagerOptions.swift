@@ -16,6 +16,8 @@ struct SocketManagerOptions: Sendable {
     var version = SocketIOVersion.three
     var parser = SocketParser.json
     var sendBuffer = 0
+    var retries = 0
+    var ackTimeout = 0.0
 
     /// What `.log` and `.logger` ask of the process-wide logger (not stored: upstream sets
     /// `DefaultSocketLogger` itself).
@@ -41,6 +43,8 @@ struct SocketManagerOptions: Sendable {
             case .version(let num): self.version = num
             case .parser(let parser): self.parser = parser
             case .sendBuffer(let limit): self.sendBuffer = max(0, limit)
+            case .retries(let retries): self.retries = max(0, retries)
+            case .ackTimeout(let seconds): self.ackTimeout = seconds.isFinite ? max(0, seconds) : 0
             default: continue
             }
         }
