@@ -122,6 +122,12 @@ package struct NamespaceStateMachine: Sendable {
         self.maximumBufferedPackets = maximumBufferedPackets
     }
 
+    /// The socket id the socket reports (socket.io-client-swift's public `sid`): `nil` until
+    /// the first ``reportConnected(sid:)``, then the id it was given (kept while the socket
+    /// reconnects), `""` after ``reportDisconnected()``. ``sid`` is the protocol's view: the
+    /// id while connected.
+    package private(set) var reportedSID: String?
+
     /// The socket id while connected.
     package var sid: String? {
         if case .connected(let sid, _) = self.state { return sid }
@@ -357,6 +363,7 @@ package struct NamespaceStateMachine: Sendable {
     package mutating func reportConnected(sid: String?) -> [NamespaceAction]? {
         guard self.status != .connected else { return nil }
         self.status = .connected
+        self.reportedSID = sid
         switch self.state {
         case .connected:
             let held = self.heldDeliveries
@@ -385,6 +392,7 @@ package struct NamespaceStateMachine: Sendable {
     package mutating func reportDisconnected() -> Bool {
         guard self.status != .disconnected else { return false }
         self.status = .disconnected
+        self.reportedSID = ""
         if case .connected = self.state {
             self.state = .disconnected
         }

@@ -30,6 +30,31 @@ import Testing
         #expect(machine.status == .notConnected)
     }
 
+    /// Upstream's public `sid`: `nil` before the first connect, the reported id (kept while
+    /// reconnecting), `""` after a disconnect; the protocol's ``NamespaceStateMachine/sid`` only
+    /// while connected.
+    @Test func theReportedSIDFollowsUpstream() throws {
+        var machine = NamespaceStateMachine(namespace: "/")
+        #expect(machine.reportedSID == nil)
+        _ = machine.startConnecting()
+        _ = machine.transportOpened()
+        _ = machine.connect(auth: nil)
+        _ = machine.receive(try self.packet(#"0{"sid":"a"}"#))
+        #expect(machine.reportedSID == nil, "not reported yet")
+        _ = machine.reportConnected(sid: "a")
+        #expect(machine.reportedSID == "a" && machine.sid == "a")
+        // The transport drops: the socket reconnects and keeps reporting its last id.
+        _ = machine.transportClosed(willReconnect: true)
+        machine.setStatus(.connecting)
+        #expect(machine.sid == nil)
+        #expect(machine.reportedSID == "a")
+        _ = machine.reportDisconnected()
+        #expect(machine.reportedSID == "")
+        // A second report of the same status changes nothing.
+        _ = machine.reportDisconnected()
+        #expect(machine.reportedSID == "")
+    }
+
     @Test func aConnectAsTheEntryPointsReportIt() throws {
         var machine = NamespaceStateMachine(namespace: "/admin")
         // `connect(withPayload:)` sets connecting before the transport opens.

@@ -31,8 +31,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         weak var manager: SocketManagerSpec?
         var anyHandler: ((SocketAnyEvent) -> Void)?
         var handlers: [SocketEventHandler] = []
-        /// Upstream's public `sid`: set on `connect`, `""` after a disconnect.
-        var sid: String?
         /// The namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
         /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect)
         /// and the status the socket reports (`namespace.status`, the one place it is kept).
@@ -113,7 +111,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// The id of this socket.io connect. This is different from the sid of the engine.io connection.
     public var sid: String? {
-        return self.state.withLock { $0.sid }
+        return self.state.withLock { $0.namespace.reportedSID }
     }
 
     /// Whether the last connection restored the previous session (socket.io-client's name).
@@ -260,7 +258,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var buffered: [NamespaceAction] = []
         let connected = self.changeStatus { state in
             guard let deliveries = state.namespace.reportConnected(sid: sid) else { return false }
-            state.sid = sid
             buffered = deliveries
             return true
         }
@@ -287,11 +284,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// - parameter reason: The reason for the disconnection.
     open func didDisconnect(reason: String) {
-        let disconnected = self.changeStatus { state in
-            guard state.namespace.reportDisconnected() else { return false }
-            state.sid = ""
-            return true
-        }
+        let disconnected = self.changeStatus { $0.namespace.reportDisconnected() }
         guard disconnected else { return }
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
