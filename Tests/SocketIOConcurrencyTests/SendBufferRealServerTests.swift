@@ -12,8 +12,15 @@ import Testing
 
     /// Loses the transport with `drop`, emits three events and one emitWithAck while the socket
     /// reconnects, and checks that the server got them in order after the rejoin.
+    ///
+    /// `echoed` reads an echo: the value, and the order in which the server received it when
+    /// the echoes themselves may come in another order (python-socketio runs each event's
+    /// handler as a task of its own, so their broadcasts can overtake each other; its
+    /// `message:new` carries the id the handler took on arrival). `nil`: the echo order is the
+    /// arrival order (the reference server handles events one after another).
     func keptAcrossAReconnection(
-        port: Int, mode: Mode, event: String, echo: String, echoed: @escaping @Sendable (SocketIOClient.Payload) -> String?,
+        port: Int, mode: Mode, event: String, echo: String,
+        echoed: @escaping @Sendable (SocketIOClient.Payload) -> (value: String, arrival: Int?)?,
         drop: (SocketIOClient) async throws -> Void
     ) async throws {
         var config: SocketIOClientConfiguration = [
@@ -25,11 +32,11 @@ import Testing
         defer { manager.disconnect() }
         let socket = manager.defaultSocket
         try await socket.connect(timeout: 5)
-        let seen = Collector<String>()
+        let seen = Collector<(value: String, arrival: Int?)>()
         let stream = socket.on(echo)
         let listener = Task {
             for try await payload in stream {
-                if let text = echoed(payload) { seen.append(text) }
+                if let echo = echoed(payload) { seen.append(echo) }
             }
         }
         defer { listener.cancel() }
@@ -52,7 +59,8 @@ import Testing
         #expect(socket.status == .connected)
         #expect(ack != .null)
         try await waitUntil(seconds: 5) { seen.all.count >= 4 }
-        #expect(seen.all == ["kept-1", "kept-2", "kept-3", "kept-4"])
+        let arrived = seen.all.enumerated().sorted { ($0.element.arrival ?? $0.offset) < ($1.element.arrival ?? $1.offset) }
+        #expect(arrived.map(\.element.value) == ["kept-1", "kept-2", "kept-3", "kept-4"], "echoes: \(seen.all)")
     }
 
     @Test(arguments: Mode.available)
@@ -60,7 +68,7 @@ import Testing
         let server = try await TestServer.start("conc_server.py")
         try await self.keptAcrossAReconnection(
             port: server.port, mode: mode, event: "message:send", echo: "message:new",
-            echoed: { $0["message"]?.stringValue },
+            echoed: { payload in payload["message"]?.stringValue.map { ($0, payload["id"]?.intValue) } },
             drop: { socket in
                 let answer = try await socket.emitWithAck("drop_transport", timeout: 5)
                 #expect(answer == "dropping")
@@ -73,7 +81,7 @@ import Testing
         defer { server.stop() }
         try await self.keptAcrossAReconnection(
             port: server.port, mode: mode, event: "record", echo: "recorded",
-            echoed: { $0.stringValue ?? $0[0]?.stringValue },
+            echoed: { payload in (payload.stringValue ?? payload[0]?.stringValue).map { ($0, nil) } },
             drop: { socket in
                 let answer = try await socket.emitWithAck("cut", "server", timeout: 5)
                 #expect(answer == "cut")
