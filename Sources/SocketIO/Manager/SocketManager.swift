@@ -180,7 +180,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     }
 
     /// The `.retries` and `.ackTimeout` options, read by a socket when it joins.
-    var retryOptions: RetryOptions {
+    final var retryOptions: RetryOptions {
         return self.state.withLock { RetryOptions(retries: $0.options.retries, ackTimeout: $0.options.ackTimeout) }
     }
 
