@@ -167,7 +167,10 @@ struct SocketIORecoveryLoopbackTests {
             #expect(client.log(after: mark) == ["connect"])  // nothing replayed
             #expect(!client.socket.recovered)
             #expect(client.socket.sid != sid)
-            #expect(server.lines.last { $0.hasPrefix(#"{"connection""#) }?.contains(#""pid":"#) == true)
+            // The reconnection's CONNECT carried the pid (the server's line may come after
+            // `connect` returned: wait for it).
+            let reconnected = try await server.waitForLine { $0.hasPrefix(#"{"connection""#) && $0.contains(#""pid":"#) }
+            #expect(reconnected.contains(#""recovered":false"#))
         }
 
         // An offset the server never issued.
