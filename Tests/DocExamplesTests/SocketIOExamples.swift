@@ -201,6 +201,14 @@ func socketIOVolatile(socket: SocketIOClient) {
     socket.volatile.emit("cursor", ["x": 10, "y": 20])
 }
 
+func socketIORetries(url: URL) -> SocketManager {
+    let manager = SocketManager(socketURL: url, config: [.retries(3), .ackTimeout(2)])
+    manager.defaultSocket.emitWithAck("order", 42).timingOut(after: 0) { items in
+        // the server's ack, or ["NO ACK"] after 4 tries without one
+    }
+    return manager
+}
+
 func socketIOMessagePack() -> SocketManager {
     let url = URL(string: "https://chat.example.com")!
     let manager = SocketManager(socketURL: url, config: [.parser(.msgpack)])
