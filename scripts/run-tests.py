@@ -87,6 +87,11 @@ def main():
                         help="a flag the bundle was built with (-Xswiftc), given as --Xswiftc=-DFLAG")
     parser.add_argument("--sanitize", help="the sanitizer the bundle was built with (thread, address)")
     parser.add_argument("--fail-on", help="a shard whose log matches this regex fails (a sanitizer's banner)")
+    parser.add_argument("--rerun-crashed", action="store_true",
+                        help="run a shard whose process a signal killed once more, alone; its crash log is "
+                             "kept as shard-N-crash.log and printed, and the shard passes only if the rerun "
+                             "passes (for the Apple configuration on Linux, whose FoundationNetworking and "
+                             "libdispatch crash on their own now and then; see docs/RELIABILITY.md)")
     args = parser.parse_args()
 
     build_flags = ["--scratch-path", args.scratch_path] + [f for flag in args.swiftc for f in ("-Xswiftc", flag)]
@@ -121,14 +126,33 @@ def main():
         command = [bundle, "--testing-library", "swift-testing", "--no-parallel",
                    "--filter", shard_filter(shard_suites), "--xunit-output", xml_path]
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        running.append((index, process, log, log_path, xml_path, len(shard_suites), load))
+        running.append((index, process, log, log_path, xml_path, len(shard_suites), load, command))
         print(f"shard {index}: {len(shard_suites)} suites, about {load:.0f} s", flush=True)
 
     failed = []
+    rerun = []
     results = {}
-    for index, process, log, log_path, xml_path, count, _ in running:
+    for index, process, log, log_path, xml_path, count, _, command in running:
         status = process.wait()
         log.close()
+        if status < 0 and args.rerun_crashed:
+            crash_path = os.path.join(results_dir, f"shard-{index}-crash.log")
+            os.replace(log_path, crash_path)
+            with open(crash_path, errors="replace") as file:
+                crash = file.read()
+            died = [line for line in crash.splitlines() if "Fatal error" in line or "Program crashed" in line
+                    or " crashed:" in line]
+            print(f"shard {index} ({count} suites) killed by signal {-status}: "
+                  f"{'; '.join(died[:3]) or 'no crash line'}; rerunning it alone (crash log: {crash_path})",
+                  flush=True)
+            lines = crash.splitlines()
+            where = next((i for i, line in enumerate(lines) if " crashed:" in line), None)
+            started_tests = [line for line in lines if "◇ Test" in line and "started" in line]
+            print("\n".join((lines[where:where + 8] if where is not None else lines[-40:]) + started_tests[-2:]),
+                  flush=True)
+            rerun.append(index)
+            with open(log_path, "w") as log:
+                status = subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT).returncode
         elapsed = time.monotonic() - started
         with open(log_path, errors="replace") as file:
             text = file.read()
@@ -166,6 +190,7 @@ def main():
 
     total = time.monotonic() - started
     print(f"{len(selected)} tests in {len(suites)} suites, {len(plan)} shards, {total:.0f} s"
+          + (f"; shards rerun after a crash: {rerun}" if rerun else "")
           + (f"; FAILED shards: {failed}" if failed else ""), flush=True)
     if args.record_timings and not failed and not args.filter:
         with open(TIMINGS, "w") as file:
