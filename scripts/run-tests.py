@@ -77,6 +77,16 @@ def shard_filter(suites):
     return "^(" + "|".join(re.escape(s) for s in sorted(suites)) + ")/"
 
 
+def unfinished_tests(log):
+    """The tests a log shows started and never ended (its last five): where a process died.
+    A parameterized test's case lines are left out; the test itself ends with one line."""
+    lines = log.splitlines()
+    ended = "\n".join(line for line in lines if "✔ Test" in line or "✘ Test" in line)
+    started = [line for line in lines
+               if line.startswith("◇ Test ") and " started" in line and not line.startswith(("◇ Test case ", "◇ Test run "))]
+    return [line for line in started if line.split(" started")[0][2:] not in ended][-5:]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shards", type=int, default=int(os.environ.get("TEST_SHARDS", "4")))
@@ -147,8 +157,7 @@ def main():
                   flush=True)
             lines = crash.splitlines()
             where = next((i for i, line in enumerate(lines) if " crashed:" in line), None)
-            started_tests = [line for line in lines if "◇ Test" in line and "started" in line]
-            print("\n".join((lines[where:where + 8] if where is not None else lines[-40:]) + started_tests[-2:]),
+            print("\n".join((lines[where:where + 8] if where is not None else lines[-40:]) + unfinished_tests(crash)),
                   flush=True)
             rerun.append(index)
             with open(log_path, "w") as log:
@@ -171,11 +180,7 @@ def main():
             print("\n".join(issues[-40:]) if issues else text[-4000:], flush=True)
             if not summary:
                 # The process died (a trap): name the tests that started and never ended.
-                open_tests = [line for line in text.splitlines() if "◇ Test" in line and "started" in line]
-                ended = "\n".join(line for line in text.splitlines() if "✔ Test" in line or "✘ Test" in line)
-                unfinished = [line for line in open_tests
-                              if line.split(" started")[0].replace("◇ ", "", 1) not in ended]
-                print("running when the process died:\n" + "\n".join(unfinished[-5:]), flush=True)
+                print("running when the process died:\n" + "\n".join(unfinished_tests(text)), flush=True)
             print(f"(full log: {log_path})", flush=True)
         xml_root = None
         if os.path.exists(xml_path):

@@ -260,14 +260,12 @@ package struct NamespaceStateMachine: Sendable {
     ///   - volatile: Drop instead of buffering.
     package mutating func emit(_ packet: @autoclosure () -> SocketPacket, writeID: Int?, volatile: Bool) -> EmitDecision {
         if self.status == .connected, case .connected = self.state {
+            // While the kept emits are being sent, this one goes after them.
             guard self.flushingSendBuffer, !volatile else { return .send }
-            // The kept emits are being sent: this one goes after them.
-            guard self.sendBuffer.count < self.maximumSendBuffer else { return .bufferFull(limit: self.maximumSendBuffer) }
-            self.sendBuffer.append((packet(), writeID))
-            return .buffered
+        } else {
+            if volatile { return .dropped }
+            guard self.keepsEmits else { return .notConnected }
         }
-        if volatile { return .dropped }
-        guard self.keepsEmits else { return .notConnected }
         guard self.sendBuffer.count < self.maximumSendBuffer else { return .bufferFull(limit: self.maximumSendBuffer) }
         self.sendBuffer.append((packet(), writeID))
         return .buffered

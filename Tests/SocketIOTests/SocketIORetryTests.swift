@@ -140,6 +140,9 @@ import Testing
         #expect(acks.values == [#"["NO ACK"]"#])
         #expect(completions.values == ["b"])
         #expect(errors.values == ["Tried emitting when not connected"])
+        // The dropped try's deadline leaves no timer behind.
+        #expect(socket.pendingAckCount == 0)
+        #expect(!socket.hasAckTimer)
         socket.emit("c")
         drain(queue)
         #expect(errors.values.count == 2)

@@ -195,7 +195,7 @@ extension SocketIOClient {
     ///
     /// So whoever holds the latest generation keeps going until ``State/ackTimer`` matches
     /// the table, and once it is installed every table change sees it and reschedules.
-    private func rescheduleAckTimer() {
+    func rescheduleAckTimer() {
         let timers = self.timers
         enum Plan {
             case keep

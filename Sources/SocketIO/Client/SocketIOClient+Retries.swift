@@ -101,12 +101,13 @@ extension SocketIOClient {
     /// The caller of a queued emit stopped waiting: it leaves the queue (a try in flight is
     /// forgotten, its late ack ignored) and the next one goes out.
     func cancelRetried(sequence: Int) {
-        let actions = self.state.withLock { state -> [RetryAction] in
-            guard state.retryQueue != nil else { return [] }
+        let (actions, dropped) = self.state.withLock { state -> ([RetryAction], Bool) in
+            guard state.retryQueue != nil else { return ([], false) }
             let (_, actions) = state.retryQueue!.cancel(sequence: sequence)
-            _ = state.acks.remove(where: { if case .queued(sequence) = $0 { true } else { false } })
-            return actions
+            let dropped = state.acks.remove(where: { if case .queued(sequence) = $0 { true } else { false } })
+            return (actions, !dropped.isEmpty)
         }
+        if dropped { self.rescheduleAckTimer() }
         self.performRetries(actions)
     }
 
@@ -131,26 +132,29 @@ extension SocketIOClient {
     /// The connection was lost (the manager reconnects): the try in flight ended without its
     /// ack; its ack entry is dropped (no answer can come on a new connection).
     func retryConnectionLost() {
-        let actions = self.state.withLock { state -> [RetryAction] in
-            guard state.retryQueue != nil else { return [] }
-            _ = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
-            return state.retryQueue!.disconnected()
-        }
-        self.performRetries(actions)
+        self.performRetries(self.endConnection(leaving: false).actions)
     }
 
     /// The socket left (a disconnect, the server's or the app's): every queued emit fails.
     func retryLeft(reason: String) {
-        let (actions, left) = self.state.withLock { state -> ([RetryAction], [RetriedEmit]) in
-            guard state.retryQueue != nil else { return ([], []) }
-            _ = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
-            let actions = state.retryQueue!.disconnected()
-            return (actions, state.retryQueue!.removeAll())
-        }
+        let (actions, left) = self.endConnection(leaving: true)
         self.performRetries(actions)
         for emit in left {
             self.settle(emit, disconnected: reason)
         }
+    }
+
+    /// The connection ended: the tries' ack entries are dropped (no answer can come on another
+    /// connection; the ack timer follows), the machine hears it, and a leave empties the queue.
+    private func endConnection(leaving: Bool) -> (actions: [RetryAction], left: [RetriedEmit]) {
+        let (actions, left, dropped) = self.state.withLock { state -> ([RetryAction], [RetriedEmit], Bool) in
+            guard state.retryQueue != nil else { return ([], [], false) }
+            let dropped = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
+            let actions = state.retryQueue!.disconnected()
+            return (actions, leaving ? state.retryQueue!.removeAll() : [], !dropped.isEmpty)
+        }
+        if dropped { self.rescheduleAckTimer() }
+        return (actions, left)
     }
 
     /// Performs the machine's actions in order; `ack` is the answer an `.acknowledged` hands on.
@@ -190,8 +194,9 @@ extension SocketIOClient {
     }
 
     /// Ends `emit` without an ack: `failure` is reported as an `.error` client event (for a
-    /// plain emit, whose completion cannot say it), an ack callback gets `["NO ACK"]`, a waiter
-    /// a timeout (`tries` > 0) or upstream's "not connected".
+    /// plain emit, whose completion cannot say it, and for an ack callback never sent), an ack
+    /// callback gets `["NO ACK"]`, a waiter a timeout (one never queued is reported by its
+    /// caller, see ``enqueueRetried(_:)``).
     private func settle(_ emit: RetriedEmit, failure: String, tries: Int) {
         DefaultSocketLogger.Logger.log(failure, type: logType)
         switch emit.outcome {
@@ -202,7 +207,7 @@ extension SocketIOClient {
             if tries == 0 { self.handleClientEvent(.error, data: [failure]) }
             self.onHandleQueue { callback([SocketAckStatus.noAck.rawValue]) }
         case .waiter(let waiter):
-            waiter(tries > 0 ? .timedOut : .disconnected(reason: failure))
+            waiter(.timedOut)
         }
     }
 
@@ -230,13 +235,13 @@ extension SocketIOClient {
 
     /// Sets up (or keeps) the retry queue for the manager's `.retries` at a join. A queue that
     /// holds emits is kept as it is; with the option off an empty queue is dropped.
-    static func applyRetryOptions(_ options: SocketManager.RetryOptions?, sendBuffer: Int, to state: inout State) {
-        guard let options, options.retries > 0 else {
+    static func applyRetryOptions(retries: Int, ackTimeout: Double, sendBuffer: Int, to state: inout State) {
+        guard retries > 0 else {
             if state.retryQueue?.count == 0 { state.retryQueue = nil }
             return
         }
-        state.ackTimeout = options.ackTimeout
-        if let queue = state.retryQueue, queue.count > 0 || queue.retries == options.retries { return }
-        state.retryQueue = EmitRetryQueue(retries: options.retries, limit: max(sendBuffer, Self.defaultRetryQueueLimit))
+        state.ackTimeout = ackTimeout
+        if let queue = state.retryQueue, queue.count > 0 || queue.retries == retries { return }
+        state.retryQueue = EmitRetryQueue(retries: retries, limit: max(sendBuffer, Self.defaultRetryQueueLimit))
     }
 }

@@ -568,9 +568,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard let manager else { return }
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
-        let sendBuffer = (manager as? SocketManager)?.sendBufferLimit ?? 0
-        let parser = (manager as? SocketManager)?.parser ?? .json
-        let delivery = (manager as? SocketManager)?.retryOptions
+        let options = (manager as? SocketManager)?.currentOptions
+        let sendBuffer = options?.sendBuffer ?? 0
+        let parser = options?.parser ?? .json
         if parser == .msgpack, revision == .v4 {
             DefaultSocketLogger.Logger.error(SocketParser.versionTwoRefusal, type: logType)
             self.changeStatus { $0.namespace.connectRefused() }
@@ -583,7 +583,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             if !state.namespace.isConnected { state.namespace.revision = revision }
             state.namespace.maximumSendBuffer = sendBuffer
             state.parser = parser
-            Self.applyRetryOptions(delivery, sendBuffer: sendBuffer, to: &state)
+            Self.applyRetryOptions(
+                retries: options?.retries ?? 0, ackTimeout: options?.ackTimeout ?? 0, sendBuffer: sendBuffer, to: &state)
             // The manager's status is read under this socket's lock (the only nesting: socket,
             // then manager), so an engine open the manager reports to this socket is ordered
             // with this join: either this join sees it, or the report comes after the join.

@@ -168,20 +168,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         return self.state.withLock { $0.options.parser }
     }
 
-    /// The `.sendBuffer` option: how many emits a socket keeps while connecting.
-    var sendBufferLimit: Int {
-        return self.state.withLock { $0.options.sendBuffer }
-    }
-
-    /// The `.retries` and `.ackTimeout` options.
-    struct RetryOptions: Sendable {
-        var retries: Int
-        var ackTimeout: Double
-    }
-
-    /// The `.retries` and `.ackTimeout` options, read by a socket when it joins.
-    final var retryOptions: RetryOptions {
-        return self.state.withLock { RetryOptions(retries: $0.options.retries, ackTimeout: $0.options.ackTimeout) }
+    /// The options as they are now, read in one critical section by a socket when it joins
+    /// (the send buffer, the parser, `.retries` and `.ackTimeout`).
+    final var currentOptions: SocketManagerOptions {
+        return self.state.withLock { $0.options }
     }
 
     /// The version of socket.io in use.
