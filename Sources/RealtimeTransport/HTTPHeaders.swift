@@ -6,7 +6,7 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     private var storage: [HeaderField] = []
 
-    private struct HeaderField: Sendable, Hashable {
+    fileprivate struct HeaderField: Sendable, Hashable {
         var name: String
         var value: String
     }
@@ -55,8 +55,19 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     package subscript(name: String) -> [String] { self.values(name: name) }
 
-    package func makeIterator() -> some IteratorProtocol<Element> {
-        self.storage.lazy.map { (name: $0.name, value: $0.value) }.makeIterator()
+    /// A concrete iterator: an opaque one made every loop over the fields look up its type
+    /// metadata at run time (cross-module), once per request.
+    package struct Iterator: IteratorProtocol {
+        fileprivate var base: IndexingIterator<[HeaderField]>
+
+        package mutating func next() -> Element? {
+            guard let field = self.base.next() else { return nil }
+            return (name: field.name, value: field.value)
+        }
+    }
+
+    package func makeIterator() -> Iterator {
+        Iterator(base: self.storage.makeIterator())
     }
 
     private static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {

@@ -55,9 +55,11 @@ package struct EngineClientStateMachine: Sendable {
         /// writes). Default ``defaultMaximumBufferedPackets`` (262,144).
         package var maximumBufferedPackets: Int
 
-        /// The packet cap python-engineio (and so every server this library is tested with)
-        /// accepts per `POST`, with one place kept free: 15.
-        package static let pythonEngineIOPacketsPerPOST = 15
+        /// The most packets python-engineio accepts in one `POST`: 16 (it refuses a payload of
+        /// more, `len(packets) > Payload.max_decode_packets`, in its v4 and v3 decoders alike).
+        /// Every packet counts, control packets included. Fewer packets per `POST` means more
+        /// round trips for a burst, and the server's per-request cost bounds its throughput.
+        package static let pythonEngineIOPacketsPerPOST = 16
 
         /// 16 MiB: about 16 polling bodies at python-engineio's default `maxPayload` of 1 MB, far
         /// more than an application writes while one `POST` is in flight.

@@ -84,7 +84,7 @@ package struct HTTPCookie: Sendable, Hashable {
     }
 
     static func isIPAddress(_ host: String) -> Bool {
-        if host.contains(":") { return true }
+        if host.utf8.contains(UInt8(ascii: ":")) { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) }
     }
