@@ -33,6 +33,16 @@ final class SocketCore: EventLoopHandler {
         var syscallsInFlight = 0
         var readEpoch: UInt64 = 0
         var writeEpoch: UInt64 = 0
+        /// The read epoch seen before the last `recv` that returned fewer bytes than asked:
+        /// that read emptied the receive queue. Until an edge moves ``readEpoch`` past it, no
+        /// byte has arrived since, so the next read waits for the edge without a `recv` that
+        /// could only answer `EAGAIN` (see ``SocketCore/receive(into:)``).
+        var readDrainedAtEpoch: UInt64?
+        /// An edge reported the peer's FIN, a reset or an error (`EPOLLRDHUP`, `EPOLLHUP`,
+        /// `EPOLLERR`). A short read may have consumed the data before a FIN whose edge came
+        /// earlier: the next `recv` answers `0` without another edge, so from now on every
+        /// read asks the kernel.
+        var peerHangUpSeen = false
         var readWaiter: UnsafeContinuation<NetworkError?, Never>?
         var writeWaiter: UnsafeContinuation<NetworkError?, Never>?
         var connectTimer: EventLoop.TimerID?
@@ -73,6 +83,9 @@ final class SocketCore: EventLoopHandler {
         let (reader, writer) = self.state.withLock { state in
             var reader: UnsafeContinuation<NetworkError?, Never>?
             var writer: UnsafeContinuation<NetworkError?, Never>?
+            if events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                state.peerHangUpSeen = true
+            }
             if events & readable != 0 {
                 state.readEpoch &+= 1
                 reader = state.readWaiter
@@ -101,9 +114,26 @@ final class SocketCore: EventLoopHandler {
         }
     }
 
+    /// Like ``beginSyscall(_:)`` for a read, unless the last read emptied the receive queue
+    /// and no readiness edge came since: then no syscall begins and the returned epoch is the
+    /// one to wait past (`drained` is `true`).
+    private func beginRead() throws(NetworkError) -> (descriptor: Int32, epoch: UInt64, drained: Bool) {
+        try self.state.withLock { state throws(NetworkError) in
+            if let error = state.failure(for: .read) { throw error }
+            let drained = !state.peerHangUpSeen && state.readDrainedAtEpoch == state.readEpoch
+            state.readDrainedAtEpoch = nil
+            if !drained { state.syscallsInFlight += 1 }
+            return (state.fileDescriptor, state.readEpoch, drained)
+        }
+    }
+
     /// Ends a syscall begun with ``beginSyscall(_:)``; closes the descriptor if a close waited.
-    func endSyscall() {
+    ///
+    /// - Parameter readDrainedAt: for a read that emptied the receive queue (a short read),
+    ///   the epoch its ``beginRead()`` saw.
+    func endSyscall(readDrainedAt: UInt64? = nil) {
         let descriptorToClose: Int32? = self.state.withLock { state in
+            if let readDrainedAt { state.readDrainedAtEpoch = readDrainedAt }
             state.syscallsInFlight -= 1
             if state.syscallsInFlight == 0, state.closeErrors != nil, !state.descriptorClosed {
                 state.descriptorClosed = true
@@ -239,13 +269,26 @@ final class SocketCore: EventLoopHandler {
 
 extension SocketCore {
     /// Reads into caller-owned memory that stays valid across suspension.
+    ///
+    /// A `recv` that returns fewer bytes than asked has emptied the receive queue. The
+    /// descriptor is edge-triggered, so any byte that arrives afterwards brings an edge: until
+    /// one does, the next read waits for it instead of asking the kernel first (saving a
+    /// `recv` that answers `EAGAIN` after every message; swift-nio stops reading at a short
+    /// read for the same reason). A byte that arrived during the short `recv` moved the epoch,
+    /// so the next read asks the kernel. A FIN is the exception: a short read can take the
+    /// data and the FIN that the same (earlier) edge announced, and the `0` that follows
+    /// brings no edge; so once an edge reported the peer's hang-up, reads always ask.
     /// - Returns: the number of bytes read; `0` at EOF.
     func receive(into buffer: UnsafeMutableRawBufferPointer) async throws(NetworkError) -> Int {
         while true {
-            let (descriptor, epoch) = try self.beginSyscall(.read)
+            let (descriptor, epoch, drained) = try self.beginRead()
+            if drained {
+                try await self.waitUntilReady(.read, since: epoch)
+                continue
+            }
             let result = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             let errorCode = result < 0 ? errno : 0
-            self.endSyscall()
+            self.endSyscall(readDrainedAt: result > 0 && result < buffer.count ? epoch : nil)
             switch errorCode {
             case 0: return result
             case EAGAIN, EWOULDBLOCK: try await self.waitUntilReady(.read, since: epoch)

@@ -139,6 +139,41 @@ struct TCPStreamTests {
         }
     }
 
+    @Test("data and a FIN queued before the first read: the data (a short read), then EOF without waiting for another edge")
+    func endOfFileQueuedWithTheData() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["greet"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            // By now "hello" and the FIN are in the receive queue and their edge was reported:
+            // the short read takes both, and the 0 that follows brings no new edge.
+            try await Task.sleep(nanoseconds: 300_000_000)
+            #expect(try await stream.read(maxLength: 100) == Array("hello".utf8))
+            let eof = Task { try await stream.read(maxLength: 100) }
+            let watchdog = Task {
+                try await Task.sleep(nanoseconds: 5_000_000_000)
+                stream.close()
+            }
+            defer { watchdog.cancel() }
+            #expect(try await eof.value == [])
+        }
+    }
+
+    @Test("after a short read, bytes that arrive later wake the waiting reader")
+    func bytesAfterAShortReadWakeTheReader() async throws {
+        try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
+            let stream = try await IOTestHelpers.connect(port: server.port)
+            defer { stream.close() }
+            try await stream.write(Array("first".utf8))
+            #expect(try await IOTestHelpers.read(stream, count: 5) == Array("first".utf8))
+            // The read below starts with the receive queue empty (the last read was short)
+            // and waits for the edge the next echo brings.
+            let next = Task { try await IOTestHelpers.read(stream, count: 6) }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            try await stream.write(Array("second".utf8))
+            #expect(try await next.value == Array("second".utf8))
+        }
+    }
+
     @Test("a reset by the peer fails with connectionReset (during connect or the first read)")
     func resetByPeer() async throws {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["reset"]) { server in
