@@ -66,7 +66,10 @@ var targets: [Target] = [
     // MARK: Public products
     .target(
         name: "SocketIO",
-        dependencies: ["RealtimeTime", "EngineIOProtocol", "SocketIOProtocol", "HTTP1Codec", "RealtimeIO", "RealtimeHTTP", "ProxyCodec"],
+        dependencies: [
+            "RealtimeTime", "RealtimeSync", "EngineIOProtocol", "SocketIOProtocol", "HTTP1Codec", "RealtimeIO", "RealtimeHTTP",
+            "ProxyCodec",
+        ],
         swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(

@@ -1,28 +1,18 @@
-import Foundation
+import RealtimeSync
 
 /// One lock around one value: the only way the public classes of this module touch their
 /// mutable state.
 ///
-/// `@unchecked Sendable` because the value is only reached inside `withLock`, which holds an
-/// `NSLock` for the whole access. The value may hold non-`Sendable` things (user callbacks,
-/// `[Any]` payloads): they are copied out under the lock and used after it is released.
-final class SocketLock<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-
-    /// Runs `body` with exclusive access to the state.
-    ///
-    /// - Important: Never call user code or anything that may re-enter the owner inside `body`.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return try body(&self.state)
-    }
-}
+/// The package's one lock type, RealtimeSync's `LockedValue` (a `pthread_mutex_t` that
+/// ThreadSanitizer sees; an error-checking one in debug builds, so a re-entrant call traps
+/// instead of deadlocking). It was an `NSLock` before: a second lock type, and a dynamically
+/// dispatched call around the same mutex on every one of a packet's acquisitions.
+///
+/// The value may hold non-`Sendable` things (user callbacks, `[Any]` payloads): they are
+/// copied out under the lock and used after it is released.
+/// - Important: Never call user code or anything that may re-enter the owner inside
+///   `withLock`.
+typealias SocketLock<State> = LockedValue<State>
 
 /// Carries a non-`Sendable` value (a user callback, an `[Any]` payload) from one thread to
 /// another: into a `handleQueue` block, or into the engine's state until the transport send
