@@ -19,6 +19,7 @@ Events (both namespaces):
                           is emitted back as "client_answered"
   kick()               -> the server disconnects this client from the namespace
   shout(*args)         -> emits "shouted" with the args to every client of the namespace
+  flood(n)             -> emits "flood_item" with 0..<n to the caller, as fast as it can
   seq(n)               -> records n; seq_result() acks the recorded list and clears it
   auth_seen()          -> acks the auth payload the namespace saw on connect
   environ_seen()       -> acks {"cookie", "x_client", "query"} of the connect request
@@ -132,6 +133,12 @@ def register(namespace):
     @sio.on("seq", namespace=namespace)
     async def seq(sid, n):
         sequences.setdefault((sid, namespace), []).append(n)
+
+    @sio.on("flood", namespace=namespace)
+    async def flood(sid, n):
+        # n events to the caller as fast as the server can queue them (backpressure tests).
+        for index in range(int(n)):
+            await sio.emit("flood_item", index, to=sid, namespace=namespace)
 
     @sio.on("shout", namespace=namespace)
     async def shout(sid, *data):

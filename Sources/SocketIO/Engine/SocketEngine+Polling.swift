@@ -55,6 +55,9 @@ extension SocketEngine {
         let request = self.pollingRequest(
             method: "GET", sid: sid, idleTimeout: self.state.withLock { $0.attempt.machine.pollingGETTimeout })
         let task = SocketEngine.engineTask {
+            // Backpressure: no GET while the manager's handleQueue is too far behind.
+            await self.readGate.waitUntilOpen()
+            guard !Task.isCancelled else { return }
             do throws(HTTPClientError) {
                 let body = try await self.executePolling(
                     request, transport: http,

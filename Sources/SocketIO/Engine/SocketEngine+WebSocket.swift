@@ -73,6 +73,9 @@ extension SocketEngine {
 
     private func receiveLoop(_ webSocket: any WebSocketConnection, generation: Int) async {
         while !Task.isCancelled {
+            // Backpressure: no read while the manager's handleQueue is too far behind.
+            await self.readGate.waitUntilOpen()
+            guard !Task.isCancelled else { return }
             let message: WebSocketMessage?
             do {
                 message = try await webSocket.receive()

@@ -184,6 +184,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// session on one node. RealtimeHTTP's store: its one `Set-Cookie` parser and RFC 6265
     /// matching; its own lock (it is shared with no other state of the engine).
     let stickyCookies = EngineCookieStore()
+    /// Holds reads back while the manager's `handleQueue` is behind (``EngineReadGate``); the
+    /// manager that made the engine pauses and resumes it.
+    package final let readGate = EngineReadGate()
 
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     ///

@@ -40,15 +40,27 @@ extension SocketManager {
     /// Runs `work` on `handleQueue` as network work: until it ran, packets that arrive are
     /// processed on `handleQueue` too (behind it), so nothing done on the reading thread
     /// overtakes an earlier engine event or an earlier packet's handlers.
+    ///
+    /// The queued work is bounded (``InboundBacklog``): at 1,024 items the engine stops
+    /// reading from the network until the queue is down to half. The gate is paused and
+    /// resumed under the manager's lock, so the two are always applied in order.
     func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
         let queue = self.state.withLock { state -> DispatchQueue in
-            state.handleQueueBacklog += 1
+            if state.backlog.queued() == .pauseReading { state.readGate?.pause() }
             return state.options.handleQueue
         }
         queue.async {
             work()
-            self.state.withLock { $0.handleQueueBacklog -= 1 }
+            self.state.withLock { state in
+                if state.backlog.ran() == .resumeReading { state.readGate?.resume() }
+            }
         }
+    }
+
+    /// The most work items that waited on `handleQueue` at once (the ``InboundBacklog``'s
+    /// peak), and whether the engine's reading is paused over them now.
+    package final var handleQueueBacklog: (peak: Int, pending: Int, readingPaused: Bool) {
+        self.state.withLock { ($0.backlog.peak, $0.backlog.pending, $0.backlog.readingPaused) }
     }
 
     /// One Engine.IO message (text, or a binary attachment) from the engine, on the thread that
@@ -79,7 +91,7 @@ extension SocketManager {
             }
             guard let packet, let socket = state.nsps[packet.namespace] else { return .nothing }
             // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
-            guard state.handleQueueBacklog == 0, type(of: socket) == SocketIOClient.self else {
+            guard state.backlog.pending == 0, type(of: socket) == SocketIOClient.self else {
                 return .queued(socket, packet)
             }
             return .direct(socket, packet)

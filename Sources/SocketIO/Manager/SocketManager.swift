@@ -47,8 +47,11 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var reader = SocketPacketReader(
             decoder: SocketPacketDecoder(requiresStringEventName: true),
             interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
-        /// Network work queued on `handleQueue` and not run yet (see `onHandleQueue`).
-        var handleQueueBacklog = 0
+        /// Work queued on `handleQueue` and not run yet, and whether the engine's reading is
+        /// paused over it (see `onHandleQueue`).
+        var backlog = InboundBacklog()
+        /// The read gate of the engine this manager made (`nil` for an engine of the app's).
+        var readGate: EngineReadGate?
         var proxy: SocketProxy?
         /// Reconnection (whether the manager is reconnecting, the tries made, stale timers) and
         /// the manager's status (`reconnect.status`, the one place it is kept).
@@ -299,6 +302,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 // A new engine nobody else holds yet: taking its lock here cannot deadlock.
                 engine.proxy = state.proxy
                 state.engine = engine
+                // A backlog left from the last engine holds the new one's reads back too.
+                state.readGate = engine.readGate
+                if state.backlog.readingPaused { engine.readGate.pause() }
             }
             return .connect(state.engine, replaced: replaced)
         }

@@ -1,0 +1,54 @@
+import SocketIOProtocol
+import Testing
+
+/// The handleQueue backlog's bound, without I/O: reading pauses at the bound and resumes at
+/// the low mark, once each way.
+@Suite struct InboundBacklogTests {
+    @Test func readingPausesAtTheBoundAndResumesAtHalf() {
+        var backlog = InboundBacklog(pauseAt: 8)
+        #expect(backlog.resumeAt == 4)
+        var changes: [InboundBacklog.Change?] = []
+        for _ in 0..<10 { changes.append(backlog.queued()) }
+        // Only the 8th item pauses; the 9th and 10th find reading paused already.
+        #expect(changes == [nil, nil, nil, nil, nil, nil, nil, .pauseReading, nil, nil])
+        #expect(backlog.readingPaused && backlog.pending == 10 && backlog.peak == 10)
+
+        changes = []
+        for _ in 0..<6 { changes.append(backlog.ran()) }
+        // 10 -> 4 waiting: the 6th run reaches the low mark.
+        #expect(changes == [nil, nil, nil, nil, nil, .resumeReading])
+        #expect(!backlog.readingPaused && backlog.pending == 4)
+    }
+
+    @Test func aQueueHoveringAtTheBoundDoesNotToggleReading() {
+        var backlog = InboundBacklog(pauseAt: 8)
+        for _ in 0..<8 { _ = backlog.queued() }
+        #expect(backlog.readingPaused)
+        var changes: [InboundBacklog.Change?] = []
+        for _ in 0..<20 {
+            changes.append(backlog.ran())
+            changes.append(backlog.queued())
+        }
+        #expect(changes.allSatisfy { $0 == nil })
+        #expect(backlog.readingPaused && backlog.pending == 8 && backlog.peak == 8)
+    }
+
+    @Test func aPauseAndResumeCycleRepeats() {
+        var backlog = InboundBacklog(pauseAt: 2, resumeAt: 0)
+        for _ in 0..<3 {
+            #expect(backlog.queued() == nil)
+            #expect(backlog.queued() == .pauseReading)
+            #expect(backlog.ran() == nil)
+            #expect(backlog.ran() == .resumeReading)
+        }
+        #expect(backlog.ran() == nil && backlog.pending == 0)
+    }
+
+    @Test func theMarksAreClampedToAWorkingPair() {
+        let zero = InboundBacklog(pauseAt: 0, resumeAt: 5)
+        #expect(zero.pauseAt == 1 && zero.resumeAt == 0)
+        let inverted = InboundBacklog(pauseAt: 10, resumeAt: 50)
+        #expect(inverted.resumeAt == 9)
+        #expect(InboundBacklog().pauseAt == 1024 && InboundBacklog().resumeAt == 512)
+    }
+}
