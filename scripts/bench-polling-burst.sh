@@ -16,12 +16,11 @@ if [ ${#BUILDS[@]} -eq 0 ]; then
   BUILDS=(.build/release/SocketIOBenchmark)
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-LOG=$(mktemp); OUT=$(mktemp)
-.venv/bin/python -u Tests/Servers/bench_sio_server.py >"$LOG" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -f "$LOG" "$OUT"' EXIT
-for _ in $(seq 200); do grep -q PORT= "$LOG" && break; sleep 0.05; done
-PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
+source scripts/bench-sio-server.sh
+OUT=$(mktemp)
+trap 'stop_bench_sio_server; rm -f "$OUT"' EXIT
+start_bench_sio_server
+[ -n "$PORT" ] || { echo "server did not start:"; cat "$SERVER_LOG"; exit 1; }
 for _ in $(seq "$ROUNDS"); do
   for build in "${BUILDS[@]}" python; do
     if [ "$build" = python ]; then

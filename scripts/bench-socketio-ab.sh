@@ -11,12 +11,11 @@ cd "$(dirname "$0")/.."
 BEFORE=$1; AFTER=$2; ROUNDS=${3:-5}; TRANSPORTS=${4:-websocket}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 COUNTERS=$(scripts/call-counters.sh)
-LOG=$(mktemp); OUT=$(mktemp)
-.venv/bin/python -u Tests/Servers/bench_sio_server.py >"$LOG" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -f "$LOG" "$OUT"' EXIT
-for _ in $(seq 200); do grep -q PORT= "$LOG" && break; sleep 0.05; done
-PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
+source scripts/bench-sio-server.sh
+OUT=$(mktemp)
+trap 'stop_bench_sio_server; rm -f "$OUT"' EXIT
+start_bench_sio_server
+[ -n "$PORT" ] || { echo "server did not start:"; cat "$SERVER_LOG"; exit 1; }
 for round in $(seq "$ROUNDS"); do
   for build in before after; do
     BIN=$BEFORE; [ "$build" = after ] && BIN=$AFTER

@@ -15,14 +15,11 @@ BENCH=.build/release/SocketIOBenchmark
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
-LOG=$(mktemp)
-.venv/bin/python -u Tests/Servers/bench_sio_server.py >"$LOG" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
-for _ in $(seq 200); do grep -q PORT= "$LOG" && break; sleep 0.05; done
-PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
-[ -n "$PORT" ] || { echo "server did not start:"; cat "$LOG"; exit 1; }
+source scripts/bench-sio-server.sh
+trap stop_bench_sio_server EXIT
+start_bench_sio_server
+[ -n "$PORT" ] || { echo "server did not start:"; cat "$SERVER_LOG"; exit 1; }
 
 "$BENCH" compare "$PORT" --rounds "$ROUNDS" --acks "$ACKS" --warmup 100 --emits "$EMITS" \
   --python .venv/bin/python --python-client Tests/Servers/bench_sio_python_client.py
-if grep -q "Traceback" "$LOG"; then echo; echo "server errors:"; grep -B2 -A12 Traceback "$LOG" | head -40; fi
+if grep -q "Traceback" "$SERVER_LOG"; then echo; echo "server errors:"; grep -B2 -A12 Traceback "$SERVER_LOG" | head -40; fi
