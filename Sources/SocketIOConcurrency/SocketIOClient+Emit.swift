@@ -10,7 +10,10 @@ extension SocketIOClient {
     /// ```
     ///
     /// Wraps socket.io-client-swift's `emit(_:with:completion:)`: it returns when the engine
-    /// reports the write done. As there, a failure is not thrown but reported to the socket's
+    /// reports the write done. While the engine's outbound buffers are more than half full
+    /// (the transport does not keep up: 8 MiB or 131,072 packets waiting), it first waits for
+    /// room, so a fast producer is slowed to the transport's pace instead of being refused at
+    /// the bound; cancelling the task during that wait sends nothing. As there, a failure is not thrown but reported to the socket's
     /// `.error` handlers (e.g. `"Tried emitting when not connected"`); the call then returns
     /// at once. It also returns when the socket disconnects or the task is cancelled. With the
     /// manager's `.retries(n)` it returns once the server acknowledged the emit, or it was
@@ -24,6 +27,9 @@ extension SocketIOClient {
     ///
     /// The array form of ``emit(_:_:)``; see there.
     public func emit(_ event: String, with items: [SocketData]) async {
+        // Backpressure: wait for room rather than run into the engine's bound.
+        await self.waitForOutboundRoom()
+        guard !Task.isCancelled else { return }
         let operation = PendingSocketOperation<Void>(socket: self)
         _ = await operation.run { operation in
             // upstream reports a serialization failure as a `.error` event and never calls the

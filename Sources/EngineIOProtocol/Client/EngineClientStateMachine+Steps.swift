@@ -99,6 +99,15 @@ extension EngineClientStateMachine {
         self.writeBuffer.append(packets, writeID: writeID)
     }
 
+    /// More than half of the write buffer's byte or packet bound is taken (writes waiting for
+    /// the handshake, behind the `POST` in flight or in the upgrade window). A writer that can
+    /// wait waits for room below that instead of running into the bound: backpressure with
+    /// headroom, so one writer that does not wait still finds space.
+    package var isCrowded: Bool {
+        self.writeBuffer.encodedLength > self.configuration.maximumBufferedBytes / 2
+            || self.writeBuffer.count > self.configuration.maximumBufferedPackets / 2
+    }
+
     /// Throws unless the write buffer has room for `packets` (see ``write(_:writeID:)``).
     func checkRoom(for packets: [EnginePacket]) throws(EngineBufferOverflow) {
         var bytes = 0

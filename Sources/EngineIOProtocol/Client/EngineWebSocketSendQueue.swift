@@ -83,6 +83,12 @@ package struct EngineWebSocketSendQueue: Sendable {
     /// Entries waiting behind the writer's batch.
     package var queuedCount: Int { self.queue.count }
 
+    /// More than half of either bound is taken: a writer that can wait (the async `emit`)
+    /// waits for room before it adds more (see `EngineClientStateMachine.isCrowded`).
+    package var isCrowded: Bool {
+        self.queuedBytes > self.maximumQueuedBytes / 2 || self.queuedFrames > self.maximumQueuedFrames / 2
+    }
+
     /// Throws unless a write of `bytes` payload bytes in `frames` frames fits beside what is
     /// queued. Nothing is queued when no writer is at work (the write goes out at once), so
     /// such a write always fits.

@@ -41,16 +41,19 @@ extension SocketEngine {
     }
 
     /// A transport send finished: runs the completions of the writes it carried (through
-    /// `writeID`), oldest first.
+    /// `writeID`), oldest first, then wakes the writers waiting for room
+    /// (``waitForOutboundRoom()``): the send left the outbound buffers.
     func sendFinished(_ writeID: Int?, generation: Int) {
-        guard let writeID else { return }
-        let completions = self.state.withLock { state -> [UncheckedSendable<() -> Void>] in
-            guard state.attempt.generation == generation else { return [] }
-            return state.attempt.completions(through: writeID)
+        let (completions, waiters) = self.state.withLock { state -> ([UncheckedSendable<() -> Void>], [RoomWaiter]) in
+            let waiters = state.roomWaiters
+            if !waiters.isEmpty { state.roomWaiters = [] }
+            guard let writeID, state.attempt.generation == generation else { return ([], waiters) }
+            return (state.attempt.completions(through: writeID), waiters)
         }
         for completion in completions {
             completion.value()
         }
+        for waiter in waiters { waiter.continuation.resume() }
     }
 
     // MARK: Performing actions
@@ -180,6 +183,8 @@ extension SocketEngine {
         }
         guard let (teardown, client, alreadyNotified) = result else { return }
         self.release(teardown)
+        // Nothing more leaves these buffers: the waiters go on and find the engine closed.
+        self.wakeRoomWaiters()
         // Pooled polling connections end with the session: none stays open after a
         // disconnect, and a reconnection after a ping timeout (a dead network path) opens fresh
         // ones instead of sending its handshake over a connection that may be dead too.

@@ -29,6 +29,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// Cancelled when the engine is deinitialized: a cancelled close stops waiting for the
         /// peer and closes its socket at once.
         var closingWebSockets: [Int: Task<Void, Never>] = [:]
+        /// Writers waiting for room in the outbound buffers (`SocketEngine+Room.swift`).
+        var roomWaiters: [RoomWaiter] = []
+        var nextRoomWaiterID: UInt64 = 0
 
         /// Queues actions behind those the machine produced before; call it in the critical
         /// section that fed the machine, so the queue's order is the machine's.
@@ -356,6 +359,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         }
 
         if performer { self.performQueuedActions() }
+        // The engine counts as closed from now on: writers waiting for room go on (and
+        // find it closed) instead of waiting for the close handshake.
+        self.wakeRoomWaiters()
         client?.engineDidClose(reason: reason)
     }
 
