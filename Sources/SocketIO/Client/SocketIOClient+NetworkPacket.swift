@@ -121,63 +121,27 @@ extension SocketIOClient {
         }
     }
 
-    /// Delivers a network EVENT on `handleQueue`: `onAny` and `[Any]` handlers get upstream's
-    /// `[Any]` (converted once), `SocketIOConcurrency` subscribers the decoded values.
-    ///
-    /// A subclass gets upstream's open `handleEvent(_:data:isInternalMessage:withAck:)`.
+    /// Delivers a network EVENT on `handleQueue`, always through the open
+    /// `handleEvent(_:data:isInternalMessage:withAck:)` (so a subclass's override sees every
+    /// one): `onAny` and `[Any]` handlers get upstream's `[Any]` (converted once), and the
+    /// base implementation hands `SocketIOConcurrency` subscribers the decoded values
+    /// (``NetworkArguments``).
     func deliverNetworkEvent(_ event: SocketIOProtocol.SocketPacket) {
         guard let name = event.eventName else { return }
         let arguments = event.arguments
-        let ack = event.ackID ?? -1
-        guard type(of: self) == SocketIOClient.self else {
-            self.handleEvent(
-                name, data: arguments.map { SocketValueConversion.any(from: $0) },
-                isInternalMessage: false, withAck: ack)
-            return
-        }
-        let (anyHandler, handlers, subscribers) = self.state.withLock {
-            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber]) in
-            guard state.namespace.status == .connected else { return (nil, [], []) }
-            return (state.anyHandler, state.handlers.filter { $0.event == name }, state.incomingSubscribers)
-        }
-        for subscriber in subscribers {
-            subscriber.values(name, arguments)
-        }
-        guard anyHandler != nil || !handlers.isEmpty else { return }
-
-        DefaultSocketLogger.Logger.log("Handling event: \(name) with \(arguments.count) items", type: logType)
-
-        let needsItems = anyHandler != nil || handlers.contains { $0.values == nil }
-        let items: [Any] = needsItems ? arguments.map { SocketValueConversion.any(from: $0) } : []
-        anyHandler?(SocketAnyEvent(event: name, items: items))
-        for handler in handlers {
-            if let values = handler.values {
-                values(arguments)
-            } else {
-                handler.executeCallback(with: items, withAck: ack, withSocket: self)
-            }
-        }
+        let items = arguments.map { SocketValueConversion.any(from: $0) }
+        self.state.withLock { $0.networkArguments = NetworkArguments(items: items, arguments: arguments) }
+        self.handleEvent(name, data: items, isInternalMessage: false, withAck: event.ackID ?? -1)
     }
 
-    /// Delivers a network ACK on `handleQueue` (upstream's callbacks; a waiter if one is still
-    /// there). A subclass gets upstream's open `handleAck(_:data:)`.
+    /// Delivers a network ACK on `handleQueue`, always through the open `handleAck(_:data:)`
+    /// (so a subclass's override sees every one): upstream's callbacks get the `[Any]`, a
+    /// waiter still there the decoded values (``NetworkArguments``).
     func deliverNetworkAck(_ ack: SocketIOProtocol.SocketPacket) {
-        let id = ack.ackID ?? -1
         let arguments = ack.arguments
-        guard type(of: self) == SocketIOClient.self else {
-            self.handleAck(id, data: arguments.map { SocketValueConversion.any(from: $0) })
-            return
-        }
-        guard self.status == .connected else { return }
-
-        DefaultSocketLogger.Logger.log("Handling ack: \(id)", type: logType)
-
-        switch self.resolveAck(id) {
-        case .callback(let callback)?: callback(arguments.map { SocketValueConversion.any(from: $0) })
-        case .waiter(let waiter)?: waiter(.ack(.values(arguments)))
-        case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: .values(arguments))
-        case nil: break
-        }
+        let items = arguments.map { SocketValueConversion.any(from: $0) }
+        self.state.withLock { $0.networkArguments = NetworkArguments(items: items, arguments: arguments) }
+        self.handleAck(ack.ackID ?? -1, data: items)
     }
 
     /// Registers a `SocketIOConcurrency` subscriber for `event`: network events reach `values`

@@ -65,6 +65,34 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// The task running an `async` provider's current request (owned: cancelled by the
         /// next request and by leaving the namespace).
         var authTask: Task<Void, Never>?
+        /// The network event or ack being handed to the open `handleEvent` / `handleAck`
+        /// (see ``NetworkArguments``); taken by the base implementation.
+        var networkArguments: NetworkArguments?
+    }
+
+    /// The decoded arguments of the network event or ack the socket is handing to the open
+    /// `handleEvent(_:data:isInternalMessage:withAck:)` or `handleAck(_:data:)`, with the
+    /// `[Any]` made from them for that call.
+    ///
+    /// Every network event and ack goes through those overridable methods, so a subclass's
+    /// override sees them all, without a check of the instance's type. What keeps that cheap
+    /// for everyone else: when the `data` that reaches the base implementation is that same
+    /// array (its storage, not an equal copy: an override that changed it made another),
+    /// SocketIOConcurrency's subscribers and waiters get the decoded values instead of a
+    /// conversion of the `[Any]` back. The `[Any]` is retained here, so its storage cannot be
+    /// reused by another array while the comparison can still be made.
+    struct NetworkArguments {
+        var items: [Any]
+        var arguments: [JSONValue]
+
+        /// `arguments`, when `data` is ``items`` itself.
+        func decoded(for data: [Any]) -> [JSONValue]? {
+            guard data.count == self.items.count else { return nil }
+            let same = data.withUnsafeBufferPointer { given in
+                self.items.withUnsafeBufferPointer { made in given.baseAddress == made.baseAddress }
+            }
+            return same ? self.arguments : nil
+        }
     }
 
     let state: SocketLock<State>
@@ -474,14 +502,20 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter ack: The number for this ack.
     /// - parameter data: The data sent back with this ack.
     open func handleAck(_ ack: Int, data: [Any]) {
+        // The decoded arguments when this is the network ack the socket handed over unchanged.
+        let decoded = self.state.withLock { state -> [JSONValue]? in
+            defer { state.networkArguments = nil }
+            return state.networkArguments?.decoded(for: data)
+        }
         guard status == .connected else { return }
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
+        let items: AckItems = decoded.map { .values($0) } ?? .items(data)
         switch self.resolveAck(ack) {
         case .callback(let callback)?: callback(data)
-        case .waiter(let waiter)?: waiter(.ack(.items(data)))
-        case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: .items(data))
+        case .waiter(let waiter)?: waiter(.ack(items))
+        case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: items)
         case nil: break
         }
     }
@@ -501,13 +535,27 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter isInternalMessage: Whether this event was sent internally. If `true` it is always sent to handlers.
     /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
     open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
-        let (anyHandler, handlers, subscribers) = self.state.withLock {
-            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber]) in
-            guard state.namespace.status == .connected || isInternalMessage else { return (nil, [], []) }
-            return (state.anyHandler, state.handlers.filter { $0.event == event }, isInternalMessage ? [] : state.incomingSubscribers)
+        let (anyHandler, handlers, subscribers, decoded) = self.state.withLock {
+            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber], [JSONValue]?) in
+            // The decoded arguments when this is the network event the socket handed over
+            // unchanged (``NetworkArguments``).
+            var decoded: [JSONValue]?
+            if !isInternalMessage {
+                decoded = state.networkArguments?.decoded(for: data)
+                state.networkArguments = nil
+            }
+            guard state.namespace.status == .connected || isInternalMessage else { return (nil, [], [], nil) }
+            return (
+                state.anyHandler, state.handlers.filter { $0.event == event }, isInternalMessage ? [] : state.incomingSubscribers,
+                decoded
+            )
         }
         for subscriber in subscribers {
-            subscriber.items(event, data)
+            if let decoded {
+                subscriber.values(event, decoded)
+            } else {
+                subscriber.items(event, data)
+            }
         }
         guard anyHandler != nil || !handlers.isEmpty else { return }
 
@@ -516,7 +564,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         anyHandler?(SocketAnyEvent(event: event, items: data))
 
         for handler in handlers {
-            handler.executeCallback(with: data, withAck: ack, withSocket: self)
+            if let decoded, let values = handler.values {
+                values(decoded)
+            } else {
+                handler.executeCallback(with: data, withAck: ack, withSocket: self)
+            }
         }
     }
 
