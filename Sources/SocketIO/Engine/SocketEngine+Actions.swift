@@ -40,6 +40,19 @@ extension SocketEngine {
         if performer { self.performQueuedActions() }
     }
 
+    /// A server error object read from the transport (`EngineServerError`): upstream's
+    /// `checkAndHandleEngineError`, through the open `parseEngineMessage(_:)`, behind every
+    /// action queued before it. Called directly, it overtook a CONNECT reply read just before
+    /// it whose delivery another thread was still performing (a CI run saw the `error` and
+    /// `disconnect` without the `connect`).
+    func deliverServerError(_ text: String, generation: Int) {
+        let performer = self.state.withLock { state -> Bool in
+            guard state.attempt.generation == generation else { return false }
+            return state.queueServerError(text, generation: generation)
+        }
+        if performer { self.performQueuedActions() }
+    }
+
     /// A transport send finished: runs the completions of the writes it carried (through
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
@@ -76,15 +89,19 @@ extension SocketEngine {
             while index < batch.endIndex {
                 let queued = batch[index]
                 index += 1
+                guard case .machine(let action) = queued.work else {
+                    if case .serverError(let text) = queued.work { self.parseEngineMessage(text) }
+                    continue
+                }
                 // A send's `carriesWrites` comes right after it, from the same input.
                 var writeID: Int?
-                if index < batch.endIndex, case .carriesWrites(let through) = batch[index].action,
+                if index < batch.endIndex, case .machine(.carriesWrites(let through)) = batch[index].work,
                     batch[index].generation == queued.generation
                 {
                     writeID = through
                     index += 1
                 }
-                self.perform(queued.action, writeID: writeID, generation: queued.generation)
+                self.perform(action, writeID: writeID, generation: queued.generation)
             }
         }
     }

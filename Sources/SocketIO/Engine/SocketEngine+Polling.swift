@@ -66,7 +66,7 @@ extension SocketEngine {
                 // A server error object instead of a payload (`EngineServerError`): upstream's
                 // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
                 if case .message? = EngineServerError(body: body) {
-                    self.parseEngineMessage(String(decoding: body, as: UTF8.self))
+                    self.deliverServerError(String(decoding: body, as: UTF8.self), generation: generation)
                     return
                 }
                 self.drive(generation) { $0.pollingGETCompleted(body: body, now: MonotonicInstant.now) }

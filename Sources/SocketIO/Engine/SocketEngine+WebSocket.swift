@@ -90,7 +90,7 @@ extension SocketEngine {
                 // A server error object (`EngineServerError`): upstream's
                 // `checkAndHandleEngineError`, through `parseEngineMessage(_:)`.
                 if case .message? = EngineServerError(text: text) {
-                    self.parseEngineMessage(text)
+                    self.deliverServerError(text, generation: generation)
                     return
                 }
                 self.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }

@@ -41,8 +41,17 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         mutating func queue(_ actions: [EngineClientAction], generation: Int) -> Bool {
             guard !actions.isEmpty else { return false }
             for action in actions {
-                self.actionQueue.append(QueuedAction(action: action, generation: generation))
+                self.actionQueue.append(QueuedAction(work: .machine(action), generation: generation))
             }
+            guard !self.performingActions else { return false }
+            self.performingActions = true
+            return true
+        }
+
+        /// Queues a server error object behind everything queued before it (see
+        /// ``QueuedAction/Work/serverError(_:)``); returns whether the caller performs the queue.
+        mutating func queueServerError(_ text: String, generation: Int) -> Bool {
+            self.actionQueue.append(QueuedAction(work: .serverError(text), generation: generation))
             guard !self.performingActions else { return false }
             self.performingActions = true
             return true
@@ -80,7 +89,16 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// An action of the machine of attempt `generation`, queued to be performed.
     struct QueuedAction {
-        var action: EngineClientAction
+        enum Work {
+            /// An action of the attempt's machine.
+            case machine(EngineClientAction)
+            /// A server error object (`EngineServerError`) read from the transport: handed to
+            /// the open `parseEngineMessage(_:)` in its place, so it cannot overtake a message
+            /// read before it whose delivery is still queued (a CONNECT reply, say).
+            case serverError(String)
+        }
+
+        var work: Work
         var generation: Int
     }
 
