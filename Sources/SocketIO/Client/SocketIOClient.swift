@@ -502,12 +502,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter ack: The number for this ack.
     /// - parameter data: The data sent back with this ack.
     open func handleAck(_ ack: Int, data: [Any]) {
-        // The decoded arguments when this is the network ack the socket handed over unchanged.
-        let decoded = self.state.withLock { state -> [JSONValue]? in
+        // The decoded arguments when this is the network ack the socket handed over unchanged;
+        // the status from the same critical section.
+        let (connected, decoded) = self.state.withLock { state -> (Bool, [JSONValue]?) in
             defer { state.networkArguments = nil }
-            return state.networkArguments?.decoded(for: data)
+            return (state.namespace.status == .connected, state.networkArguments?.decoded(for: data))
         }
-        guard status == .connected else { return }
+        guard connected else { return }
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
