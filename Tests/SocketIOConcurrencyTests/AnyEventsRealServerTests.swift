@@ -35,7 +35,9 @@ import Testing
         for index in 1...3 {
             await socket.emit(send, "any-\(index)")
         }
-        try await waitUntil(seconds: 5) { incoming.all.count >= 3 && secondCount.all.count >= 3 }
+        // The outgoing report runs on handleQueue after the emit's own completion, so the third
+        // may still be queued when the emit returns (a make test run saw two): wait for it too.
+        try await waitUntil(seconds: 5) { incoming.all.count >= 3 && secondCount.all.count >= 3 && outgoing.all.count >= 3 }
         #expect(incoming.all.map(\.name) == [receive, receive, receive])
         // python-socketio sends {"id", "message"}; socket.io 4.8 with recovery appends its offset.
         let texts = incoming.all.map { $0.payload.stringValue ?? $0.payload["message"]?.stringValue ?? $0.payload[0]?.stringValue }
