@@ -166,6 +166,40 @@ import Testing
         #expect(machine.pollingPOSTCompleted(now: self.t0) == [.cancelPollingRequests, .cancelHeartbeatTimeout, .closed(.clientClosed)])
     }
 
+    /// A new attempt that starts while the close is under way: the close still reaches the
+    /// server (its `POST` is kept, or sent on its own), and the machine ends as a client close.
+    @Test func abandoningAClosingSessionKeepsItsClosePOST() {
+        // The close went out in the POST in flight: keep it.
+        var sent = self.openPollingSession()
+        _ = sent.close()
+        #expect(sent.abandon() == .init(keepsPOSTInFlight: true, keepsGETInFlight: true, closePOST: nil))
+        #expect(sent.closeReason == .clientClosed)
+        #expect(sent.abandon() == .nothing)
+        #expect(sent.pollingPOSTCompleted(now: self.t0) == [])
+
+        // The close waits behind a POST in flight: keep that one, and send `1` on its own.
+        var waiting = self.openPollingSession()
+        _ = waiting.send(.message("a"))
+        _ = waiting.send(.message("b"))
+        _ = waiting.close()
+        #expect(waiting.abandon() == .init(keepsPOSTInFlight: true, keepsGETInFlight: true, closePOST: (Self.sid, Self.body("1"))))
+
+        // The GET came back before the reconnection: nothing of it to keep.
+        var answered = self.openPollingSession()
+        _ = answered.close()
+        _ = answered.pollingGETCompleted(body: Self.body("6"), now: self.t0)
+        #expect(answered.abandon() == .init(keepsPOSTInFlight: true, keepsGETInFlight: false, closePOST: nil))
+        #expect(waiting.closeReason == .clientClosed)
+
+        // Not closing: an open session, one not started, one over WebSocket (its close frame
+        // is already queued) have nothing to add.
+        var open = self.openPollingSession()
+        #expect(open.abandon() == .nothing)
+        #expect(open.isOpen)
+        var idle = EngineClientStateMachine()
+        #expect(idle.abandon() == .nothing)
+    }
+
     @Test func closeBeforeStartAndDuringHandshake() {
         var idle = EngineClientStateMachine()
         #expect(idle.close() == [.closed(.clientClosed)])

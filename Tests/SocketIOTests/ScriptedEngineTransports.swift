@@ -17,6 +17,11 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
         var nextWaiterID = 0
         var getBodies: [[UInt8]] = []
         var connection: ScriptedWebSocketConnection?
+        /// While set, `POST`s wait for ``releasePOSTs()`` (or their cancellation).
+        var holdsPOSTs = false
+        var postWaiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var deliveredPOSTs: [String] = []
+        var cancelledPOSTs: [String] = []
     }
 
     private let state = LockedValue(State())
@@ -41,9 +46,60 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
 
     var waitingGETs: Int { self.state.withLock { $0.getWaiters.count } }
 
+    /// From now on each `POST` waits until ``releasePOSTs()``, or until its task is cancelled
+    /// (then it counts as cancelled: the server never saw it).
+    func holdPOSTs() { self.state.withLock { $0.holdsPOSTs = true } }
+
+    /// Answers the `POST`s held so far, and lets later ones through.
+    func releasePOSTs() {
+        let waiters = self.state.withLock { state in
+            state.holdsPOSTs = false
+            defer { state.postWaiters = [] }
+            return state.postWaiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: true) }
+    }
+
+    var heldPOSTs: Int { self.state.withLock { $0.postWaiters.count } }
+    /// Bodies of the `POST`s answered, in order.
+    var deliveredPOSTs: [String] { self.state.withLock { $0.deliveredPOSTs } }
+    /// Bodies of the held `POST`s whose task was cancelled.
+    var cancelledPOSTs: [String] { self.state.withLock { $0.cancelledPOSTs } }
+
+    /// Holds a `POST` while ``holdPOSTs()`` is on; `false` if its task was cancelled meanwhile.
+    private func passPOST() async -> Bool {
+        let id = self.state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = self.state.withLock { state -> Bool? in
+                    guard state.holdsPOSTs else { return true }
+                    if Task.isCancelled { return false }
+                    state.postWaiters.append((id: id, continuation: continuation))
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let waiter = self.state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.postWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.postWaiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
     func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         let body: [UInt8]
         if request.method == "POST" {
+            let text = String(decoding: request.body ?? [], as: UTF8.self)
+            guard await self.passPOST() else {
+                self.state.withLock { $0.cancelledPOSTs.append(text) }
+                throw HTTPClientError(.cancelled, "the task was cancelled")
+            }
+            self.state.withLock { $0.deliveredPOSTs.append(text) }
             body = Array("ok".utf8)
         } else {
             // A `GET` the engine cancels (disconnect, new attempt) ends, as on a real transport:

@@ -121,6 +121,10 @@ struct SocketIORecoveryLoopbackTests {
         #expect(client.log(after: mark) == Self.replay)
         #expect(client.socket.recovered)
         #expect(client.socket.sid == sid)
+        // The server saw the close itself, not a ping timeout: the reconnection (at once) did
+        // not cancel the close on its way (EngineClosePOSTTests).
+        let left = try await server.waitForLine { $0.hasPrefix(#"{"disconnect""#) }
+        #expect(left.contains(#""reason":"transport close""#), "\(left)")
     }
 
     /// The server declines, and `recovered` is `false`: after a manual disconnect (a namespace

@@ -229,6 +229,56 @@ package struct EngineClientStateMachine: Sendable {
         }
     }
 
+    /// What still has to reach the server after the owner drops a machine that is closing
+    /// over polling: see ``abandon()``.
+    package struct CloseOut: Sendable, Equatable {
+        /// The `POST` in flight carries the close packet, or goes before it: let it finish
+        /// instead of cancelling it.
+        package var keepsPOSTInFlight: Bool
+        /// The `GET` in flight ends only after the close went out: cut first, the server
+        /// would see the poll end before the close, an error rather than a close.
+        package var keepsGETInFlight: Bool
+        /// A `POST` of its own for the close packet that still waited behind the one in flight:
+        /// `(sid, body)`.
+        package var closePOST: (sid: String, body: [UInt8])?
+
+        package static let nothing = CloseOut(keepsPOSTInFlight: false, keepsGETInFlight: false, closePOST: nil)
+
+        package static func == (lhs: CloseOut, rhs: CloseOut) -> Bool {
+            lhs.keepsPOSTInFlight == rhs.keepsPOSTInFlight && lhs.keepsGETInFlight == rhs.keepsGETInFlight
+                && lhs.closePOST?.sid == rhs.closePOST?.sid
+                && lhs.closePOST?.body == rhs.closePOST?.body
+        }
+    }
+
+    /// The owner drops this session for a new attempt (a reconnection that starts right after
+    /// ``close()``): ends it as a client close, and returns what must still go out so that the
+    /// server learns of the close now rather than at its ping timeout. A server with
+    /// connection state recovery keeps a session only for a disconnect it has seen, so a
+    /// reconnection that overtook the close would find nothing to recover.
+    ///
+    /// Over polling while closing: the `POST` in flight is kept, a close packet still
+    /// buffered behind it goes in a `POST` of its own, and the `GET` in flight is cancelled
+    /// only after them (the server answers it once it has the close). Otherwise nothing: over WebSocket the
+    /// close frame is already queued, and an open session was not closed by the client.
+    package mutating func abandon() -> CloseOut {
+        guard case .closing(let closing) = self.state else {
+            return .nothing
+        }
+        var closeOut = CloseOut(keepsPOSTInFlight: closing.postInFlight, keepsGETInFlight: closing.getInFlight, closePOST: nil)
+        if !self.writeBuffer.isEmpty {
+            let body: [UInt8] =
+                switch self.version {
+                case .v4: EnginePollingPayload.encode([.close])
+                case .v3: EnginePollingPayloadV3.encode([.close])
+                }
+            closeOut.closePOST = (closing.handshake.sid, body)
+        }
+        self.state = .closed(Closed(reason: .clientClosed, transport: .polling, handshake: closing.handshake))
+        self.writeBuffer.removeAll()
+        return closeOut
+    }
+
     // MARK: Inputs: writes
 
     /// Sends packets (normally messages), in order.

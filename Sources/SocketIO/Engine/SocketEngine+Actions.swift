@@ -253,6 +253,55 @@ extension SocketEngine {
         }
     }
 
+    /// The close of a polling attempt that a new attempt replaced while the close was under
+    /// way (``EngineClientStateMachine/abandon()``).
+    struct EndingClose {
+        var generation: Int
+        /// The attempt's `POST` in flight, which carries the close packet or goes before it.
+        var post: Task<Void, Never>?
+        /// The attempt's `GET` in flight, cancelled once the close went out.
+        var get: Task<Void, Never>?
+        /// The close packet's own `POST`, when it still waited behind `post`.
+        var closePOST: (sid: String, body: [UInt8])?
+
+        var isEmpty: Bool { self.post == nil && self.get == nil && self.closePOST == nil }
+    }
+
+    /// Lets an ended attempt's close reach the server: its `POST` in flight finishes instead
+    /// of being cancelled, then the close packet goes in a `POST` of its own if it was still
+    /// waiting, and only then is its `GET` cancelled. One task, recorded in
+    /// ``State/closingPOSTs`` until it ends (cancelled with the engine).
+    func finish(_ close: EndingClose) {
+        let generation = close.generation
+        self.state.withLock { state in
+            state.closingPOSTs[generation] = Task { [weak self] in
+                if let post = close.post {
+                    await withTaskCancellationHandler {
+                        await post.value
+                    } onCancel: {
+                        post.cancel()
+                    }
+                }
+                if let closePOST = close.closePOST, !Task.isCancelled {
+                    await self?.sendClosePOST(sid: closePOST.sid, body: closePOST.body)
+                }
+                close.get?.cancel()
+                self?.closingPOSTEnded(generation: generation)
+            }
+        }
+    }
+
+    private func closingPOSTEnded(generation: Int) {
+        self.state.withLock { state in
+            _ = state.closingPOSTs.removeValue(forKey: generation)
+        }
+    }
+
+    /// How many close `POST`s of ended attempts still run (for tests).
+    package var closingPOSTCount: Int {
+        self.state.withLock { $0.closingPOSTs.count }
+    }
+
     /// The close of attempt `generation`'s WebSocket ended: forget its task.
     private func webSocketCloseEnded(generation: Int) {
         self.state.withLock { state in

@@ -21,8 +21,12 @@ extension SocketEngine {
             }
             return (base, state.attempt.polling.urlPrefix?.text ?? "", state.attempt.polling.counter)
         }
-        let url = URL(string: prefix + String(counter)) ?? base
+        return self.pollingRequest(
+            method: method, url: URL(string: prefix + String(counter)) ?? base, body: body, idleTimeout: idleTimeout)
+    }
 
+    /// A polling request to `url`, with the engine's headers, cookies, TLS and proxy.
+    private func pollingRequest(method: String, url: URL, body: [UInt8]?, idleTimeout: TimeAmount) -> HTTPClientRequest {
         var headers = self.requestHeaders(forWebSocket: false)
         if body != nil {
             headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
@@ -82,6 +86,16 @@ extension SocketEngine {
                 task.cancel()
             }
         }
+    }
+
+    /// Sends the close packet of an ended attempt (session `sid`) in a `POST` of its own
+    /// (``EngineClientStateMachine/abandon()``); the answer is not looked at.
+    func sendClosePOST(sid: String, body: [UInt8]) async {
+        guard let http = self.transports?.http else { return }
+        let base = self.state.withLock { $0.requestOptions.urlPolling }
+        let prefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: sid)
+        let request = self.pollingRequest(method: "POST", url: URL(string: prefix.text + "0") ?? base, body: body, idleTimeout: .seconds(20))
+        _ = try? await self.executePolling(request, transport: http, limit: 1 << 16)
     }
 
     func startPollingPOST(sid: String, body: [UInt8], writeID: Int?, generation: Int) {

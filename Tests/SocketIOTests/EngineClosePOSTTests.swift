@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import SocketIO
+
+/// A reconnection that starts while a polling close is under way (`disconnect` then, at once,
+/// `connect`, as the manager's first reconnection try does) still lets the close reach the
+/// server: a server with connection state recovery keeps a session only for a close it saw.
+/// Before, the new attempt cancelled the close `POST`, and the server learned of the close
+/// only at its ping timeout (after the new CONNECT, which then found nothing to recover).
+@Suite struct EngineClosePOSTTests {
+    static let open = #"0{"sid":"s1","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}"#
+
+    func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<2_000 {
+            if condition() { return true }
+            try? await Task.sleep(.milliseconds(5))
+        }
+        return condition()
+    }
+
+    /// An open polling engine whose `POST`s the transport holds.
+    func openEngine(_ transports: ScriptedEngineTransports) async -> SocketEngine {
+        let engine = SocketEngine(
+            client: EngineWriteBoundTests.RecordingClient(), url: URL(string: "http://example.invalid/")!,
+            config: [.forcePolling(true)], transports: transports.transports)
+        engine.connect()
+        transports.answerGET(Self.open)
+        #expect(await self.eventually { engine.connected })
+        transports.holdPOSTs()
+        return engine
+    }
+
+    @Test func theClosePOSTInFlightIsNotCancelledByTheNextAttempt() async throws {
+        let transports = ScriptedEngineTransports()
+        let engine = await self.openEngine(transports)
+        engine.disconnect(reason: "cut")
+        #expect(await self.eventually { transports.heldPOSTs == 1 })
+        engine.connect()
+        #expect(engine.closingPOSTCount == 1)
+        transports.releasePOSTs()
+        #expect(await self.eventually { transports.deliveredPOSTs == ["1"] })
+        #expect(transports.cancelledPOSTs.isEmpty)
+        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        engine.disconnect(reason: "done")
+    }
+
+    /// The close packet still waited behind a `POST` in flight: that one finishes, then `1`
+    /// goes in a `POST` of its own.
+    @Test func aCloseWaitingBehindAPOSTGoesOnItsOwn() async throws {
+        let transports = ScriptedEngineTransports()
+        let engine = await self.openEngine(transports)
+        try engine.send("a", withType: .message, withData: [])
+        #expect(await self.eventually { transports.heldPOSTs == 1 })
+        engine.disconnect(reason: "cut")
+        engine.connect()
+        #expect(engine.closingPOSTCount == 1)
+        transports.releasePOSTs()
+        #expect(await self.eventually { transports.deliveredPOSTs == ["4a", "1"] })
+        #expect(transports.cancelledPOSTs.isEmpty)
+        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        engine.disconnect(reason: "done")
+    }
+}
