@@ -10,7 +10,7 @@ import PackageDescription
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
 //   ProxyCodec                         sans-I/O HTTP CONNECT and SOCKS5 handshakes
-//   RealtimeSync                       the package's one lock type (pthread_mutex_t)
+//   RealtimeSync                       the package's one lock type (pthread_mutex_t) and wait list
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
 //   SocketIO, SocketIOConcurrency, EventSource   the public products

@@ -18,19 +18,12 @@ import RealtimeSync
 ///   a handed-over lock is never lost. A free lock is taken without waiting even by a
 ///   cancelled task (nothing to cancel). A holder must always call ``unlock()``.
 package final class AsyncSerialLock: Sendable {
-    private struct Waiter {
-        var id: UInt64
-        /// Resumed with `true` when the lock was handed to this waiter, `false` when its
-        /// task was cancelled before that.
-        var continuation: UnsafeContinuation<Bool, Never>
-    }
-
     private struct State {
         var locked = false
-        var nextWaiterID: UInt64 = 0
-        /// Waiting tasks, longest first. One per suspended caller of ``lock()``: the callers'
-        /// own tasks bound it (each waits with what it wants to send: backpressure).
-        var waiters: [Waiter] = []
+        /// Waiting tasks, longest first, resumed with `true` when the lock is handed to them.
+        /// One per suspended caller of ``lock()``: the callers' own tasks bound it (each waits
+        /// with what it wants to send: backpressure).
+        var waiters = WaitList<Bool>()
     }
 
     private let state = LockedValue(State())
@@ -42,41 +35,12 @@ package final class AsyncSerialLock: Sendable {
     /// - Throws: `CancellationError` when the task is cancelled while it waits; the lock is
     ///   then not held.
     package func lock() async throws(CancellationError) {
-        let id = self.state.withLock { state -> UInt64? in
-            guard state.locked else {
-                state.locked = true
-                return nil
-            }
-            defer { state.nextWaiterID &+= 1 }
-            return state.nextWaiterID
-        }
-        guard let id else { return }
-        let granted = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-                enum Start { case granted, cancelled, waiting }
-                let start = self.state.withLock { state -> Start in
-                    guard state.locked else {
-                        state.locked = true
-                        return .granted
-                    }
-                    // Checked under the lock: a cancellation that lands after this check runs
-                    // its handler after the waiter is listed, and the handler removes it.
-                    if Task.isCancelled { return .cancelled }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return .waiting
-                }
-                switch start {
-                case .granted: continuation.resume(returning: true)
-                case .cancelled: continuation.resume(returning: false)
-                case .waiting: break
-                }
-            }
-        } onCancel: {
-            let waiter = self.state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(returning: false)
+        // A free lock is taken at once, even by a cancelled task (nothing to cancel).
+        if self.tryLock() { return }
+        let granted = await self.state.suspend(on: \.waiters, cancelled: false) { state in
+            guard !state.locked else { return nil }
+            state.locked = true
+            return true
         }
         guard granted else { throw CancellationError() }
         // Handed over while the task was being cancelled: pass it on rather than keep a lock
@@ -99,15 +63,15 @@ package final class AsyncSerialLock: Sendable {
 
     /// Hands the lock to the longest waiter, or frees it.
     package func unlock() {
-        let next = self.state.withLock { state -> Waiter? in
+        let next = self.state.withLock { state -> UnsafeContinuation<Bool, Never>? in
             assert(state.locked, "AsyncSerialLock.unlock() without the lock held")
-            guard !state.waiters.isEmpty else {
+            guard let next = state.waiters.takeFirst() else {
                 state.locked = false
                 return nil
             }
-            return state.waiters.removeFirst()
+            return next
         }
-        next?.continuation.resume(returning: true)
+        next?.resume(returning: true)
     }
 
     /// How many tasks wait for the lock now (for tests).

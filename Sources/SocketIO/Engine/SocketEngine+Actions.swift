@@ -57,16 +57,15 @@ extension SocketEngine {
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
     func sendFinished(_ writeID: Int?, generation: Int) {
-        let (completions, waiters) = self.state.withLock { state -> ([UncheckedSendable<() -> Void>], [RoomWaiter]) in
-            let waiters = state.roomWaiters
-            if !waiters.isEmpty { state.roomWaiters = [] }
+        let (completions, waiters) = self.state.withLock { state -> ([UncheckedSendable<() -> Void>], [UnsafeContinuation<Bool, Never>]) in
+            let waiters = state.roomWaiters.takeAll()
             guard let writeID, state.attempt.generation == generation else { return ([], waiters) }
             return (state.attempt.completions(through: writeID), waiters)
         }
         for completion in completions {
             completion.value()
         }
-        for waiter in waiters { waiter.continuation.resume() }
+        for waiter in waiters { waiter.resume(returning: false) }
     }
 
     // MARK: Performing actions

@@ -1,6 +1,7 @@
 public import Dispatch
 import EngineIOProtocol
 public import Foundation
+import RealtimeSync
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -33,8 +34,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// (see `SocketEngine.finish(_:)`; bounded by the request's idle timeout).
         var closingPOSTs: [Int: Task<Void, Never>] = [:]
         /// Writers waiting for room in the outbound buffers (`SocketEngine+Room.swift`).
-        var roomWaiters: [RoomWaiter] = []
-        var nextRoomWaiterID: UInt64 = 0
+        var roomWaiters = WaitList<Bool>()
 
         /// Queues actions behind those the machine produced before; call it in the critical
         /// section that fed the machine, so the queue's order is the machine's.
