@@ -13,6 +13,7 @@ import PackageDescription
 //   RealtimeSync                       the package's one lock type (pthread_mutex_t) and wait list
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
+//   EngineIOClient                     the Engine.IO client: polling and WebSocket drivers of the machine
 //   SocketIO, SocketIOConcurrency, EventSource   the public products
 
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
@@ -63,12 +64,18 @@ var targets: [Target] = [
         ],
         swiftSettings: strict),
 
+    // The Engine.IO client: the polling and WebSocket drivers of EngineIOProtocol's machine.
+    .target(
+        name: "EngineIOClient",
+        dependencies: ["RealtimeTime", "RealtimeSync", "EngineIOProtocol", "RealtimeTransport", "RealtimeIO", "RealtimeHTTP"],
+        swiftSettings: strict),
+
     // MARK: Public products
     .target(
         name: "SocketIO",
         dependencies: [
-            "RealtimeTime", "RealtimeSync", "EngineIOProtocol", "SocketIOProtocol", "HTTP1Codec", "RealtimeIO", "RealtimeHTTP",
-            "ProxyCodec",
+            "RealtimeTime", "RealtimeSync", "EngineIOProtocol", "EngineIOClient", "SocketIOProtocol", "HTTP1Codec", "RealtimeIO",
+            "RealtimeHTTP", "ProxyCodec",
         ],
         swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
@@ -106,8 +113,8 @@ targets += [
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO", "RealtimeTransport", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"]),
     testTarget("EventSourceTests", ["EventSource", "RealtimeIO", "RealtimeHTTP", "HTTP1Codec", "SSEProtocol"]),
-    testTarget("SocketIOTests", ["SocketIO", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
-    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "RealtimeIO"]),
+    testTarget("SocketIOTests", ["SocketIO", "EngineIOClient", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
+    testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "EngineIOClient", "RealtimeIO"]),
     testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse"]),
     // The code blocks of the DocC articles, compiled (scripts/docs.sh checks they are here).
     testTarget("DocExamplesTests", ["SocketIO", "SocketIOConcurrency", "EventSource"]),

@@ -1,4 +1,5 @@
 import Dispatch
+import EngineIOClient
 import Foundation
 import RealtimeSync
 import RealtimeTime

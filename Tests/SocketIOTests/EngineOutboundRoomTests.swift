@@ -1,3 +1,4 @@
+import EngineIOClient
 import EngineIOProtocol
 import Foundation
 import HTTP1Codec

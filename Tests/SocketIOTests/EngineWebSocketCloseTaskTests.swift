@@ -1,3 +1,4 @@
+import EngineIOClient
 import Foundation
 import RealtimeHTTP
 import RealtimeTime

@@ -1,6 +1,8 @@
 import Dispatch
+package import EngineIOClient
 package import EngineIOProtocol
 import Foundation
+import RealtimeSync
 import RealtimeTime
 import SocketIOProtocol
 

@@ -1,5 +1,6 @@
 package import EngineIOProtocol
 public import Foundation
+import RealtimeSync
 import SocketIOProtocol
 
 /// Catch-all listeners beyond upstream's one `onAny`: every event this socket writes

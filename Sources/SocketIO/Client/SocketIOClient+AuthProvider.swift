@@ -1,5 +1,6 @@
 package import EngineIOProtocol
 import Foundation
+import RealtimeSync
 import SocketIOProtocol
 
 /// Auth asked before every CONNECT (socket.io-client's `auth` function, which it calls on

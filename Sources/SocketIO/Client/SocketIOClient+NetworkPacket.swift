@@ -1,5 +1,6 @@
 package import EngineIOProtocol
 package import Foundation
+import RealtimeSync
 import SocketIOProtocol
 
 /// The network half of the socket's packet path: a packet the manager's `SocketPacketReader`

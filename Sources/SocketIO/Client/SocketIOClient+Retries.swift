@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RealtimeSync
 import SocketIOProtocol
 
 /// Delivery with retries (`.retries(n)`, with `.ackTimeout(s)`): the driver of the socket's

@@ -1,6 +1,8 @@
 import Dispatch
+import EngineIOClient
 import EngineIOProtocol
 public import Foundation
+import RealtimeSync
 import RealtimeTime
 import SocketIOProtocol
 

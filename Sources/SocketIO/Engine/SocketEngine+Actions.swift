@@ -1,8 +1,10 @@
-import EngineIOProtocol
+package import EngineIOClient
+package import EngineIOProtocol
 import Foundation
 import HTTP1Codec
 import RealtimeHTTP
 import RealtimeIO
+import RealtimeSync
 import RealtimeTime
 
 /// The engine as the I/O driver of `EngineIOProtocol.EngineClientStateMachine`: every input
@@ -11,28 +13,10 @@ import RealtimeTime
 extension SocketEngine {
     static let logTypeIO = "SocketEngine"
 
-    // MARK: Tasks
-
-    /// Starts a transport task (WebSocket receive and write loops, polling GET and POST): on
-    /// the event loop thread (RealtimeIO's `EventLoop` as task executor) where there is one,
-    /// so a readiness event resumes the task in place instead of waking a thread of the
-    /// cooperative pool.
-    ///
-    /// - Important: These tasks only frame, parse and hand off (the manager delivers to user
-    ///   code on its `handleQueue`); nothing they run blocks (name resolution runs on
-    ///   RealtimeIO's resolver threads). A TLS handshake's computation does run on the loop.
-    static func engineTask(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
-        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        return Task(executorPreference: EventLoop.shared, operation: operation)
-        #else
-        return Task(operation: operation)
-        #endif
-    }
-
     // MARK: Driving the machine
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
-    func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
+    package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
         let performer = self.state.withLock { state -> Bool in
             guard state.attempt.generation == generation else { return false }
             return state.queue(input(&state.attempt.machine), generation: generation)
@@ -45,7 +29,7 @@ extension SocketEngine {
     /// action queued before it. Called directly, it overtook a CONNECT reply read just before
     /// it whose delivery another thread was still performing (a CI run saw the `error` and
     /// `disconnect` without the `connect`).
-    func deliverServerError(_ text: String, generation: Int) {
+    package final func deliverServerError(_ text: String, generation: Int) {
         let performer = self.state.withLock { state -> Bool in
             guard state.attempt.generation == generation else { return false }
             return state.queueServerError(text, generation: generation)
@@ -56,7 +40,7 @@ extension SocketEngine {
     /// A transport send finished: runs the completions of the writes it carried (through
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
-    func sendFinished(_ writeID: Int?, generation: Int) {
+    package final func sendFinished(_ writeID: Int?, generation: Int) {
         let (completions, waiters) = self.state.withLock { state -> ([UncheckedSendable<() -> Void>], [UnsafeContinuation<Bool, Never>]) in
             let waiters = state.roomWaiters.takeAll()
             guard let writeID, state.attempt.generation == generation else { return ([], waiters) }
@@ -108,15 +92,15 @@ extension SocketEngine {
     private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int) {
         switch action {
         case .sendPollingGET(let sid):
-            self.startPollingGET(sid: sid, generation: generation)
+            self.pollingDriver.startGET(sid: sid, generation: generation)
         case .sendPollingPOST(let sid, let body):
-            self.startPollingPOST(sid: sid, body: body, writeID: writeID, generation: generation)
+            self.pollingDriver.startPOST(sid: sid, body: body, writeID: writeID, generation: generation)
         case .openWebSocket(let sid):
-            self.startWebSocket(sid: sid, generation: generation)
+            self.webSocketDriver.start(sid: sid, generation: generation)
         case .sendWebSocketFrames(let frames):
-            self.enqueueWebSocket(.frames(frames, writeID: writeID), generation: generation)
+            self.webSocketDriver.enqueue(.frames(frames, writeID: writeID), generation: generation)
         case .closeWebSocket:
-            self.enqueueWebSocket(.close, generation: generation)
+            self.webSocketDriver.enqueue(.close, generation: generation)
         case .carriesWrites:
             // Taken with the send before it (`performQueuedActions`).
             break
@@ -214,7 +198,7 @@ extension SocketEngine {
             client?.engineDidClose(reason: "Socket Disconnected")
         case .pingTimeout:
             client?.engineDidClose(reason: "Ping timeout")
-        case .transportError(let message) where message == SocketEngine.webSocketClosedReason:
+        case .transportError(let message) where message == EngineWebSocketDriver.closedReason:
             client?.engineDidClose(reason: message)
         case .transportError(let message):
             DefaultSocketLogger.Logger.error("\(message)", type: SocketEngine.logTypeIO)
@@ -282,7 +266,7 @@ extension SocketEngine {
                     }
                 }
                 if let closePOST = close.closePOST, !Task.isCancelled {
-                    await self?.sendClosePOST(sid: closePOST.sid, body: closePOST.body)
+                    await self?.pollingDriver.sendClosePOST(sid: closePOST.sid, body: closePOST.body)
                 }
                 close.get?.cancel()
                 self?.closingPOSTEnded(generation: generation)
@@ -325,40 +309,47 @@ extension SocketEngine {
         previous?.cancel()
     }
 
-    // MARK: Requests
+    // MARK: Requests (what the drivers build, for tests)
 
-    /// Headers for every request: `.extraHeaders`, then `Cookie` from `.cookies` and the
-    /// server's sticky cookies (never logged).
-    ///
-    /// The sticky cookies are those the server set on this engine's polling responses
-    /// (``stickyCookies``, RealtimeHTTP's RFC 6265 store and its one `Set-Cookie` parser) that
-    /// match the request's URL; a cookie named like one of `.cookies` is left to the option.
-    ///
-    /// - Parameter forWebSocket: the WebSocket client has no cookie store, so it always gets
-    ///   the sticky cookies; an HTTP client that keeps cookies itself does not.
+    /// Headers for every request (``EngineRequestOptions/headers(forWebSocket:sticky:httpKeepsCookies:)``).
     func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
-        let options = self.state.withLock { $0.requestOptions }
-        var headers = HTTPHeaders()
-        for (name, value) in options.extraHeaders {
-            headers.add(name: name, value: value)
-        }
-        var pairs: [String] = options.cookies.map { "\($0.name)=\($0.value)" }
-        let addSticky = forWebSocket || !(self.transports?.httpKeepsCookies ?? false)
-        if addSticky {
-            let url = forWebSocket ? options.urlWebSocket : options.urlPolling
-            pairs += self.stickyCookies.cookies(for: url)
-                .filter { cookie in !options.cookies.contains(where: { $0.name == cookie.name }) }
-                .map { "\($0.name)=\($0.value)" }
-        }
-        if !pairs.isEmpty {
-            headers.replaceOrAdd(name: "Cookie", value: pairs.joined(separator: "; "))
-        }
-        return headers
+        self.requestOptions.headers(
+            forWebSocket: forWebSocket, sticky: self.stickyCookies, httpKeepsCookies: self.transports?.httpKeepsCookies ?? false)
     }
 
     /// TLS settings: verification on unless `.selfSigned(true)`; `.security` adds trust roots
     /// (derived once, in the attempt's ``SocketEngineOptions/Snapshot``).
     func tlsConfiguration() -> TLSConfiguration {
-        self.state.withLock { $0.requestOptions.tls }
+        self.requestOptions.tls
+    }
+
+    /// A polling request (``EnginePollingDriver/request(method:sid:body:idleTimeout:)``).
+    func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: TimeAmount) -> HTTPClientRequest {
+        self.pollingDriver.request(method: method, sid: sid, body: body, idleTimeout: idleTimeout)
+    }
+
+    /// The WebSocket URL (``EngineWebSocketDriver/url(sid:)``).
+    func webSocketURL(sid: String?) -> URL {
+        self.webSocketDriver.url(sid: sid)
+    }
+}
+
+// MARK: The drivers' host
+
+extension SocketEngine: EngineDriverHost {
+    /// The polling driver over this engine.
+    var pollingDriver: EnginePollingDriver { EnginePollingDriver(host: self) }
+
+    /// The WebSocket driver over this engine.
+    var webSocketDriver: EngineWebSocketDriver { EngineWebSocketDriver(host: self) }
+
+    /// What requests use: the current attempt's snapshot, or (before the first `connect()`)
+    /// the options as set now.
+    package final var requestOptions: EngineRequestOptions {
+        self.state.withLock { $0.requestOptions }
+    }
+
+    package final func withAttempt<Result>(_ body: (inout EngineConnectionAttempt) -> Result) -> Result {
+        self.state.withLock { body(&$0.attempt) }
     }
 }

@@ -1,3 +1,4 @@
+import EngineIOClient
 import RealtimeSync
 
 /// Backpressure for writers that can wait (SocketIOConcurrency's async `emit`): instead of

@@ -1,3 +1,4 @@
+import EngineIOClient
 import Foundation
 import RealtimeHTTP
 import RealtimeIO
@@ -85,36 +86,5 @@ extension SocketEngine {
                     ? EngineTransports.urlSession(sessionDelegate: options.sessionDelegate) : EngineTransports.native()
             }
         }
-    }
-}
-
-/// The transports an engine drives.
-struct EngineTransports: Sendable {
-    /// `nil` when no HTTP client exists on this platform: polling is then unavailable.
-    var http: (any HTTPTransport)?
-    var webSocket: any WebSocketTransport
-    /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
-    /// so the engine adds them only to the WebSocket upgrade request.
-    var httpKeepsCookies: Bool
-
-    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
-    /// its own HTTP client, so cookies never leak between managers.
-    static func native() -> EngineTransports {
-        EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
-    }
-
-    /// URLSession, as upstream socket.io-client-swift used it: one ephemeral session per
-    /// engine for polling and WebSocket, with `.sessionDelegate` asked about authentication
-    /// challenges first. The engine keeps the cookies (`.cookies` and the server's sticky
-    /// cookies) and sends them itself on every request, as on the native stack, so URLSession's
-    /// own cookie handling is off. TLS settings (`.selfSigned`, `.security`) travel with each
-    /// request and are applied in the server-trust challenge (Apple platforms).
-    static func urlSession(sessionDelegate: (any URLSessionDelegate)?) -> EngineTransports {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpCookieStorage = nil
-        let http = URLSessionHTTPTransport(configuration: configuration, sessionDelegate: sessionDelegate)
-        return EngineTransports(http: http, webSocket: http.makeWebSocketTransport(), httpKeepsCookies: false)
     }
 }

@@ -1,4 +1,5 @@
 public import Dispatch
+package import EngineIOClient
 import EngineIOProtocol
 public import Foundation
 import RealtimeSync
@@ -207,7 +208,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// the HTTP client keeps no cookies itself, so sticky-session load balancers keep the
     /// session on one node. RealtimeHTTP's store: its one `Set-Cookie` parser and RFC 6265
     /// matching; its own lock (it is shared with no other state of the engine).
-    let stickyCookies = EngineCookieStore()
+    package final let stickyCookies = EngineCookieStore()
     /// Holds reads back while the manager's `handleQueue` is behind (``EngineReadGate``); the
     /// manager that made the engine pauses and resumes it.
     package final let readGate = EngineReadGate()
@@ -215,7 +216,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     ///
     /// Written only by the initializers, before the engine is shared.
-    private(set) var transports: EngineTransports?
+    package final private(set) var transports: EngineTransports?
 
     /// Where the heartbeat timer comes from (the manager's source).
     ///

@@ -1,3 +1,4 @@
+import EngineIOClient
 import EngineIOProtocol
 public import Foundation
 import RealtimeHTTP
@@ -20,20 +21,8 @@ typealias FoundationCookie = Foundation.HTTPCookie
 /// ``snapshot(proxy:)`` takes at `connect()`, so a setting changed while connected takes
 /// effect at the next connect, as upstream's do.
 struct SocketEngineOptions {
-    /// What one connection attempt uses, fixed at `connect()`: URLs, headers, TLS and proxy,
-    /// already derived (nothing is re-parsed per request).
-    struct Snapshot: Sendable {
-        var machine: EngineClientStateMachine.Configuration
-        var urlPolling: URL
-        var urlWebSocket: URL
-        /// `.extraHeaders`, sorted by name.
-        var extraHeaders: [(name: String, value: String)]
-        /// `.cookies` as `name=value` pairs (never logged).
-        var cookies: [(name: String, value: String)]
-        var tls: TLSConfiguration
-        var proxy: ProxyConfiguration
-        var compress: Bool
-    }
+    /// What one connection attempt uses, fixed at `connect()` (EngineIOClient's).
+    typealias Snapshot = EngineRequestOptions
 
     var connectParams: [String: Any]?
     var cookies: [FoundationCookie]?

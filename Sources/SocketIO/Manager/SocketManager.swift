@@ -1,5 +1,7 @@
 public import Dispatch
+package import EngineIOClient
 public import Foundation
+import RealtimeSync
 import SocketIOProtocol
 
 /// A manager for a socket.io connection.

@@ -1,4 +1,5 @@
 import Foundation
+import RealtimeSync
 
 /// Represents a class will log client events.
 ///

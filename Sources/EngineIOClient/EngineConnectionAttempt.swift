@@ -1,10 +1,11 @@
-import EngineIOProtocol
-import Foundation
-import RealtimeHTTP
+package import EngineIOProtocol
+package import Foundation
+package import RealtimeHTTP
+package import RealtimeSync
 
 /// The sticky-session cookie jar of a ``SocketEngine`` (RealtimeHTTP's RFC 6265 store; named
 /// here because `SocketEngine.swift` sees Foundation's `HTTPCookie` in its public API).
-typealias EngineCookieStore = HTTPCookieStore
+package typealias EngineCookieStore = HTTPCookieStore
 
 /// The engine's current connection attempt (one `connect()` until its close): the protocol's
 /// ``EngineClientStateMachine`` and, apart, each driver's handles that carry out its actions:
@@ -16,30 +17,30 @@ typealias EngineCookieStore = HTTPCookieStore
 /// Lives inside ``SocketEngine``'s lock; ``reset(options:)`` starts the next attempt.
 /// `generation` numbers the attempts, so a task of an older attempt recognises itself as
 /// stale and stops without side effects.
-struct EngineConnectionAttempt {
+package struct EngineConnectionAttempt {
     /// A write's completion, due once the transport send carrying write `writeID` is done
     /// (the machine says which send carries it: ``EngineClientAction/carriesWrites(through:)``).
-    struct PendingCompletion {
-        var writeID: Int
-        var completion: UncheckedSendable<() -> Void>
+    package struct PendingCompletion {
+        package var writeID: Int
+        package var completion: UncheckedSendable<() -> Void>
     }
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
-    struct Teardown {
+    package struct Teardown {
         /// The attempt torn down (its WebSocket's close is kept under this number).
-        var generation: Int
-        var tasks: [Task<Void, Never>] = []
-        var timer: SocketTimer?
-        var webSocket: (any WebSocketConnection)?
+        package var generation: Int
+        package var tasks: [Task<Void, Never>] = []
+        package var timer: SocketTimer?
+        package var webSocket: (any WebSocketConnection)?
     }
 
     /// The text of a polling URL up to the value of its cache-defeating `t` parameter:
     /// parsing the base URL once per session instead of once per request.
-    struct PollingURLPrefix {
-        var sid: String
-        var text: String
+    package struct PollingURLPrefix {
+        package var sid: String
+        package var text: String
 
-        init(base: URL, sid: String) {
+        package init(base: URL, sid: String) {
             self.sid = sid
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
             // Engine.IO's rule (`EngineQuery`): `&sid=…`, then the counter's parameter last, its
@@ -54,16 +55,16 @@ struct EngineConnectionAttempt {
 
     /// What the polling driver holds for an attempt: its requests in flight (one GET, one
     /// POST at most, as the machine asks) and the URL it builds them from.
-    struct PollingHandles {
-        var getTask: Task<Void, Never>?
-        var postTask: Task<Void, Never>?
+    package struct PollingHandles {
+        package var getTask: Task<Void, Never>?
+        package var postTask: Task<Void, Never>?
         /// The counter of the cache-defeating `t` parameter.
-        var counter = 0
+        package var counter = 0
         /// The polling URL up to the `t` value, for ``counter``; rebuilt when the sid changes.
-        var urlPrefix: PollingURLPrefix?
+        package var urlPrefix: PollingURLPrefix?
 
         /// Takes the requests in flight, to be cancelled.
-        mutating func takeTasks() -> [Task<Void, Never>] {
+        package mutating func takeTasks() -> [Task<Void, Never>] {
             defer {
                 self.getTask = nil
                 self.postTask = nil
@@ -74,23 +75,23 @@ struct EngineConnectionAttempt {
 
     /// What the WebSocket driver holds for an attempt: the connection, the task that opens it
     /// and then receives, and its sends (one queue, one writer).
-    struct WebSocketHandles {
+    package struct WebSocketHandles {
         /// Opens the WebSocket, then receives on it.
-        var task: Task<Void, Never>?
-        var connection: (any WebSocketConnection)?
+        package var task: Task<Void, Never>?
+        package var connection: (any WebSocketConnection)?
         /// The sends: one queue, one writer (see `SocketEngine.enqueueWebSocket`).
-        var sendQueue = EngineWebSocketSendQueue()
+        package var sendQueue = EngineWebSocketSendQueue()
         /// The writer's task while the writer waits for the connection (the queue has one
         /// writer, so one task at most); cancelled with the attempt unless a client close
         /// still goes out.
-        var writerTask: Task<Void, Never>?
+        package var writerTask: Task<Void, Never>?
 
         /// Takes the tasks, and the connection to be closed.
         ///
         /// - Parameter keepingWriter: leave the connection, its writer and its send queue
         ///   alone, so a queued close packet and the queued close still go out (a client
         ///   close); the writer closes the connection after them.
-        mutating func take(keepingWriter: Bool) -> (tasks: [Task<Void, Never>], connection: (any WebSocketConnection)?) {
+        package mutating func take(keepingWriter: Bool) -> (tasks: [Task<Void, Never>], connection: (any WebSocketConnection)?) {
             let receiver = self.task
             self.task = nil
             guard !keepingWriter else { return ([receiver].compactMap { $0 }, nil) }
@@ -103,11 +104,13 @@ struct EngineConnectionAttempt {
         }
     }
 
-    private(set) var generation = 0
-    var machine = EngineClientStateMachine()
+    package init() {}
+
+    package private(set) var generation = 0
+    package var machine = EngineClientStateMachine()
     /// Whether the client was told the engine closed: the one fact behind upstream's
     /// `closed` / `invalidated` and the "tell the client once" rule.
-    enum CloseReport: Equatable {
+    package enum CloseReport: Equatable {
         /// Before the first `connect()`: nothing to report, and not closed.
         case notConnected
         /// A connection attempt runs: its close is still to be reported.
@@ -117,26 +120,26 @@ struct EngineConnectionAttempt {
     }
 
     /// See ``CloseReport``; ``reset(options:)`` makes it ``CloseReport/pending``.
-    var closeReport = CloseReport.notConnected
+    package var closeReport = CloseReport.notConnected
 
     /// The id of the next write (``EngineClientStateMachine/send(_:writeID:)``).
-    var nextWriteID = 0
+    package var nextWriteID = 0
     /// Completions of writes handed to the machine, oldest first.
-    var completions: [PendingCompletion] = []
+    package var completions: [PendingCompletion] = []
 
     /// The polling driver's handles (`SocketEngine+Polling.swift`).
-    var polling = PollingHandles()
+    package var polling = PollingHandles()
     /// The WebSocket driver's handles (`SocketEngine+WebSocket.swift`).
-    var webSocket = WebSocketHandles()
+    package var webSocket = WebSocketHandles()
     /// The one heartbeat timer the machine keeps armed.
-    var heartbeatTimer: SocketTimer?
+    package var heartbeatTimer: SocketTimer?
 
     /// The options this attempt was started with (`nil` before the first `connect()`).
-    var options: SocketEngineOptions.Snapshot?
+    package var options: EngineRequestOptions?
 
     /// Starts a new attempt with a fresh machine and `options`; returns the previous
     /// attempt's resources.
-    mutating func reset(options: SocketEngineOptions.Snapshot) -> Teardown {
+    package mutating func reset(options: EngineRequestOptions) -> Teardown {
         let teardown = self.takeResources()
         self.generation += 1
         self.options = options
@@ -153,7 +156,7 @@ struct EngineConnectionAttempt {
     /// - Parameter keepingWebSocketWriter: leave the WebSocket and its send queue alone, so a
     ///   queued close packet and the queued close still go out (a client close); the writer
     ///   closes the WebSocket after them.
-    mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
+    package mutating func takeResources(keepingWebSocketWriter: Bool = false) -> Teardown {
         let timer = self.heartbeatTimer
         self.heartbeatTimer = nil
         var tasks = self.polling.takeTasks()
@@ -163,12 +166,12 @@ struct EngineConnectionAttempt {
     }
 
     /// Queues the completion of write `writeID`.
-    mutating func addCompletion(_ completion: @escaping () -> Void, writeID: Int) {
+    package mutating func addCompletion(_ completion: @escaping () -> Void, writeID: Int) {
         self.completions.append(PendingCompletion(writeID: writeID, completion: UncheckedSendable(completion)))
     }
 
     /// Completions of the writes up to and including `writeID`, oldest first.
-    mutating func completions(through writeID: Int) -> [UncheckedSendable<() -> Void>] {
+    package mutating func completions(through writeID: Int) -> [UncheckedSendable<() -> Void>] {
         let count = self.completions.firstIndex(where: { $0.writeID > writeID }) ?? self.completions.count
         defer { self.completions.removeFirst(count) }
         return self.completions.prefix(count).map(\.completion)

@@ -1,0 +1,51 @@
+package import EngineIOProtocol
+package import RealtimeHTTP
+import RealtimeIO
+
+/// What the transport drivers (``EnginePollingDriver``, ``EngineWebSocketDriver``) need from
+/// the object that owns the session (`SocketEngine`, the upstream-compatible facade): the
+/// attempt under its one lock, the machine to feed, and where finished writes and server
+/// error objects go.
+///
+/// The drivers own their handles (``EngineConnectionAttempt/PollingHandles``,
+/// ``EngineConnectionAttempt/WebSocketHandles``), which live in the attempt, inside the
+/// host's lock: one lock per engine.
+package protocol EngineDriverHost: AnyObject, Sendable {
+    /// The transports; `nil` when this platform has none.
+    var transports: EngineTransports? { get }
+    /// Holds reads back while the consumer is behind.
+    var readGate: EngineReadGate { get }
+    /// The server's sticky cookies (RealtimeHTTP's RFC 6265 store).
+    var stickyCookies: HTTPCookieStore { get }
+    /// What requests use when no attempt has started (before the first `connect()`).
+    var requestOptions: EngineRequestOptions { get }
+
+    /// Runs `body` on the current attempt, under the host's lock.
+    func withAttempt<Result>(_ body: (inout EngineConnectionAttempt) -> Result) -> Result
+    /// Feeds one input to the machine of attempt `generation` (nothing when that attempt is
+    /// gone) and performs what it returns.
+    func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction])
+    /// The transport send carrying writes up to `writeID` of attempt `generation` is done.
+    func sendFinished(_ writeID: Int?, generation: Int)
+    /// A server error object read by a driver of attempt `generation` (``EngineServerError``).
+    func deliverServerError(_ text: String, generation: Int)
+}
+
+/// Starts the drivers' tasks.
+package enum EngineTask {
+    /// Starts a transport task (WebSocket receive and write loops, polling GET and POST): on
+    /// the event loop thread (RealtimeIO's `EventLoop` as task executor) where there is one,
+    /// so a readiness event resumes the task in place instead of waking a thread of the
+    /// cooperative pool.
+    ///
+    /// - Important: These tasks only frame, parse and hand off (the consumer delivers to user
+    ///   code on its own queue); nothing they run blocks (name resolution runs on RealtimeIO's
+    ///   resolver threads). A TLS handshake's computation does run on the loop.
+    package static func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+        return Task(executorPreference: EventLoop.shared, operation: operation)
+        #else
+        return Task(operation: operation)
+        #endif
+    }
+}

@@ -1,0 +1,155 @@
+import EngineIOProtocol
+import Foundation
+package import RealtimeHTTP
+package import RealtimeTime
+
+/// The HTTP long-polling driver (engine.io-protocol v4, "HTTP long-polling"): carries out the
+/// machine's `GET` and `POST` actions over the host's HTTP transport and feeds back what they
+/// return. Its handles (the requests in flight, the URL prefix and the `t` counter) are the
+/// attempt's ``EngineConnectionAttempt/PollingHandles``.
+package struct EnginePollingDriver: Sendable {
+    package let host: any EngineDriverHost
+
+    package init(host: any EngineDriverHost) {
+        self.host = host
+    }
+
+    /// Builds a polling request; the `t` parameter defeats caches.
+    ///
+    /// The URL is the session's polling URL (parsed once per session and sid, see
+    /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
+    package func request(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: TimeAmount) -> HTTPClientRequest {
+        let sid = sid ?? ""
+        let parts = self.host.withAttempt { attempt -> (options: EngineRequestOptions?, prefix: String, counter: Int) in
+            attempt.polling.counter += 1
+            // Before the first `connect()` there are no attempt options: see below.
+            guard let options = attempt.options else { return (nil, "", attempt.polling.counter) }
+            if attempt.polling.urlPrefix?.sid != sid {
+                attempt.polling.urlPrefix = EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid)
+            }
+            return (options, attempt.polling.urlPrefix?.text ?? "", attempt.polling.counter)
+        }
+        // Not connected yet (tests look at the requests an engine would send): the host's
+        // current options, and a prefix made for this request alone.
+        let counter = parts.counter
+        let (options, prefix) =
+            parts.options.map { ($0, parts.prefix) }
+            ?? {
+                let options = self.host.requestOptions
+                return (options, EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid).text)
+            }()
+        return self.request(
+            method: method, url: URL(string: prefix + String(counter)) ?? options.urlPolling, body: body,
+            idleTimeout: idleTimeout, options: options)
+    }
+
+    /// A polling request to `url`, with the attempt's headers, cookies, TLS and proxy.
+    private func request(method: String, url: URL, body: [UInt8]?, idleTimeout: TimeAmount, options: EngineRequestOptions) -> HTTPClientRequest {
+        var headers = options.headers(
+            forWebSocket: false, sticky: self.host.stickyCookies,
+            httpKeepsCookies: self.host.transports?.httpKeepsCookies ?? false)
+        if body != nil {
+            headers.replaceOrAdd(name: "Content-Type", value: "text/plain;charset=UTF-8")
+        }
+        var request = HTTPClientRequest(
+            method: method, url: url, headers: headers, body: body,
+            idleTimeout: idleTimeout, tls: options.tls)
+        request.proxy = options.proxy
+        return request
+    }
+
+    /// Runs one request and returns its body; keeps the server's cookies.
+    ///
+    /// - Throws: `HTTPClientError`, also for a status other than 200.
+    func execute(_ request: HTTPClientRequest, transport: any HTTPTransport, limit: Int) async throws(HTTPClientError) -> [UInt8] {
+        let response = try await transport.execute(request)
+        self.host.stickyCookies.storeCookies(from: response.headers, for: request.url)
+        guard response.status == 200 else {
+            response.body.cancel()
+            throw HTTPClientError(.invalidResponse, "Server responded with status \(response.status)")
+        }
+        return try await response.body.collect(upTo: limit)
+    }
+
+    /// The machine's ``EngineClientAction/sendPollingGET(sid:)``.
+    package func startGET(sid: String?, generation: Int) {
+        let host = self.host
+        guard let http = host.transports?.http else {
+            host.drive(generation) { $0.pollingGETFailed(reason: "HTTP long-polling is not available") }
+            return
+        }
+        let request = self.request(
+            method: "GET", sid: sid, idleTimeout: host.withAttempt { $0.machine.pollingGETTimeout })
+        let task = EngineTask.start {
+            // Backpressure: no GET while the consumer is too far behind.
+            await host.readGate.waitUntilOpen()
+            guard !Task.isCancelled else { return }
+            do throws(HTTPClientError) {
+                let body = try await self.execute(
+                    request, transport: http,
+                    limit: PollingPayloadDecoder.defaultMaximumLength)
+                guard !Task.isCancelled else { return }
+                // A server error object instead of a payload (`EngineServerError`): upstream's
+                // `checkAndHandleEngineError`, through the host.
+                if case .message? = EngineServerError(body: body) {
+                    host.deliverServerError(String(decoding: body, as: UTF8.self), generation: generation)
+                    return
+                }
+                host.drive(generation) { $0.pollingGETCompleted(body: body, now: MonotonicInstant.now) }
+            } catch {
+                guard !Task.isCancelled else { return }
+                host.drive(generation) { $0.pollingGETFailed(reason: error.message) }
+            }
+        }
+        host.withAttempt { attempt in
+            if attempt.generation == generation {
+                attempt.polling.getTask = task
+            } else {
+                task.cancel()
+            }
+        }
+    }
+
+    /// The machine's ``EngineClientAction/sendPollingPOST(sid:body:)``, carrying writes up to
+    /// `writeID`.
+    package func startPOST(sid: String, body: [UInt8], writeID: Int?, generation: Int) {
+        let host = self.host
+        guard let http = host.transports?.http else {
+            host.drive(generation) { $0.pollingPOSTFailed(reason: "HTTP long-polling is not available") }
+            return
+        }
+        let request = self.request(method: "POST", sid: sid, body: body, idleTimeout: .seconds(20))
+        let task = EngineTask.start {
+            do throws(HTTPClientError) {
+                _ = try await self.execute(request, transport: http, limit: 1 << 16)
+                guard !Task.isCancelled else { return }
+                // Completions first: the next POST (started by the machine below) cannot
+                // report its writes before this one's.
+                host.sendFinished(writeID, generation: generation)
+                host.drive(generation) { $0.pollingPOSTCompleted(now: MonotonicInstant.now) }
+            } catch {
+                guard !Task.isCancelled else { return }
+                host.drive(generation) { $0.pollingPOSTFailed(reason: error.message) }
+            }
+        }
+        host.withAttempt { attempt in
+            if attempt.generation == generation {
+                attempt.polling.postTask = task
+            } else {
+                task.cancel()
+            }
+        }
+    }
+
+    /// Sends the close packet of an ended attempt (session `sid`) in a `POST` of its own
+    /// (``EngineClientStateMachine/abandon()``); the answer is not looked at.
+    package func sendClosePOST(sid: String, body: [UInt8]) async {
+        guard let http = self.host.transports?.http else { return }
+        let options = self.host.requestOptions
+        let prefix = EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid)
+        let request = self.request(
+            method: "POST", url: URL(string: prefix.text + "0") ?? options.urlPolling, body: body,
+            idleTimeout: .seconds(20), options: options)
+        _ = try? await self.execute(request, transport: http, limit: 1 << 16)
+    }
+}

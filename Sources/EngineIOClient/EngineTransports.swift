@@ -1,0 +1,48 @@
+package import RealtimeHTTP
+import RealtimeIO
+
+// `URLSessionDelegate` comes from FoundationNetworking on Linux, from Foundation elsewhere.
+#if canImport(FoundationNetworking)
+import Foundation
+package import FoundationNetworking
+#else
+package import Foundation
+#endif
+
+/// The transports an Engine.IO client drives: the HTTP client its polling driver sends
+/// requests with, and the WebSocket client its WebSocket driver opens connections with.
+package struct EngineTransports: Sendable {
+    /// `nil` when no HTTP client exists on this platform: polling is then unavailable.
+    package var http: (any HTTPTransport)?
+    package var webSocket: any WebSocketTransport
+    /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
+    /// so the engine adds them only to the WebSocket upgrade request.
+    package var httpKeepsCookies: Bool
+
+    package init(http: (any HTTPTransport)?, webSocket: any WebSocketTransport, httpKeepsCookies: Bool) {
+        self.http = http
+        self.webSocket = webSocket
+        self.httpKeepsCookies = httpKeepsCookies
+    }
+
+    /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
+    /// its own HTTP client, so cookies never leak between managers.
+    package static func native() -> EngineTransports {
+        EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
+    }
+
+    /// URLSession, as upstream socket.io-client-swift used it: one ephemeral session per
+    /// engine for polling and WebSocket, with `sessionDelegate` asked about authentication
+    /// challenges first. The engine keeps the cookies (the app's and the server's sticky
+    /// cookies) and sends them itself on every request, as on the native stack, so URLSession's
+    /// own cookie handling is off. TLS settings travel with each request and are applied in the
+    /// server-trust challenge (Apple platforms).
+    package static func urlSession(sessionDelegate: (any URLSessionDelegate)?) -> EngineTransports {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        let http = URLSessionHTTPTransport(configuration: configuration, sessionDelegate: sessionDelegate)
+        return EngineTransports(http: http, webSocket: http.makeWebSocketTransport(), httpKeepsCookies: false)
+    }
+}

@@ -1,0 +1,243 @@
+package import EngineIOProtocol
+package import Foundation
+package import RealtimeHTTP
+import RealtimeTime
+
+/// The WebSocket driver (engine.io-protocol v4, "WebSocket" and "Upgrade"): opens the
+/// connection the machine asks for (direct or upgrade probe), feeds back what it receives, and
+/// writes the machine's frames through one serialized send queue. Its handles (the connection,
+/// its receive task, send queue and writer) are the attempt's
+/// ``EngineConnectionAttempt/WebSocketHandles``.
+package struct EngineWebSocketDriver: Sendable {
+    /// The close reason when the WebSocket ends (upstream's wording).
+    package static let closedReason = "Socket Disconnected"
+
+    package let host: any EngineDriverHost
+
+    package init(host: any EngineDriverHost) {
+        self.host = host
+    }
+
+    /// The connection's options: the attempt's headers (with the sticky cookies), compression,
+    /// TLS and proxy.
+    package func options() -> WebSocketOptions {
+        let options = self.requestOptions()
+        var webSocketOptions = WebSocketOptions(
+            headers: options.headers(
+                forWebSocket: true, sticky: self.host.stickyCookies,
+                httpKeepsCookies: self.host.transports?.httpKeepsCookies ?? false),
+            enableCompression: options.compress,
+            tls: options.tls)
+        webSocketOptions.proxy = options.proxy
+        return webSocketOptions
+    }
+
+    /// The WebSocket URL, with `sid` for an upgrade.
+    package func url(sid: String?) -> URL {
+        self.requestOptions().webSocketURL(sid: sid)
+    }
+
+    private func requestOptions() -> EngineRequestOptions {
+        self.host.withAttempt { $0.options } ?? self.host.requestOptions
+    }
+
+    /// The machine's ``EngineClientAction/openWebSocket(sid:)``: opens a WebSocket (direct or
+    /// upgrade probe), then reports what it receives.
+    package func start(sid: String?, generation: Int) {
+        let host = self.host
+        guard let transport = host.transports?.webSocket else {
+            host.drive(generation) { $0.webSocketFailed(reason: "WebSocket is not available") }
+            return
+        }
+        let url = self.url(sid: sid)
+        let options = self.options()
+        let task = EngineTask.start {
+            let webSocket: any WebSocketConnection
+            do throws(WebSocketError) {
+                webSocket = try await transport.connect(to: url, options: options)
+            } catch {
+                guard !Task.isCancelled else { return }
+                host.drive(generation) { $0.webSocketFailed(reason: error.message) }
+                return
+            }
+            let adopted = host.withAttempt { attempt -> Bool in
+                guard attempt.generation == generation, !Task.isCancelled else { return false }
+                attempt.webSocket.connection = webSocket
+                return true
+            }
+            guard adopted else {
+                await webSocket.close(code: 1000, reason: "")
+                return
+            }
+            host.drive(generation) { $0.webSocketOpened(now: MonotonicInstant.now) }
+            await self.receiveLoop(webSocket, generation: generation)
+        }
+        host.withAttempt { attempt in
+            if attempt.generation == generation {
+                attempt.webSocket.task = task
+            } else {
+                task.cancel()
+            }
+        }
+    }
+
+    private func receiveLoop(_ webSocket: any WebSocketConnection, generation: Int) async {
+        let host = self.host
+        while !Task.isCancelled {
+            // Backpressure: no read while the consumer is too far behind.
+            await host.readGate.waitUntilOpen()
+            guard !Task.isCancelled else { return }
+            let message: WebSocketMessage?
+            do {
+                message = try await webSocket.receive()
+            } catch {
+                guard !Task.isCancelled else { return }
+                host.drive(generation) { $0.webSocketFailed(reason: Self.closedReason) }
+                return
+            }
+            guard !Task.isCancelled else { return }
+            switch message {
+            case .text(let text)? where text.utf8.first == UInt8(ascii: "{"):
+                // A server error object (`EngineServerError`): upstream's
+                // `checkAndHandleEngineError`, through the host.
+                if case .message? = EngineServerError(text: text) {
+                    host.deliverServerError(text, generation: generation)
+                    return
+                }
+                host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
+            case .text(let text)?:
+                host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
+            case .binary(let bytes)?:
+                host.drive(generation) { $0.webSocketReceived(.binary(bytes), now: MonotonicInstant.now) }
+            case nil:
+                host.drive(generation) { $0.webSocketFailed(reason: Self.closedReason) }
+                return
+            }
+        }
+    }
+
+    /// Sends frames (or the close) behind everything sent or queued before, through the
+    /// attempt's ``EngineWebSocketSendQueue``: one queue, one writer, one flush per batch.
+    ///
+    /// When no write is in progress the caller becomes the writer and writes right here, on
+    /// its own thread (``WebSocketConnection/sendImmediately(contentsOf:)``: one system call,
+    /// no wake-up of the event loop; the common case of an emit from a handler). Writes made
+    /// meanwhile (by other threads, or by the event loop) wait in the queue, and the writer
+    /// sends them all in its next flush, so a burst costs one write per batch instead of one
+    /// per emit. When the connection's own frame writer is busy (the rest of a large write, a
+    /// pong or close frame it sends itself) the writer hands its batch to a task on the event
+    /// loop that awaits the frame writer, and keeps the writer role there.
+    ///
+    /// - Important: Called only while performing the machine's actions, which one thread does
+    ///   at a time (the host's action queue), so entries reach the queue in order; the queue
+    ///   hands each batch to exactly one writer, in order, and completions of a batch run
+    ///   before the writer asks for the next, so they keep the writes' order too.
+    package func enqueue(_ entry: EngineWebSocketSendQueue.Entry, generation: Int) {
+        let batch = self.host.withAttempt { attempt -> EngineWebSocketSendQueue.Batch? in
+            guard attempt.generation == generation else { return nil }
+            return attempt.webSocket.sendQueue.enqueue(entry)
+        }
+        guard let batch else { return }
+        self.write(batch, generation: generation)
+    }
+
+    /// The writer's loop on the calling thread: writes `batch` and every batch the queue hands
+    /// out after it, until the queue is idle; moves to a task when the connection is busy.
+    private func write(_ first: EngineWebSocketSendQueue.Batch, generation: Int) {
+        var batch = first
+        while true {
+            let webSocket = self.host.withAttempt { attempt in
+                attempt.generation == generation ? attempt.webSocket.connection : nil
+            }
+            guard !batch.closes, let webSocket, !batch.frames.isEmpty else {
+                // A close (awaits the peer), or nothing to write here: the task path.
+                self.startWriterTask(batch, generation: generation)
+                return
+            }
+            let sent: Bool
+            do {
+                sent = try webSocket.sendImmediately(contentsOf: batch.frames.map(Self.message))
+            } catch {
+                self.writeFailed(generation: generation)
+                return
+            }
+            guard sent else {
+                self.startWriterTask(batch, generation: generation)
+                return
+            }
+            // Completions while this writer still holds the queue: a later batch cannot report
+            // its writes first.
+            self.host.sendFinished(batch.writeID, generation: generation)
+            guard let next = self.nextBatch(generation: generation) else { return }
+            batch = next
+        }
+    }
+
+    /// Moves the writer to a task on the event loop, owned by the attempt (cancelled with it).
+    private func startWriterTask(_ batch: EngineWebSocketSendQueue.Batch, generation: Int) {
+        let task = EngineTask.start { await self.writeAsync(batch, generation: generation) }
+        self.host.withAttempt { attempt in
+            // An attempt already gone: the task finds the generation changed and ends at once.
+            if attempt.generation == generation { attempt.webSocket.writerTask = task }
+        }
+    }
+
+    /// The writer's loop in a task: awaits the connection's frame writer for each batch; a
+    /// closing batch writes its frames, then closes the WebSocket.
+    private func writeAsync(_ first: EngineWebSocketSendQueue.Batch, generation: Int) async {
+        var batch = first
+        while true {
+            let webSocket = self.host.withAttempt { attempt in
+                attempt.generation == generation ? attempt.webSocket.connection : nil
+            }
+            if let webSocket, !batch.frames.isEmpty {
+                do {
+                    try await webSocket.send(contentsOf: batch.frames.map(Self.message))
+                } catch {
+                    self.writeFailed(generation: generation)
+                    return
+                }
+                self.host.sendFinished(batch.writeID, generation: generation)
+            }
+            if batch.closes {
+                let closing = self.host.withAttempt { attempt -> (any WebSocketConnection)? in
+                    guard attempt.generation == generation else { return nil }
+                    defer {
+                        attempt.webSocket.connection = nil
+                        attempt.webSocket.task?.cancel()
+                        attempt.webSocket.task = nil
+                    }
+                    return attempt.webSocket.connection
+                }
+                _ = self.nextBatch(generation: generation)
+                await closing?.close(code: 1000, reason: "")
+                return
+            }
+            guard let next = self.nextBatch(generation: generation) else { return }
+            batch = next
+        }
+    }
+
+    /// The writer wrote its batch: the next one, or `nil` when the queue went idle.
+    private func nextBatch(generation: Int) -> EngineWebSocketSendQueue.Batch? {
+        self.host.withAttempt { attempt in
+            guard attempt.generation == generation else { return nil }
+            return attempt.webSocket.sendQueue.written()
+        }
+    }
+
+    /// A write failed: nothing more goes out on this WebSocket; the machine hears of it.
+    private func writeFailed(generation: Int) {
+        self.host.withAttempt { attempt in
+            if attempt.generation == generation { attempt.webSocket.sendQueue.fail() }
+        }
+        self.host.drive(generation) { $0.webSocketFailed(reason: Self.closedReason) }
+    }
+
+    static func message(_ frame: EngineWebSocketFrame) -> WebSocketMessage {
+        switch frame {
+        case .text(let text): return .text(text)
+        case .binary(let bytes): return .binary(bytes)
+        }
+    }
+}
