@@ -422,7 +422,7 @@ import Testing
                             if text.hasPrefix("4") { serverReceived.append(String(text.dropFirst())) }
                         }
                     case .deliverMessage(let text):
-                        delivered.append(text)
+                        delivered.append(text.message)
                     case .upgraded:
                         #expect(postBody == nil && !getInFlight)
                     default:

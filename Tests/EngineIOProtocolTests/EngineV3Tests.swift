@@ -188,6 +188,20 @@ import Testing
         #expect(machine.heartbeatTimerFired(now: t1 + .seconds(30)).last == .closed(.pingTimeout))
     }
 
+    /// The same over WebSocket, where a message frame is handed on as it arrived
+    /// (`EngineMessageText`): it still proves liveness.
+    @Test func aWebSocketMessageKeepsTheSessionAlive() {
+        var machine = EngineClientStateMachine(configuration: .init(forceWebSockets: true, protocolVersion: .v3))
+        _ = machine.start()
+        _ = machine.webSocketOpened(now: self.t0)
+        _ = machine.webSocketReceived(.text(#"0{"sid":"s","upgrades":[],"pingInterval":25000,"pingTimeout":5000}"#), now: self.t0)
+        _ = machine.heartbeatTimerFired(now: self.t0 + .seconds(25))  // ping sent
+        let t1 = self.t0 + .seconds(28)
+        #expect(machine.webSocketReceived(.text("4x"), now: t1) == [.deliverMessage("x")])
+        #expect(machine.heartbeatTimerFired(now: self.t0 + .seconds(30)) == [.scheduleHeartbeatTimeout(t1 + .seconds(30))])
+        #expect(machine.heartbeatTimerFired(now: t1 + .seconds(30)).last == .closed(.pingTimeout))
+    }
+
     @Test func upgradeAndBinaryOverWebSocket() {
         var machine = EngineClientStateMachine(configuration: .init(protocolVersion: .v3))
         _ = machine.start()

@@ -32,8 +32,9 @@ package enum EngineClientAction: Sendable, Hashable {
     case opened(EngineHandshake)
     /// The session moved from polling to WebSocket.
     case upgraded
-    /// A text `message` packet for the layer above.
-    case deliverMessage(String)
+    /// A text `message` packet for the layer above, as the packet's text (see
+    /// ``EngineMessageText``: a WebSocket frame's text is handed on without a copy).
+    case deliverMessage(EngineMessageText)
     /// A binary `message` packet for the layer above.
     case deliverBinaryMessage([UInt8])
     /// Engine.IO 3: the server answered the client's ping (upstream reports it as the `pong`

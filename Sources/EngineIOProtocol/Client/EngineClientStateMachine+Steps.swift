@@ -7,13 +7,7 @@ extension EngineClientStateMachine {
     // MARK: Packets
 
     mutating func handle(_ packet: EnginePacket, now: MonotonicInstant, into actions: inout [EngineClientAction]) {
-        if self.version == .v3 {
-            // v3: any packet proves liveness (engine.io-client 3.x `onHeartbeat` on every packet).
-            // The timer already armed fires no later than before, and re-arms itself.
-            self.withSession { session in
-                session.heartbeatDeadline = now + session.handshake.pingInterval + session.handshake.pingTimeout
-            }
-        }
+        self.packetArrived(now: now)
         switch packet {
         case .open(let text):
             guard case .opening(let opening) = self.state else { return }  // a second open is ignored
@@ -55,13 +49,22 @@ extension EngineClientStateMachine {
                 actions.append(.scheduleHeartbeatTimeout(min(nextPingAt, session.heartbeatDeadline)))
             }
         case .message(let text):
-            actions.append(.deliverMessage(text))
+            actions.append(.deliverMessage(EngineMessageText(message: text)))
         case .binaryMessage(let bytes):
             actions.append(.deliverBinaryMessage(bytes))
         case .close:
             actions += self.teardown(.serverClosed)
         case .upgrade, .noop:
             break
+        }
+    }
+
+    /// Every packet: in v3 any packet proves liveness (engine.io-client 3.x `onHeartbeat` on
+    /// every packet). The timer already armed fires no later than before, and re-arms itself.
+    mutating func packetArrived(now: MonotonicInstant) {
+        guard self.version == .v3 else { return }
+        self.withSession { session in
+            session.heartbeatDeadline = now + session.handshake.pingInterval + session.handshake.pingTimeout
         }
     }
 

@@ -479,6 +479,12 @@ package struct EngineClientStateMachine: Sendable {
     /// A WebSocket message arrived.
     package mutating func webSocketReceived(_ frame: EngineWebSocketFrame, now: MonotonicInstant) -> [EngineClientAction] {
         guard self.webSocketActive else { return [] }
+        // The common case, a message on the open session: its text is the packet, handed on
+        // as it is (no copy to strip the type digit).
+        if case .text(let text) = frame, text.utf8.first == UInt8(ascii: "4"), self.transport == .webSocket, self.isOpen {
+            self.packetArrived(now: now)
+            return [.deliverMessage(EngineMessageText(packet: text))]
+        }
         let packet: EnginePacket
         do {
             packet = try EnginePacket(webSocketFrame: frame, version: self.version)

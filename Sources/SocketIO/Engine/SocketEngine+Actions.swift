@@ -126,7 +126,7 @@ extension SocketEngine {
         case .deliverMessage(let text):
             // Through the open `parseEngineMessage(_:)`, as upstream, so an override sees
             // every message; the base class's takes a fast path for `4` (see there).
-            self.parseEngineMessage("4" + text)
+            self.parseEngineMessage(text.packet)
         case .deliverBinaryMessage(let bytes):
             self.parseEngineData(Data(bytes))
         case .pongReceived:
