@@ -37,6 +37,9 @@ package final class EngineReadGate: Sendable {
     /// Returns at once while open; otherwise suspends until ``resume()`` or until the task is
     /// cancelled (the caller checks `Task.isCancelled` after).
     package func waitUntilOpen() async {
+        // Checked here first: while open, no nested async call (each costs the task a
+        // `swift_task_switch`, which takes its executor-preference lock, on every read).
+        guard self.isPaused else { return }
         await self.state.suspend(on: \.waiters, cancelled: ()) { $0.paused ? nil : () }
     }
 }
