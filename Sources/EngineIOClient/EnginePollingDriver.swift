@@ -101,13 +101,7 @@ package struct EnginePollingDriver: Sendable {
                 host.drive(generation) { $0.pollingGETFailed(reason: error.message) }
             }
         }
-        host.withAttempt { attempt in
-            if attempt.generation == generation {
-                attempt.polling.getTask = task
-            } else {
-                task.cancel()
-            }
-        }
+        self.keep(task, as: \.getTask, generation: generation)
     }
 
     /// The machine's ``EngineClientAction/sendPollingPOST(sid:body:)``, carrying writes up to
@@ -132,13 +126,20 @@ package struct EnginePollingDriver: Sendable {
                 host.drive(generation) { $0.pollingPOSTFailed(reason: error.message) }
             }
         }
-        host.withAttempt { attempt in
-            if attempt.generation == generation {
-                attempt.polling.postTask = task
-            } else {
-                task.cancel()
-            }
+        self.keep(task, as: \.postTask, generation: generation)
+    }
+
+    /// Records `task` as attempt `generation`'s request in flight, or cancels it when that
+    /// attempt is gone already.
+    private func keep(
+        _ task: Task<Void, Never>, as handle: WritableKeyPath<EngineConnectionAttempt.PollingHandles, Task<Void, Never>?>, generation: Int
+    ) {
+        let kept = self.host.withAttempt { attempt -> Bool in
+            guard attempt.generation == generation else { return false }
+            attempt.polling[keyPath: handle] = task
+            return true
         }
+        if !kept { task.cancel() }
     }
 
     /// Sends the close packet of an ended attempt (session `sid`) in a `POST` of its own
