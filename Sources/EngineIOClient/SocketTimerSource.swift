@@ -3,6 +3,8 @@ package import RealtimeTime
 
 #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
 import RealtimeIO
+#else
+import RealtimeSync
 #endif
 
 /// Where a manager's timers come from: one source per manager (ack deadlines, reconnect
