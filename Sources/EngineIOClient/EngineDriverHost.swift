@@ -17,7 +17,8 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     var readGate: EngineReadGate { get }
     /// The server's sticky cookies (RealtimeHTTP's RFC 6265 store).
     var stickyCookies: HTTPCookieStore { get }
-    /// What requests use when no attempt has started (before the first `connect()`).
+    /// What requests use: the current attempt's options, or (before the first `connect()`)
+    /// the options as set now.
     var requestOptions: EngineRequestOptions { get }
 
     /// Runs `body` on the current attempt, under the host's lock.

@@ -21,7 +21,7 @@ package struct EngineWebSocketDriver: Sendable {
     /// The connection's options: the attempt's headers (with the sticky cookies), compression,
     /// TLS and proxy.
     package func options() -> WebSocketOptions {
-        let options = self.requestOptions()
+        let options = self.host.requestOptions
         var webSocketOptions = WebSocketOptions(
             headers: options.headers(
                 forWebSocket: true, sticky: self.host.stickyCookies,
@@ -34,11 +34,7 @@ package struct EngineWebSocketDriver: Sendable {
 
     /// The WebSocket URL, with `sid` for an upgrade.
     package func url(sid: String?) -> URL {
-        self.requestOptions().webSocketURL(sid: sid)
-    }
-
-    private func requestOptions() -> EngineRequestOptions {
-        self.host.withAttempt { $0.options } ?? self.host.requestOptions
+        self.host.requestOptions.webSocketURL(sid: sid)
     }
 
     /// The machine's ``EngineClientAction/openWebSocket(sid:)``: opens a WebSocket (direct or
