@@ -21,7 +21,7 @@ test: bootstrap
 # and every test that can run against URLSession here. WebSocket tests skip themselves there
 # and print why.
 APPLE_CONFIG = --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK
-APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
+APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|EngineIOClientTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
@@ -82,7 +82,7 @@ asan: bootstrap
 	./scripts/sanitize.sh address
 
 TSAN_SHARDS ?= 4
-TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests SocketIOTests SocketIOConcurrencyTests
+TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests EngineIOClientTests SocketIOTests SocketIOConcurrencyTests
 tsan-ci: bootstrap
 	SANITIZE_SHARDS=$(TSAN_SHARDS) ./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
 

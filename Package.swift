@@ -113,6 +113,7 @@ targets += [
     testTarget("RealtimeIOTests", ["RealtimeIO"]),
     testTarget("RealtimeHTTPTests", ["RealtimeHTTP", "RealtimeIO", "RealtimeTransport", "HTTP1Codec", "WebSocketCodec", "ProxyCodec"]),
     testTarget("EventSourceTests", ["EventSource", "RealtimeIO", "RealtimeHTTP", "HTTP1Codec", "SSEProtocol"]),
+    testTarget("EngineIOClientTests", ["EngineIOClient", "EngineIOProtocol", "RealtimeHTTP", "RealtimeTransport"]),
     testTarget("SocketIOTests", ["SocketIO", "EngineIOClient", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "EngineIOClient", "RealtimeIO"]),
     testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse"]),

@@ -32,6 +32,9 @@ package struct EngineConnectionAttempt {
         package var tasks: [Task<Void, Never>] = []
         package var timer: SocketTimer?
         package var webSocket: (any WebSocketConnection)?
+        /// The close of a replaced polling attempt that must still reach the server
+        /// (``EnginePollingDriver/EndingClose``), from ``EngineConnectionAttempt/reset(options:)``.
+        package var pollingClose: EnginePollingDriver.EndingClose?
     }
 
     /// The text of a polling URL up to the value of its cache-defeating `t` parameter:
@@ -139,8 +142,15 @@ package struct EngineConnectionAttempt {
 
     /// Starts a new attempt with a fresh machine and `options`; returns the previous
     /// attempt's resources.
+    ///
+    /// A client close of the previous attempt that is still under way goes on
+    /// (``EngineClientStateMachine/abandon()``): its requests come back as the teardown's
+    /// ``Teardown/pollingClose`` instead of with the tasks to cancel, so the server sees the
+    /// close before this attempt's handshake.
     package mutating func reset(options: EngineRequestOptions) -> Teardown {
-        let teardown = self.takeResources()
+        let pollingClose = EnginePollingDriver.EndingClose.take(from: &self)
+        var teardown = self.takeResources()
+        teardown.pollingClose = pollingClose
         self.generation += 1
         self.options = options
         self.polling = PollingHandles()

@@ -142,9 +142,51 @@ package struct EnginePollingDriver: Sendable {
         if !kept { task.cancel() }
     }
 
+    /// The close of a polling attempt that a new attempt replaced while the close was under
+    /// way (``EngineClientStateMachine/abandon()``): what the attempt handed over instead of
+    /// cancelling it (``EngineConnectionAttempt/reset(options:)``).
+    package struct EndingClose: Sendable {
+        /// The attempt's `POST` in flight, which carries the close packet or goes before it.
+        package var post: Task<Void, Never>?
+        /// The attempt's `GET` in flight, cancelled once the close went out.
+        package var get: Task<Void, Never>?
+        /// The close packet's own `POST`, when it still waited behind `post`.
+        package var closePOST: (sid: String, body: [UInt8])?
+
+        /// Takes from `attempt` what its close still needs (the machine's
+        /// ``EngineClientStateMachine/abandon()``), so that tearing the attempt down does not
+        /// cancel it; `nil` when no client close was under way.
+        static func take(from attempt: inout EngineConnectionAttempt) -> EndingClose? {
+            let closeOut = attempt.machine.abandon()
+            var ending = EndingClose()
+            if closeOut.keepsPOSTInFlight { swap(&ending.post, &attempt.polling.postTask) }
+            if closeOut.keepsGETInFlight { swap(&ending.get, &attempt.polling.getTask) }
+            ending.closePOST = closeOut.closePOST
+            return ending.post == nil && ending.get == nil && ending.closePOST == nil ? nil : ending
+        }
+
+        /// Lets the ended attempt's close reach the server: its `POST` in flight finishes
+        /// instead of being cancelled (unless this task is), then the close packet goes in a
+        /// `POST` of its own if it was still waiting (through `driver`, which is `nil` once
+        /// the host is gone), and only then is its `GET` cancelled.
+        package func finish(driver: @Sendable () -> EnginePollingDriver?) async {
+            if let post = self.post {
+                await withTaskCancellationHandler {
+                    await post.value
+                } onCancel: {
+                    post.cancel()
+                }
+            }
+            if let closePOST = self.closePOST, !Task.isCancelled {
+                await driver()?.sendClosePOST(sid: closePOST.sid, body: closePOST.body)
+            }
+            self.get?.cancel()
+        }
+    }
+
     /// Sends the close packet of an ended attempt (session `sid`) in a `POST` of its own
     /// (``EngineClientStateMachine/abandon()``); the answer is not looked at.
-    package func sendClosePOST(sid: String, body: [UInt8]) async {
+    func sendClosePOST(sid: String, body: [UInt8]) async {
         guard let http = self.host.transports?.http else { return }
         let options = self.host.requestOptions
         let prefix = EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid)

@@ -212,84 +212,42 @@ extension SocketEngine {
         }
     }
 
-    /// Cancels an attempt's tasks and closes its WebSocket.
+    /// Cancels an attempt's tasks, closes its WebSocket and lets a client close that is
+    /// still under way reach the server (``EnginePollingDriver/EndingClose``).
     ///
-    /// The close is the ended attempt's last task: recorded under its generation in
-    /// ``State/closingWebSockets`` until it ends (bounded: the handshake waits at most the
-    /// connection's close timeout for the peer, then closes the socket). It holds the
-    /// WebSocket, not the engine.
+    /// Each close is the ended attempt's last task, kept in ``State/endings`` until it ends
+    /// (``EngineEndingTasks``: bounded, and cancelled with the engine). It holds the
+    /// WebSocket or the requests, not the engine.
     func release(_ teardown: EngineConnectionAttempt.Teardown) {
         for task in teardown.tasks {
             task.cancel()
         }
         teardown.timer?.cancel()
         if let webSocket = teardown.webSocket {
-            let generation = teardown.generation
-            // Made and recorded in one critical section: the task's end takes the same lock
-            // to forget it, so it cannot run before the record exists.
-            self.state.withLock { state in
-                state.closingWebSockets[generation] = Task { [weak self] in
-                    await webSocket.close(code: 1000, reason: "")
-                    self?.webSocketCloseEnded(generation: generation)
-                }
-            }
+            self.keepEnding(.webSocketClose) { await webSocket.close(code: 1000, reason: "") }
+        }
+        if let close = teardown.pollingClose {
+            // The engine is not kept alive by its ended attempt's close.
+            let driver: @Sendable () -> EnginePollingDriver? = { [weak self] in self?.pollingDriver }
+            self.keepEnding(.pollingClose) { await close.finish(driver: driver) }
         }
     }
 
-    /// The close of a polling attempt that a new attempt replaced while the close was under
-    /// way (``EngineClientStateMachine/abandon()``).
-    struct EndingClose {
-        var generation: Int
-        /// The attempt's `POST` in flight, which carries the close packet or goes before it.
-        var post: Task<Void, Never>?
-        /// The attempt's `GET` in flight, cancelled once the close went out.
-        var get: Task<Void, Never>?
-        /// The close packet's own `POST`, when it still waited behind `post`.
-        var closePOST: (sid: String, body: [UInt8])?
-
-        var isEmpty: Bool { self.post == nil && self.get == nil && self.closePOST == nil }
-    }
-
-    /// Lets an ended attempt's close reach the server: its `POST` in flight finishes instead
-    /// of being cancelled, then the close packet goes in a `POST` of its own if it was still
-    /// waiting, and only then is its `GET` cancelled. One task, recorded in
-    /// ``State/closingPOSTs`` until it ends (cancelled with the engine).
-    func finish(_ close: EndingClose) {
-        let generation = close.generation
+    /// Starts `operation` as an ending task, forgotten when it ends.
+    private func keepEnding(_ kind: EngineEndingTasks.Kind, _ operation: @escaping @Sendable () async -> Void) {
+        // Made and recorded in one critical section: the task's end takes the same lock to
+        // forget it, so it cannot run before the record exists.
         self.state.withLock { state in
-            state.closingPOSTs[generation] = Task { [weak self] in
-                if let post = close.post {
-                    await withTaskCancellationHandler {
-                        await post.value
-                    } onCancel: {
-                        post.cancel()
-                    }
-                }
-                if let closePOST = close.closePOST, !Task.isCancelled {
-                    await self?.pollingDriver.sendClosePOST(sid: closePOST.sid, body: closePOST.body)
-                }
-                close.get?.cancel()
-                self?.closingPOSTEnded(generation: generation)
+            state.endings.start(kind) { [weak self] id in
+                await operation()
+                self?.state.withLock { $0.endings.ended(id) }
             }
-        }
-    }
-
-    private func closingPOSTEnded(generation: Int) {
-        self.state.withLock { state in
-            _ = state.closingPOSTs.removeValue(forKey: generation)
         }
     }
 
     /// How many close `POST`s of ended attempts still run (for tests).
     package var closingPOSTCount: Int {
-        self.state.withLock { $0.closingPOSTs.count }
-    }
-
-    /// The close of attempt `generation`'s WebSocket ended: forget its task.
-    private func webSocketCloseEnded(generation: Int) {
-        self.state.withLock { state in
-            _ = state.closingWebSockets.removeValue(forKey: generation)
-        }
+        self.state.withLock { $0.endings.count(.pollingClose) }
     }
 
     // MARK: Heartbeat

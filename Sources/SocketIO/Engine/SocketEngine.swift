@@ -26,14 +26,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var actionQueue: [QueuedAction] = []
         /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
         var performingActions = false
-        /// The close handshakes of ended attempts' WebSockets, by attempt generation, while
-        /// they run (bounded by the connection's close timeout, see `SocketEngine.release(_:)`).
-        /// Cancelled when the engine is deinitialized: a cancelled close stops waiting for the
-        /// peer and closes its socket at once.
-        var closingWebSockets: [Int: Task<Void, Never>] = [:]
-        /// The close `POST`s of ended polling attempts, by attempt generation, while they run
-        /// (see `SocketEngine.finish(_:)`; bounded by the request's idle timeout).
-        var closingPOSTs: [Int: Task<Void, Never>] = [:]
+        /// The closes of ended attempts that still run (see `SocketEngine.release(_:)`),
+        /// cancelled when the engine is deinitialized.
+        var endings = EngineEndingTasks()
         /// Writers waiting for room in the outbound buffers (`SocketEngine+Room.swift`).
         var roomWaiters = WaitList<Bool>()
 
@@ -290,15 +285,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     deinit {
         // The close handshakes still running end now: their sockets close without waiting
         // for the peer's answer (nobody is left to observe it).
-        let closing = self.state.withLock { Array($0.closingWebSockets.values) + Array($0.closingPOSTs.values) }
-        for task in closing {
+        for task in self.state.withLock({ $0.endings.takeAll() }) {
             task.cancel()
         }
     }
 
     /// How many WebSocket close handshakes of ended attempts still run (for tests).
     package var closingWebSocketCount: Int {
-        self.state.withLock { $0.closingWebSockets.count }
+        self.state.withLock { $0.endings.count(.webSocketClose) }
     }
 
     /// Creates a new engine.
@@ -328,24 +322,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
-        let (generation, teardown, closeOut) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown, EndingClose?) in
-            // A client close still under way goes on (`EngineClientStateMachine.abandon()`):
-            // the server must see it before this attempt's handshake.
-            let closeOut = state.attempt.machine.abandon()
-            let ending = EndingClose(
-                generation: state.attempt.generation,
-                post: closeOut.keepsPOSTInFlight ? state.attempt.polling.postTask : nil,
-                get: closeOut.keepsGETInFlight ? state.attempt.polling.getTask : nil,
-                closePOST: closeOut.closePOST)
-            if closeOut.keepsPOSTInFlight { state.attempt.polling.postTask = nil }
-            if closeOut.keepsGETInFlight { state.attempt.polling.getTask = nil }
+        let (generation, teardown) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown) in
             // The attempt's options are fixed now: a setting changed later applies at the
-            // next connect.
+            // next connect. A client close still under way goes on (the teardown's
+            // `pollingClose`): the server must see it before this attempt's handshake.
             let teardown = state.attempt.reset(options: state.options.snapshot(proxy: state.proxy))
-            return (state.attempt.generation, teardown, ending.isEmpty ? nil : ending)
+            return (state.attempt.generation, teardown)
         }
         self.release(teardown)
-        if let closeOut { self.finish(closeOut) }
 
         DefaultSocketLogger.Logger.log("Starting engine. Server: \(self.url.host ?? "")", type: SocketEngine.logTypeIO)
 

@@ -4,8 +4,6 @@ import RealtimeSync
 import TestSupport
 import Testing
 
-@testable import SocketIO
-
 /// The engine's read gate, without I/O: open passes, paused waits for `resume()`, and a
 /// cancelled waiter leaves without the gate opening.
 @Suite struct EngineReadGateTests {

@@ -1,0 +1,89 @@
+import EngineIOClient
+import EngineIOProtocol
+import Foundation
+import RealtimeTransport
+import Testing
+
+/// The attempt's own rules, without I/O: a new attempt hands over a client close that is still
+/// under way instead of cancelling it, and the polling URL keeps the app's query as it was
+/// encoded.
+@Suite struct EngineConnectionAttemptTests {
+    static let sid = "lv_VI97HAXpY6yYWAAAC"
+    static let openText = #"0{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}"#
+
+    static func options(_ url: String = "http://localhost/socket.io/?EIO=4&transport=polling") -> EngineRequestOptions {
+        EngineRequestOptions(
+            machine: .init(forcePolling: true), urlPolling: URL(string: url)!, urlWebSocket: URL(string: "ws://localhost/socket.io/")!,
+            extraHeaders: [], cookies: [], tls: TLSConfiguration(), proxy: .direct, compress: false)
+    }
+
+    /// An attempt past its handshake over polling, with a `GET` and a `POST` in flight.
+    static func openAttempt(_ get: Task<Void, Never>, _ post: Task<Void, Never>) -> EngineConnectionAttempt {
+        var attempt = EngineConnectionAttempt()
+        _ = attempt.reset(options: Self.options())
+        _ = attempt.machine.start()
+        _ = attempt.machine.pollingGETCompleted(body: Array(Self.openText.utf8), now: .now)
+        attempt.polling.getTask = get
+        attempt.polling.postTask = post
+        return attempt
+    }
+
+    static func pending() -> Task<Void, Never> {
+        Task { while !Task.isCancelled { await Task.yield() } }
+    }
+
+    @Test func aNewAttemptHandsOverAClientCloseUnderWay() {
+        let (get, post) = (Self.pending(), Self.pending())
+        defer {
+            get.cancel()
+            post.cancel()
+        }
+        var attempt = Self.openAttempt(get, post)
+        _ = attempt.machine.send(.message("a"))
+        _ = attempt.machine.close()
+        let generation = attempt.generation
+
+        let teardown = attempt.reset(options: Self.options())
+        #expect(teardown.generation == generation)
+        #expect(attempt.generation == generation + 1)
+        // The requests in flight are the close's, not tasks to cancel.
+        #expect(teardown.tasks.isEmpty)
+        let close = try! #require(teardown.pollingClose)
+        #expect(close.post == post)
+        #expect(close.get == get)
+        #expect(close.closePOST?.sid == Self.sid)
+        #expect(close.closePOST.map { String(decoding: $0.body, as: UTF8.self) } == "1")
+        #expect(attempt.polling.getTask == nil && attempt.polling.postTask == nil)
+    }
+
+    @Test func aNewAttemptCancelsAnOpenSessionsRequests() {
+        let (get, post) = (Self.pending(), Self.pending())
+        defer {
+            get.cancel()
+            post.cancel()
+        }
+        var attempt = Self.openAttempt(get, post)
+        let teardown = attempt.reset(options: Self.options())
+        #expect(teardown.pollingClose == nil)
+        #expect(Set(teardown.tasks) == [get, post])
+    }
+
+    @Test func theClosePOSTWaitsForThePOSTInFlightAndCutsTheGETAfter() async {
+        let postDone = Task<Void, Never> {}
+        let get = Self.pending()
+        var attempt = Self.openAttempt(get, postDone)
+        _ = attempt.machine.close()
+        let close = try! #require(attempt.reset(options: Self.options()).pollingClose)
+        // No host: the close POST is not sent, the GET is still cut.
+        await close.finish { nil }
+        #expect(get.isCancelled)
+        #expect(!postDone.isCancelled)
+    }
+
+    @Test func thePollingURLAppendsTheSessionAndKeepsTheAppsEncoding() {
+        let base = URL(string: "http://localhost/socket.io/?EIO=4&transport=polling&token=a%2Bb")!
+        let prefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: Self.sid)
+        #expect(prefix.sid == Self.sid)
+        #expect(prefix.text.hasPrefix("http://localhost/socket.io/?EIO=4&transport=polling&token=a%2Bb&sid=\(Self.sid)&t="))
+    }
+}
