@@ -98,13 +98,15 @@ var targets: [Target] = [
         path: "Tools/sse", swiftSettings: strict),
 
     // MARK: Test support (server processes, certificates, free ports)
-    .target(name: "TestSupport", dependencies: ["RealtimeTime"], path: "Tests/TestSupport", swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["RealtimeTime", "CAllocationProbe"], path: "Tests/TestSupport", swiftSettings: strict),
+    // Counts the test process's large allocations (copies per event); see its source.
+    .target(name: "CAllocationProbe", path: "Tests/CAllocationProbe"),
 ]
 
 targets += [
     testTarget("RealtimeSyncTests", []),
     testTarget("RealtimeTimeTests", []),
-    testTarget("HTTP1CodecTests", ["HTTP1Codec", "CRealtimeZlib"]),
+    testTarget("HTTP1CodecTests", ["HTTP1Codec", "RealtimeTransport", "CRealtimeZlib"]),
     testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol"]),
     testTarget("SocketIOProtocolTests", ["SocketIOProtocol", "EngineIOProtocol"]),

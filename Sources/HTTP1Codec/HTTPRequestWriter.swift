@@ -19,8 +19,26 @@ package enum HTTPRequestWriter {
         method: String, target: String, headers: HTTPHeaders,
         body: [UInt8]?
     ) -> [UInt8] {
+        var output = Self.serializeHead(
+            method: method, target: target, headers: headers, bodyLength: body?.count, reserving: body?.count ?? 0)
+        if let body { output.append(contentsOf: body) }
+        return output
+    }
+
+    /// The head of a request whose body of `bodyLength` bytes (`nil`: none) is written after
+    /// it on its own, so a large body is not copied behind its head: the same framing as
+    /// ``serialize(method:target:headers:body:)``.
+    package static func serializeHead(
+        method: String, target: String, headers: HTTPHeaders, bodyLength: Int?
+    ) -> [UInt8] {
+        Self.serializeHead(method: method, target: target, headers: headers, bodyLength: bodyLength, reserving: 0)
+    }
+
+    private static func serializeHead(
+        method: String, target: String, headers: HTTPHeaders, bodyLength: Int?, reserving extra: Int
+    ) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(64 + target.utf8.count + headers.count * 32 + (body?.count ?? 0))
+        output.reserveCapacity(64 + target.utf8.count + headers.count * 32 + extra)
         Self.appendToken(method, to: &output)
         output.append(UInt8(ascii: " "))
         Self.appendTarget(target, to: &output)
@@ -30,14 +48,13 @@ package enum HTTPRequestWriter {
         }
         let framed = headers.contains(name: "Content-Length") || headers.contains(name: "Transfer-Encoding")
         if !framed {
-            if let body {
-                Self.appendField(name: "Content-Length", value: String(body.count), to: &output)
+            if let bodyLength {
+                Self.appendField(name: "Content-Length", value: String(bodyLength), to: &output)
             } else if method == "POST" || method == "PUT" || method == "PATCH" {
                 Self.appendField(name: "Content-Length", value: "0", to: &output)
             }
         }
         output.append(contentsOf: "\r\n".utf8)
-        if let body { output.append(contentsOf: body) }
         return output
     }
 

@@ -168,3 +168,55 @@ import Testing
         #expect(EnginePollingPayload.encode([EnginePacket.binaryMessage([1, 2, 3, 4])]).count == 9)
     }
 }
+
+/// A whole polling body decoded in place gives the same packets, and the same errors, as the
+/// incremental decoder fed the body whole and fed it one byte at a time.
+@Suite struct EnginePollingBodyDecodeTests {
+    static func incremental(_ body: [UInt8], chunk: Int, limit: Int) -> Result<[EnginePacket], EngineProtocolError> {
+        var decoder = PollingPayloadDecoder(maximumLength: limit)
+        do throws(EngineProtocolError) {
+            var packets: [EnginePacket] = []
+            var index = 0
+            while index < body.count {
+                packets += try decoder.feed(body[index..<min(index + chunk, body.count)])
+                index += chunk
+            }
+            return .success(packets + (try decoder.finish()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func whole(_ body: [UInt8], limit: Int) -> Result<[EnginePacket], EngineProtocolError> {
+        do throws(EngineProtocolError) {
+            return .success(try EnginePollingPayload.decode(body, maximumLength: limit))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func theWholeBodyDecodesAsTheIncrementalDecoderDoes() {
+        var bodies: [String] = [
+            "", "4", "4hello", "4a\u{1E}4b", "4a\u{1E}", "\u{1E}4a", "4a\u{1E}\u{1E}4b", "\u{1E}", "2\u{1E}3probe\u{1E}6",
+            "bAQID", "b!!!", "4é\u{1E}4漢字", "9", "40{\"sid\":\"x\"}\u{1E}42[\"e\",1]",
+        ]
+        // Random bodies over a small alphabet of digits, separators and base64.
+        var random = SplitMix64(seed: 19)
+        let alphabet = Array("0123456b4AQ=x\u{1E}".utf8)
+        for _ in 0..<300 {
+            let length = Int(random.next() % 12)
+            bodies.append(String(decoding: (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }, as: UTF8.self))
+        }
+        for text in bodies {
+            let body = Array(text.utf8)
+            for limit in [PollingPayloadDecoder.defaultMaximumLength, max(0, body.count - 1)] {
+                let expected = Self.incremental(body, chunk: max(1, body.count), limit: limit)
+                #expect(Self.whole(body, limit: limit) == expected, "\(text.debugDescription), limit \(limit)")
+                // Byte by byte, an early record's error can come before the size's.
+                if limit >= body.count {
+                    #expect(Self.incremental(body, chunk: 1, limit: limit) == expected, "\(text.debugDescription) byte by byte")
+                }
+            }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import RealtimeTransport
 import Testing
 
 @testable import HTTP1Codec
@@ -19,6 +20,19 @@ import Testing
         #expect(
             String(decoding: bytes, as: UTF8.self)
                 == "POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello")
+    }
+
+    /// A head written apart from its body frames it exactly as the whole request does.
+    @Test func aHeadForABodyWrittenApartFramesItTheSameWay() {
+        let body = Array("hello".utf8)
+        for (method, headers) in [("POST", ["Host": "h"]), ("PUT", ["content-length": "5"])] as [(String, HTTPHeaders)] {
+            let whole = HTTPRequestWriter.serialize(method: method, target: "/echo", headers: headers, body: body)
+            let head = HTTPRequestWriter.serializeHead(method: method, target: "/echo", headers: headers, bodyLength: body.count)
+            #expect(head + body == whole)
+        }
+        #expect(
+            HTTPRequestWriter.serializeHead(method: "POST", target: "/", headers: [:], bodyLength: nil)
+                == HTTPRequestWriter.serialize(method: "POST", target: "/", headers: [:], body: nil))
     }
 
     @Test func emptyPostSaysContentLengthZero() {

@@ -2,6 +2,7 @@ import Foundation
 import HTTP1Codec
 import RealtimeIO
 import RealtimeTime
+import RealtimeTransport
 import TestSupport
 import Testing
 
@@ -215,5 +216,22 @@ extension HTTPClientTests {
         let small = try await client.execute(HTTPClientRequest(url: server.url("/length?size=10")))
         #expect(client.idleConnectionCount == 1)
         #expect(try await small.body.collect(upTo: 100) == serverPattern(size: 10))
+    }
+}
+
+/// How a request goes out: a large body after its head, not copied behind it.
+@Suite struct HTTPRequestWritesTests {
+    @Test func aLargeBodyIsWrittenApartAndASmallOneWithItsHead() {
+        let headers: HTTPHeaders = ["Host": "h"]
+        let large = [UInt8](repeating: 0x61, count: HTTPClient.separateBodyWriteThreshold)
+        let apart = HTTPClient.requestWrites(method: "POST", target: "/p", headers: headers, body: large)
+        #expect(apart.count == 2)
+        #expect(apart.last == large)
+        #expect(apart.joined().elementsEqual(HTTPRequestWriter.serialize(method: "POST", target: "/p", headers: headers, body: large)))
+
+        let small = Array(large.dropLast())
+        let together = HTTPClient.requestWrites(method: "POST", target: "/p", headers: headers, body: small)
+        #expect(together == [HTTPRequestWriter.serialize(method: "POST", target: "/p", headers: headers, body: small)])
+        #expect(HTTPClient.requestWrites(method: "GET", target: "/", headers: headers, body: nil).count == 1)
     }
 }

@@ -140,6 +140,11 @@ def register(namespace):
         for index in range(int(n)):
             await sio.emit("flood_item", index, to=sid, namespace=namespace)
 
+    @sio.on("blob", namespace=namespace)
+    async def blob(sid, n):
+        # One event carrying a string of n bytes, built here (the copy-count tests).
+        await sio.emit("blob", "b" * int(n), to=sid, namespace=namespace)
+
     @sio.on("shout", namespace=namespace)
     async def shout(sid, *data):
         await sio.emit("shouted", data, namespace=namespace)

@@ -2,6 +2,7 @@ import Foundation
 import HTTP1Codec
 import RealtimeIO
 import RealtimeTime
+import RealtimeTransport
 
 extension HTTPClient {
     /// Sends `request`, following redirects, and returns once the final response head arrived.
@@ -59,13 +60,25 @@ extension HTTPClient {
         }
     }
 
+    /// A body of at least this many bytes is written on its own after the head instead of
+    /// being copied behind it (a large polling `POST`): one more write, one copy fewer.
+    static let separateBodyWriteThreshold = 32 * 1024
+
+    /// The writes of a request: the head and a small body in one, a large body apart.
+    static func requestWrites(method: String, target: String, headers: HTTPHeaders, body: [UInt8]?) -> [[UInt8]] {
+        guard let body, body.count >= Self.separateBodyWriteThreshold else {
+            return [HTTPRequestWriter.serialize(method: method, target: target, headers: headers, body: body)]
+        }
+        return [HTTPRequestWriter.serializeHead(method: method, target: target, headers: headers, bodyLength: body.count), body]
+    }
+
     /// Writes the request on a pooled or new connection and reads until the final head.
     private func sendAndReceiveHead(_ request: HTTPClientRequest, watchdog: HTTPIdleWatchdog)
         async throws(HTTPClientError) -> (head: HTTPResponseHead, connection: HTTPConnection, parser: HTTPResponseParser)
     {
         var origin = try HTTPOrigin(url: request.url, tls: request.tls)
         origin.proxy = request.proxy.server(for: request.url)
-        let bytes = HTTPRequestWriter.serialize(
+        let writes = Self.requestWrites(
             method: request.method, target: request.url.httpRequestTarget,
             headers: self.requestHeaders(for: request, origin: origin),
             body: request.body)
@@ -82,7 +95,9 @@ extension HTTPClient {
             parser.expectResponse(toMethod: request.method)
             var receivedBytes = false
             do throws(HTTPClientError) {
-                try await connection.write(bytes, watchdog: watchdog)
+                for bytes in writes {
+                    try await connection.write(bytes, watchdog: watchdog)
+                }
                 while true {
                     let event: HTTPResponseEvent?
                     do throws(HTTPParseError) {
