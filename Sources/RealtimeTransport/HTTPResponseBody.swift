@@ -42,7 +42,12 @@ package struct HTTPResponseBody: AsyncSequence, Sendable {
                 self.source.cancel()
                 throw HTTPClientError(.bodyTooLarge, "response body exceeds \(limit) bytes")
             }
-            result += chunk
+            if result.isEmpty {
+                // The first chunk is kept as it is (a body read in one chunk is not copied).
+                result = chunk
+            } else {
+                result += chunk
+            }
         }
         return result
     }

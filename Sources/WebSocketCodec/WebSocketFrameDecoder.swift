@@ -11,7 +11,8 @@
 /// while let frame = try decoder.nextFrame() { handle(frame) }
 /// ```
 ///
-/// Payload bytes are copied once, from the input into the frame's own array.
+/// Payload bytes are copied once, from the input into the frame's own array (or, with
+/// ``nextWholeText(maxLength:)``, into the text of a whole text message).
 package struct WebSocketFrameDecoder: Sendable {
     /// Which side of the connection decodes. Servers' frames are never masked; clients'
     /// frames always are (RFC 6455 §5.1).
@@ -74,6 +75,52 @@ package struct WebSocketFrameDecoder: Sendable {
             }
             self.buffer.append(contentsOf: bytes)
         }
+    }
+
+    /// The next frame as text, when it is a whole message that needs nothing more: a final,
+    /// uncompressed, unmasked text frame (what a server sends) of at most `maxLength` bytes,
+    /// its payload all buffered and valid UTF-8. Then the text is made straight from the
+    /// buffered bytes (one copy, where ``nextFrame()`` and a message assembler make two) and
+    /// the frame is consumed.
+    ///
+    /// Returns `nil` and consumes nothing otherwise (another kind of frame, a payload still
+    /// arriving, invalid text, a failed decoder): ``nextFrame()`` then decodes the frame, and
+    /// reports whatever is wrong with it, as always. Call it only where an unfragmented text
+    /// frame would complete a message (no fragmented message in progress), and only when
+    /// decoding a server's frames (``Role/client``).
+    package mutating func nextWholeText(maxLength: Int) -> String? {
+        guard self.failed == nil, self.pendingHeader == nil, self.role == .client else { return nil }
+        let start = self.readIndex
+        let available = self.buffer.count - start
+        // FIN and the text opcode, no RSV bit; unmasked.
+        guard available >= 2, self.buffer[start] == 0x81, self.buffer[start + 1] & 0x80 == 0 else { return nil }
+        let length7 = Int(self.buffer[start + 1])
+        var length = length7
+        var headerSize = 2
+        if length7 == 126 {
+            guard available >= 4 else { return nil }
+            length = Int(self.buffer[start + 2]) << 8 | Int(self.buffer[start + 3])
+            headerSize = 4
+        } else if length7 == 127 {
+            guard available >= 10, self.buffer[start + 2] & 0x80 == 0 else { return nil }
+            var value = 0
+            for offset in 2..<10 {
+                guard value <= Int.max >> 8 else { return nil }
+                value = value << 8 | Int(self.buffer[start + offset])
+            }
+            length = value
+            headerSize = 10
+        }
+        guard length <= maxLength, length <= self.maxFramePayloadSize, available - headerSize >= length else { return nil }
+        let text = self.buffer.withUnsafeBufferPointer { all -> String? in
+            let payload = UnsafeBufferPointer(rebasing: all[(start + headerSize)..<(start + headerSize + length)])
+            var validator = UTF8Validator()
+            guard validator.validate(UnsafeRawBufferPointer(payload)), validator.isAtCharacterBoundary else { return nil }
+            return String(decoding: payload, as: UTF8.self)
+        }
+        guard let text else { return nil }
+        self.consume(headerSize + length)
+        return text
     }
 
     /// Adds bytes from the wire (copying them).

@@ -39,6 +39,13 @@ package struct WebSocketMessageAssembler: Sendable {
     ///   - maxMessageSize: largest message after reassembly (and decompression).
     ///   - decompressor: set when permessage-deflate was negotiated; RSV1 is then allowed on
     ///     the first frame of a data message.
+    /// Whether no fragmented message is in progress: an unfragmented data frame now is a
+    /// whole message (``WebSocketFrameDecoder/nextWholeText(maxLength:)``).
+    package var isIdle: Bool {
+        if case .idle = self.state { return true }
+        return false
+    }
+
     package init(maxMessageSize: Int, decompressor: PerMessageDeflateDecompressor? = nil) {
         self.maxMessageSize = maxMessageSize
         self.decompressor = decompressor

@@ -23,6 +23,7 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 
 static _Atomic size_t threshold = (size_t)-1;
+static _Atomic size_t ceiling = (size_t)-1;
 static _Atomic unsigned long counted;
 
 // Called for each counted allocation: a place for a debugger's breakpoint, to see where a
@@ -33,7 +34,7 @@ __attribute__((noinline)) void realtime_allocation_probe_counted(size_t size) {
 }
 
 static inline void observe(size_t size) {
-    if (size >= atomic_load_explicit(&threshold, memory_order_relaxed)) {
+    if (size >= atomic_load_explicit(&threshold, memory_order_relaxed) && size < atomic_load_explicit(&ceiling, memory_order_relaxed)) {
         realtime_allocation_probe_counted(size);
     }
 }
@@ -53,8 +54,9 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 
 int realtime_allocation_probe_available(void) { return 1; }
 
-void realtime_allocation_probe_arm(size_t minimum_bytes) {
+void realtime_allocation_probe_arm(size_t minimum_bytes, size_t below_bytes) {
     atomic_store_explicit(&counted, 0, memory_order_relaxed);
+    atomic_store_explicit(&ceiling, below_bytes, memory_order_relaxed);
     atomic_store_explicit(&threshold, minimum_bytes, memory_order_relaxed);
 }
 
@@ -64,6 +66,9 @@ unsigned long realtime_allocation_probe_disarm(void) {
 }
 #else
 int realtime_allocation_probe_available(void) { return 0; }
-void realtime_allocation_probe_arm(size_t minimum_bytes) { (void)minimum_bytes; }
+void realtime_allocation_probe_arm(size_t minimum_bytes, size_t below_bytes) {
+    (void)minimum_bytes;
+    (void)below_bytes;
+}
 unsigned long realtime_allocation_probe_disarm(void) { return 0; }
 #endif

@@ -14,10 +14,12 @@ package enum LargeAllocationProbe {
     /// Whether this process counts its allocations.
     package static var isAvailable: Bool { realtime_allocation_probe_available() != 0 }
 
-    /// Counts the allocations of at least `minimumBytes` from now until the returned function
-    /// is called; that function disarms the probe and returns the count.
-    package static func arm(minimumBytes: Int) -> () -> Int {
-        realtime_allocation_probe_arm(minimumBytes)
+    /// Counts the allocations of `sizes` (at least the payload's size, and below twice that:
+    /// a buffer grown past the payload doubles at most; what other tests of the process
+    /// allocate is mostly outside) from now until the returned function is called; that
+    /// function disarms the probe and returns the count.
+    package static func arm(sizes: Range<Int>) -> () -> Int {
+        realtime_allocation_probe_arm(sizes.lowerBound, sizes.upperBound)
         return { Int(realtime_allocation_probe_disarm()) }
     }
 }

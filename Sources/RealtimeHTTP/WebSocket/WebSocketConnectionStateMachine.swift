@@ -72,6 +72,12 @@ struct WebSocketConnectionStateMachine: Sendable {
         // A loop, not recursion: one read can hold thousands of tiny frames.
         while true {
             let event: WebSocketMessageAssembler.Event
+            // The common case first: a whole text message in one frame, made into its text
+            // straight from the read buffer.
+            if self.assembler.isIdle, let text = self.decoder.nextWholeText(maxLength: self.assembler.maxMessageSize) {
+                self.partialText.frameCompleted()
+                return .deliver(.text(text))
+            }
             do throws(WebSocketProtocolError) {
                 guard let frame = try self.decoder.nextFrame() else {
                     try self.partialText.check(self.decoder, self.assembler)

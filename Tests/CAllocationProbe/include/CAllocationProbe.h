@@ -7,8 +7,9 @@
 /// interpose the allocator themselves); 0 otherwise.
 int realtime_allocation_probe_available(void);
 
-/// Starts counting the allocations of at least `minimum_bytes`, process-wide.
-void realtime_allocation_probe_arm(size_t minimum_bytes);
+/// Starts counting the allocations of at least `minimum_bytes` and fewer than `below_bytes`,
+/// process-wide.
+void realtime_allocation_probe_arm(size_t minimum_bytes, size_t below_bytes);
 
 /// Stops counting and returns how many allocations were counted since the last arm.
 unsigned long realtime_allocation_probe_disarm(void);
