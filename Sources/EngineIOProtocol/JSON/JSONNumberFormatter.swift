@@ -22,7 +22,14 @@ package enum JSONNumberFormatter {
             buffer.append(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
             magnitude /= 10
         }
-        buffer[start...].reverse()
+        // Swapped in place: reversing through `buffer[start...]` would copy the slice first.
+        var low = start
+        var high = buffer.count - 1
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 
     /// Appends `value` as `JSON.stringify` would; non-finite values print `null`.

@@ -161,7 +161,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         return self.state.withLock { $0.namespace.recovered }
     }
 
-    var logType: String { "SocketIOClient{\(nsp)}" }
+    /// The logger's type for this socket, made once (it was interpolated on every packet,
+    /// logging on or off).
+    let logType: String
 
     // MARK: Initializers
 
@@ -174,6 +176,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         self.state = SocketLock(
             State(manager: manager, namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision)))
         self.nsp = nsp
+        self.logType = "SocketIOClient{\(nsp)}"
 
         super.init()
     }
