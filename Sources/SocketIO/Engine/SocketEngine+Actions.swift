@@ -17,11 +17,11 @@ extension SocketEngine {
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
     package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
-        let performer = self.state.withLock { state -> Bool in
-            guard state.attempt.generation == generation else { return false }
+        let turn = self.state.withLock { state -> EngineActionTurn? in
+            guard state.attempt.generation == generation else { return nil }
             return state.queue(input(&state.attempt.machine), generation: generation)
         }
-        if performer { self.performQueuedActions() }
+        if let turn { self.perform(turn) }
     }
 
     /// A server error object read from the transport (`EngineServerError`): upstream's
@@ -54,11 +54,17 @@ extension SocketEngine {
 
     // MARK: Performing actions
 
-    /// Performs queued actions, oldest first, until none is left (see ``State/queue(_:generation:)``).
+    /// Performs the actions of the input this thread fed (``State/queue(_:generation:)`` made
+    /// it the performer), then the queued ones, oldest first, until none is left.
     ///
-    /// Only the thread that ``State/queue(_:generation:)`` named performer runs this; inputs
-    /// fed meanwhile (by other threads, or re-entrantly by an action) queue behind and are
-    /// performed here, so the transports see sends in the order the machine produced them.
+    /// Inputs fed meanwhile (by other threads, or re-entrantly by an action) queue behind and
+    /// are performed here, so the transports see sends in the order the machine produced them.
+    func perform(_ turn: EngineActionTurn) {
+        self.perform(turn.actions, generation: turn.generation)
+        self.performQueuedActions()
+    }
+
+    /// Performs queued actions, oldest first, until none is left; only the performer runs it.
     func performQueuedActions() {
         while let batch = self.state.withLock({ state -> [SocketEngine.QueuedAction]? in
             guard !state.actionQueue.isEmpty else {
@@ -68,24 +74,28 @@ extension SocketEngine {
             defer { state.actionQueue = [] }
             return state.actionQueue
         }) {
-            var index = batch.startIndex
-            while index < batch.endIndex {
-                let queued = batch[index]
-                index += 1
-                guard case .machine(let action) = queued.work else {
-                    if case .serverError(let text) = queued.work { self.parseEngineMessage(text) }
-                    continue
+            for queued in batch {
+                switch queued.work {
+                case .machine(let actions): self.perform(actions, generation: queued.generation)
+                case .serverError(let text): self.parseEngineMessage(text)
                 }
-                // A send's `carriesWrites` comes right after it, from the same input.
-                var writeID: Int?
-                if index < batch.endIndex, case .machine(.carriesWrites(let through)) = batch[index].work,
-                    batch[index].generation == queued.generation
-                {
-                    writeID = through
-                    index += 1
-                }
-                self.perform(action, writeID: writeID, generation: queued.generation)
             }
+        }
+    }
+
+    /// Performs the actions of one input, in order.
+    private func perform(_ actions: [EngineClientAction], generation: Int) {
+        var index = actions.startIndex
+        while index < actions.endIndex {
+            let action = actions[index]
+            index += 1
+            // A send's `carriesWrites` comes right after it, from the same input.
+            var writeID: Int?
+            if index < actions.endIndex, case .carriesWrites(let through) = actions[index] {
+                writeID = through
+                index += 1
+            }
+            self.perform(action, writeID: writeID, generation: generation)
         }
     }
 
@@ -102,7 +112,7 @@ extension SocketEngine {
         case .closeWebSocket:
             self.webSocketDriver.enqueue(.close, generation: generation)
         case .carriesWrites:
-            // Taken with the send before it (`performQueuedActions`).
+            // Taken with the send before it (`perform(_:generation:)`).
             break
         case .cancelPollingRequests:
             let tasks = self.state.withLock { state -> [Task<Void, Never>] in

@@ -24,7 +24,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var attempt = EngineConnectionAttempt()
         /// Actions the machine produced, waiting to be performed in that order.
         var actionQueue: [QueuedAction] = []
-        /// `true` while a thread performs ``actionQueue`` (see `performQueuedActions()`).
+        /// `true` while a thread performs actions: its own input's, then ``actionQueue`` (see
+        /// `SocketEngine.perform(_:)`).
         var performingActions = false
         /// The closes of ended attempts that still run (see `SocketEngine.release(_:)`),
         /// cancelled when the engine is deinitialized.
@@ -32,19 +33,23 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// Writers waiting for room in the outbound buffers (`SocketEngine+Room.swift`).
         var roomWaiters = WaitList<Bool>()
 
-        /// Queues actions behind those the machine produced before; call it in the critical
-        /// section that fed the machine, so the queue's order is the machine's.
+        /// Takes the actions of one input in the critical section that fed the machine, so
+        /// the order in which actions are performed is the machine's.
         ///
-        /// - Returns: `true` when the caller must now perform the queue (no other thread is
-        ///   doing so); `false` when the thread already performing it will get to them.
-        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> Bool {
-            guard !actions.isEmpty else { return false }
-            for action in actions {
-                self.actionQueue.append(QueuedAction(work: .machine(action), generation: generation))
+        /// - Returns: the actions, when the caller must now perform them and then what queues
+        ///   behind them (``SocketEngine/perform(_:)``: no other thread is performing, and
+        ///   nothing waits); `nil` when the thread already performing will get to them
+        ///   (they are queued) or there are none.
+        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> EngineActionTurn? {
+            guard !actions.isEmpty else { return nil }
+            guard !self.performingActions else {
+                self.actionQueue.append(QueuedAction(work: .machine(actions), generation: generation))
+                return nil
             }
-            guard !self.performingActions else { return false }
+            // Not performing means nothing is queued: these go first, performed by the caller
+            // without passing through the queue.
             self.performingActions = true
-            return true
+            return EngineActionTurn(actions: actions, generation: generation)
         }
 
         /// Queues a server error object behind everything queued before it (see
@@ -86,11 +91,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         }
     }
 
-    /// An action of the machine of attempt `generation`, queued to be performed.
+    /// The actions of one input of the machine of attempt `generation`, for the thread that
+    /// performs them (``State/queue(_:generation:)``).
+    struct EngineActionTurn {
+        var actions: [EngineClientAction]
+        var generation: Int
+    }
+
+    /// The actions of one input of the machine of attempt `generation`, queued to be performed.
     struct QueuedAction {
         enum Work {
-            /// An action of the attempt's machine.
-            case machine(EngineClientAction)
+            /// The actions of one input of the attempt's machine, in order.
+            case machine([EngineClientAction])
             /// A server error object (`EngineServerError`) read from the transport: handed to
             /// the open `parseEngineMessage(_:)` in its place, so it cannot overtake a message
             /// read before it whose delivery is still queued (a CONNECT reply, say).
@@ -370,12 +382,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     open func disconnect(reason: String) {
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
-        let (performer, client) = self.state.withLock { state in
+        let (turn, client) = self.state.withLock { state in
             state.attempt.closeReport = .reported
             return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
         }
 
-        if performer { self.performQueuedActions() }
+        if let turn { self.perform(turn) }
         // The engine counts as closed from now on: writers waiting for room go on (and
         // find it closed) instead of waiting for the close handshake.
         self.wakeRoomWaiters()
@@ -515,7 +527,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - Throws: ``SocketEngineWriteError``.
     func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
         enum Outcome {
-            case queued(performer: Bool)
+            case queued(EngineActionTurn?)
             case refused(SocketEngineWriteError)
         }
         let outcome = self.state.withLock { state -> Outcome in
@@ -547,11 +559,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
                 state.attempt.nextWriteID += 1
                 state.attempt.addCompletion(completion, writeID: writeID)
             }
-            return .queued(performer: state.queue(actions, generation: state.attempt.generation))
+            return .queued(state.queue(actions, generation: state.attempt.generation))
         }
         switch outcome {
-        case .queued(let performer):
-            if performer { self.performQueuedActions() }
+        case .queued(let turn):
+            if let turn { self.perform(turn) }
         case .refused(let error):
             throw error
         }
