@@ -26,8 +26,13 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     /// Appends a field, keeping any existing field of the same name.
     package mutating func add(name: String, value: String) {
+        // Room for a typical request's or response's fields at once, instead of growing
+        // through 1, 2, 4 and 8 as they are added.
+        if self.storage.isEmpty { self.storage.reserveCapacity(Self.typicalFieldCount) }
         self.storage.append(HeaderField(name: name, value: value))
     }
+
+    private static let typicalFieldCount = 12
 
     /// Replaces every field named `name` with one field.
     package mutating func replaceOrAdd(name: String, value: String) {
@@ -70,7 +75,17 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
         Iterator(base: self.storage.makeIterator())
     }
 
+    /// Field names compare case-insensitively. Names are tokens (ASCII), so ASCII letters
+    /// are folded byte by byte, without making lowercased copies.
     private static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && lhs.lowercased() == rhs.lowercased()
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        for (left, right) in zip(lhs.utf8, rhs.utf8) where left != right {
+            guard Self.asciiLowercase(left) == Self.asciiLowercase(right) else { return false }
+        }
+        return true
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -13,6 +13,24 @@ import Testing
         #expect(headers.count == 3)
     }
 
+    /// Names are tokens: only ASCII letters fold; digits and punctuation match exactly, and
+    /// a name of another length never matches.
+    @Test func namesFoldASCIILettersOnly() {
+        let headers: HTTPHeaders = ["X-Rate-Limit_1": "a", "Sec-WebSocket-Accept": "b"]
+        #expect(headers.first(name: "x-rate-limit_1") == "a")
+        #expect(headers.first(name: "X-RATE-LIMIT_1") == "a")
+        #expect(headers.first(name: "x-rate-limit-1") == nil)
+        #expect(headers.first(name: "X-Rate-Limit_2") == nil)
+        #expect(headers.first(name: "X-Rate-Limit") == nil)
+        #expect(headers.first(name: "sec-websocket-accept") == "b")
+        #expect(headers.first(name: "sec-websocket-accepT ") == nil)
+        // `@` (0x40) and `[` (0x5B) sit next to the letters: they are not folded onto them.
+        let edges: HTTPHeaders = ["A@": "x"]
+        #expect(edges.first(name: "a@") == "x")
+        #expect(edges.first(name: "a`") == nil)
+        #expect(edges.first(name: "A[") == nil)
+    }
+
     @Test func replaceOrAddRemovesEveryOldValue() {
         var headers: HTTPHeaders = ["Accept": "a", "accept": "b", "Host": "h"]
         headers.replaceOrAdd(name: "ACCEPT", value: "c")
