@@ -23,8 +23,11 @@ final class SwiftClientRun: @unchecked Sendable {
     }
 
     let transport: String
-    /// `"callback"`: `emitWithAck(...).timingOut(after:)` from the previous ack's callback;
-    /// `"async"`: SocketIOConcurrency's `try await emitWithAck(..., timeout:)` in a loop in one task.
+    /// `"callback"`: `emitWithAck(...).timingOut(after: 0)` (no deadline, as upstream's apps
+    /// usually ask) from the previous ack's callback; `"callback-deadline"`: the same with the
+    /// deadline the async run sets (a timer armed and cancelled per ack, as the async API always
+    /// does), so the two APIs compare doing the same work; `"async"`: SocketIOConcurrency's
+    /// `try await emitWithAck(..., timeout:)` in a loop in one task.
     let api: String
     private let queue = DispatchQueue(label: "socketio-benchmark.handle")
     private let manager: SocketManager
@@ -55,7 +58,10 @@ final class SwiftClientRun: @unchecked Sendable {
 
     /// Runs `count` sequential `emitWithAck("echo", "payload", i)` round trips; returns each one's
     /// duration in seconds, in order.
-    func roundTrips(_ count: Int, timeout: Double = 60) throws(Failure) -> [Double] {
+    /// The whole loop's limit, and each ack's deadline where one is set.
+    static let ackTimeout: Double = 60
+
+    func roundTrips(_ count: Int, timeout: Double = SwiftClientRun.ackTimeout) throws(Failure) -> [Double] {
         if self.api == "async" { return try self.asyncRoundTrips(count, timeout: timeout) }
         let done = DispatchSemaphore(value: 0)
         self.samples = []
@@ -97,7 +103,8 @@ final class SwiftClientRun: @unchecked Sendable {
         }
         self.remaining -= 1
         self.sentAt = Measure.nanoseconds()
-        self.socket.emitWithAck("echo", "payload", self.samples.count).timingOut(after: 0) { [self] _ in
+        let deadline = self.api == "callback-deadline" ? Self.ackTimeout : 0
+        self.socket.emitWithAck("echo", "payload", self.samples.count).timingOut(after: deadline) { [self] _ in
             self.samples.append(Double(Measure.nanoseconds() - self.sentAt) / 1e9)
             self.sendNextEcho()
         }
@@ -154,7 +161,7 @@ final class SwiftClientRun: @unchecked Sendable {
         let (emitCPU, emitWall) = try self.fireAndForget(emits)
         self.disconnect()
         return ClientResult(
-            client: self.api == "async" ? "swift-async" : "swift", transport: self.transport, acks: acks,
+            client: ["async": "swift-async", "callback-deadline": "swift-deadline"][self.api] ?? "swift", transport: self.transport, acks: acks,
             p50Microseconds: Measure.percentile(sorted, 0.50) * 1e6,
             p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
             cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,
