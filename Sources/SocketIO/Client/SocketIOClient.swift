@@ -360,7 +360,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter completion: Callback called on transport write completion (on `handleQueue`).
     open func emit(_ event: String, with items: [SocketData], completion: (() -> Void)?) {
         do {
-            emit([event] + (try items.map({ try $0.socketRepresentation() })), completion: completion)
+            emit(try Self.eventData(event, items), completion: completion)
         } catch {
             DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)", type: logType)
 
@@ -392,7 +392,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - returns: An `OnAckCallback`. You must call the `timingOut(after:)` method before the event will be sent.
     open func emitWithAck(_ event: String, with items: [SocketData]) -> OnAckCallback {
         do {
-            return createOnAck([event] + (try items.map({ try $0.socketRepresentation() })))
+            return createOnAck(try Self.eventData(event, items))
         } catch {
             DefaultSocketLogger.Logger.error("Error creating socketRepresentation for emit: \(event)", type: logType)
 
@@ -400,6 +400,18 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
             return OnAckCallback(items: [], socket: self, sendable: false)
         }
+    }
+
+    /// An event's packet data: its name, then each item's socket representation, built in one
+    /// array (not the name's array, the items' and their concatenation).
+    static func eventData(_ event: String, _ items: [SocketData]) throws -> [Any] {
+        var data: [Any] = []
+        data.reserveCapacity(items.count + 1)
+        data.append(event)
+        for item in items {
+            data.append(try item.socketRepresentation())
+        }
+        return data
     }
 
     /// Sends an emit or an ack now, keeps it while connecting (`.sendBuffer`), or refuses it.

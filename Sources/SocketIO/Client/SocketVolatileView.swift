@@ -31,7 +31,7 @@ public struct SocketVolatileView: Sendable {
     @discardableResult
     public func emit(_ event: String, with items: [SocketData]) -> Bool {
         do {
-            return self.socket.emit([event] + (try items.map { try $0.socketRepresentation() }), volatile: true)
+            return self.socket.emit(try SocketIOClient.eventData(event, items), volatile: true)
         } catch {
             self.socket.handleClientEvent(.error, data: [event, items, error])
             return false
