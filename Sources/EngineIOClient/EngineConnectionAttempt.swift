@@ -27,8 +27,6 @@ package struct EngineConnectionAttempt {
 
     /// What a new attempt or a close hands back to be torn down outside the lock.
     package struct Teardown {
-        /// The attempt torn down (its WebSocket's close is kept under this number).
-        package var generation: Int
         package var tasks: [Task<Void, Never>] = []
         package var timer: SocketTimer?
         package var webSocket: (any WebSocketConnection)?
@@ -172,7 +170,7 @@ package struct EngineConnectionAttempt {
         var tasks = self.polling.takeTasks()
         let (webSocketTasks, connection) = self.webSocket.take(keepingWriter: keepingWebSocketWriter)
         tasks += webSocketTasks
-        return Teardown(generation: self.generation, tasks: tasks, timer: timer, webSocket: connection)
+        return Teardown(tasks: tasks, timer: timer, webSocket: connection)
     }
 
     /// Queues the completion of write `writeID`.

@@ -54,34 +54,15 @@ package enum EnginePollingPayload {
         return count
     }
 
-    /// Decodes a whole body at once, each record straight from the body's bytes (the
-    /// incremental ``PollingPayloadDecoder`` buffers a record that a chunk leaves unfinished;
-    /// a whole body has none): the same packets and errors as feeding it in one chunk.
+    /// Decodes a whole body at once (every record decoded from the body's own bytes,
+    /// ``PollingPayloadDecoder/finish(with:)``).
     ///
     /// - Parameter maximumLength: the largest body accepted, in bytes.
     /// - Throws: ``EngineProtocolError``.
     package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError)
         -> [EnginePacket]
     {
-        guard body.count <= maximumLength else { throw .payloadTooLarge(limit: maximumLength) }
-        guard !body.isEmpty else { return [] }
-        // The closure-taking buffer API does not carry typed errors: pass them as a Result.
-        let result = body.withUnsafeBufferPointer { bytes -> Result<[EnginePacket], EngineProtocolError> in
-            var packets: [EnginePacket] = []
-            var start = 0
-            do throws(EngineProtocolError) {
-                while true {
-                    let end = bytes[start...].firstIndex(of: Self.separator) ?? bytes.count
-                    // A record is never empty: not between separators, not after the last one.
-                    guard end > start else { throw .emptyPacket }
-                    packets.append(try EnginePacket(pollingRecord: UnsafeBufferPointer(rebasing: bytes[start..<end])))
-                    guard end < bytes.count else { return .success(packets) }
-                    start = end + 1
-                }
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        var decoder = PollingPayloadDecoder(maximumLength: maximumLength)
+        return try decoder.finish(with: body)
     }
 }

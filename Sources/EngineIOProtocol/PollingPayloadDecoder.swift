@@ -36,6 +36,14 @@ package struct PollingPayloadDecoder: Sendable {
     /// - Throws: ``EngineProtocolError`` for a malformed record or an oversized body; the
     ///   decoder must not be used after an error.
     package mutating func feed(_ chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [EnginePacket] {
+        try self.feed(chunk, last: false).packets
+    }
+
+    /// ``feed(_:)``; with `last`, a final record that lies whole in `chunk` is decoded in place
+    /// (`decodedLast`), the body then ended.
+    private mutating func feed(
+        _ chunk: some Collection<UInt8>, last: Bool
+    ) throws(EngineProtocolError) -> (packets: [EnginePacket], decodedLast: Bool) {
         let chunkCount = chunk.count
         guard chunkCount <= self.maximumLength - self.consumed else {
             throw .payloadTooLarge(limit: self.maximumLength)
@@ -43,16 +51,26 @@ package struct PollingPayloadDecoder: Sendable {
         self.consumed += chunkCount
         var packets: [EnginePacket] = []
         // The closure-taking buffer APIs do not carry typed errors: pass them as a Result.
-        func consumeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Void, EngineProtocolError> {
+        func consumeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Bool, EngineProtocolError> {
             do throws(EngineProtocolError) {
-                try self.consume(buffer, into: &packets)
-                return .success(())
+                return .success(try self.consume(buffer, into: &packets, last: last))
             } catch {
                 return .failure(error)
             }
         }
         let result = chunk.withContiguousStorageIfAvailable(consumeAll) ?? Array(chunk).withUnsafeBufferPointer(consumeAll)
-        try result.get()
+        return (packets, try result.get())
+    }
+
+    /// Consumes the body's last chunk and ends the body: ``feed(_:)`` then ``finish()``, except
+    /// that a last record lying whole in `chunk` is decoded from it in place instead of being
+    /// buffered first (so a body read at once is decoded without a copy).
+    ///
+    /// - Returns: the packets whose records ended in this chunk, and the last one.
+    /// - Throws: as ``feed(_:)`` and ``finish()``.
+    package mutating func finish(with chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [EnginePacket] {
+        var (packets, decodedLast) = try self.feed(chunk, last: true)
+        if !decodedLast { packets += try self.finish() }
         return packets
     }
 
@@ -70,7 +88,13 @@ package struct PollingPayloadDecoder: Sendable {
         return [packet]
     }
 
-    private mutating func consume(_ buffer: UnsafeBufferPointer<UInt8>, into packets: inout [EnginePacket]) throws(EngineProtocolError) {
+    /// Decodes the records that end in `buffer` and buffers the rest; with `last`, a rest that
+    /// is a whole record (nothing buffered before it) is decoded in place instead.
+    ///
+    /// - Returns: whether the last record was decoded here (the body is then over).
+    private mutating func consume(
+        _ buffer: UnsafeBufferPointer<UInt8>, into packets: inout [EnginePacket], last: Bool
+    ) throws(EngineProtocolError) -> Bool {
         var start = 0
         while let separatorOffset = buffer[start...].firstIndex(of: EnginePollingPayload.separator) {
             self.sawSeparator = true
@@ -83,9 +107,13 @@ package struct PollingPayloadDecoder: Sendable {
             }
             start = separatorOffset + 1
         }
-        if start < buffer.count {
-            self.record.append(contentsOf: buffer[start...])
+        guard start < buffer.count else { return false }
+        if last && self.record.isEmpty {
+            packets.append(try Self.decode(UnsafeBufferPointer(rebasing: buffer[start...])))
+            return true
         }
+        self.record.append(contentsOf: buffer[start...])
+        return false
     }
 
     private static func decodeRecord(_ record: ArraySlice<UInt8>) throws(EngineProtocolError) -> EnginePacket {

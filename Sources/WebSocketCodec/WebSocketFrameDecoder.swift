@@ -95,22 +95,12 @@ package struct WebSocketFrameDecoder: Sendable {
         // FIN and the text opcode, no RSV bit; unmasked.
         guard available >= 2, self.buffer[start] == 0x81, self.buffer[start + 1] & 0x80 == 0 else { return nil }
         let length7 = Int(self.buffer[start + 1])
-        var length = length7
-        var headerSize = 2
-        if length7 == 126 {
-            guard available >= 4 else { return nil }
-            length = Int(self.buffer[start + 2]) << 8 | Int(self.buffer[start + 3])
-            headerSize = 4
-        } else if length7 == 127 {
-            guard available >= 10, self.buffer[start + 2] & 0x80 == 0 else { return nil }
-            var value = 0
-            for offset in 2..<10 {
-                guard value <= Int.max >> 8 else { return nil }
-                value = value << 8 | Int(self.buffer[start + offset])
-            }
-            length = value
-            headerSize = 10
-        }
+        let lengthBytes = Self.extendedLengthBytes(length7)
+        let headerSize = 2 + lengthBytes
+        guard available >= headerSize else { return nil }
+        let value = self.payloadLength(length7, extendedAt: start + 2, bytes: lengthBytes)
+        guard value & (1 << 63) == 0 else { return nil }
+        let length = Int(value)
         guard length <= maxLength, length <= self.maxFramePayloadSize, available - headerSize >= length else { return nil }
         let text = self.buffer.withUnsafeBufferPointer { all -> String? in
             let payload = UnsafeBufferPointer(rebasing: all[(start + headerSize)..<(start + headerSize + length)])
@@ -198,6 +188,20 @@ package struct WebSocketFrameDecoder: Sendable {
         }
     }
 
+    /// How many bytes of extended payload length follow a 7-bit length (RFC 6455 §5.2).
+    private static func extendedLengthBytes(_ length7: Int) -> Int {
+        length7 == 127 ? 8 : (length7 == 126 ? 2 : 0)
+    }
+
+    /// The payload length a header declares: its 7-bit length, or the `bytes` (2 or 8) of
+    /// extended length at `index`, big-endian; the caller has checked they are buffered.
+    private func payloadLength(_ length7: Int, extendedAt index: Int, bytes: Int) -> UInt64 {
+        guard bytes > 0 else { return UInt64(length7) }
+        var value: UInt64 = 0
+        for offset in 0..<bytes { value = value << 8 | UInt64(self.buffer[index + offset]) }
+        return value
+    }
+
     /// Parses and validates a header at `readIndex`, consuming it; `nil` if incomplete.
     private mutating func parseHeader() throws(WebSocketProtocolError) -> Header? {
         let available = self.buffer.count - self.readIndex
@@ -226,32 +230,20 @@ package struct WebSocketFrameDecoder: Sendable {
             guard fin else { throw .protocolError("fragmented control frame") }
             guard length7 <= 125 else { throw .protocolError("control frame payload over 125 bytes") }
         }
-        let lengthBytes = length7 == 127 ? 8 : (length7 == 126 ? 2 : 0)
+        let lengthBytes = Self.extendedLengthBytes(length7)
         let headerSize = 2 + lengthBytes + (masked ? 4 : 0)
         guard available >= headerSize else { return nil }
 
         var index = self.readIndex + 2
-        var payloadLength: Int
-        switch lengthBytes {
-        case 2:
-            payloadLength = Int(self.buffer[index]) << 8 | Int(self.buffer[index + 1])
-        case 8:
-            var value: UInt64 = 0
-            for offset in 0..<8 { value = value << 8 | UInt64(self.buffer[index + offset]) }
-            guard value & (1 << 63) == 0 else {
-                throw .protocolError("64-bit payload length with the most significant bit set")
-            }
-            guard value <= UInt64(self.maxFramePayloadSize) else {
-                throw .messageTooBig("frame of \(value) bytes over the limit of \(self.maxFramePayloadSize)")
-            }
-            payloadLength = Int(value)
-        default:
-            payloadLength = length7
+        let value = self.payloadLength(length7, extendedAt: index, bytes: lengthBytes)
+        guard value & (1 << 63) == 0 else {
+            throw .protocolError("64-bit payload length with the most significant bit set")
         }
-        index += lengthBytes
+        let payloadLength = Int(value)
         guard payloadLength <= self.maxFramePayloadSize else {
             throw .messageTooBig("frame of \(payloadLength) bytes over the limit of \(self.maxFramePayloadSize)")
         }
+        index += lengthBytes
         var maskingKey: WebSocketMaskingKey?
         if masked {
             maskingKey = WebSocketMaskingKey(

@@ -32,40 +32,43 @@ import Testing
         Task { while !Task.isCancelled { await Task.yield() } }
     }
 
-    @Test func aNewAttemptHandsOverAClientCloseUnderWay() {
+    /// Runs `body` with a `GET` and a `POST` in flight, both cancelled when it returns.
+    static func withRequestsInFlight(_ body: (_ get: Task<Void, Never>, _ post: Task<Void, Never>) throws -> Void) rethrows {
         let (get, post) = (Self.pending(), Self.pending())
         defer {
             get.cancel()
             post.cancel()
         }
-        var attempt = Self.openAttempt(get, post)
-        _ = attempt.machine.send(.message("a"))
-        _ = attempt.machine.close()
-        let generation = attempt.generation
+        try body(get, post)
+    }
 
-        let teardown = attempt.reset(options: Self.options())
-        #expect(teardown.generation == generation)
-        #expect(attempt.generation == generation + 1)
-        // The requests in flight are the close's, not tasks to cancel.
-        #expect(teardown.tasks.isEmpty)
-        let close = try! #require(teardown.pollingClose)
-        #expect(close.post == post)
-        #expect(close.get == get)
-        #expect(close.closePOST?.sid == Self.sid)
-        #expect(close.closePOST.map { String(decoding: $0.body, as: UTF8.self) } == "1")
-        #expect(attempt.polling.getTask == nil && attempt.polling.postTask == nil)
+    @Test func aNewAttemptHandsOverAClientCloseUnderWay() throws {
+        try Self.withRequestsInFlight { get, post in
+            var attempt = Self.openAttempt(get, post)
+            _ = attempt.machine.send(.message("a"))
+            _ = attempt.machine.close()
+            let generation = attempt.generation
+
+            let teardown = attempt.reset(options: Self.options())
+            #expect(attempt.generation == generation + 1)
+            // The requests in flight are the close's, not tasks to cancel.
+            #expect(teardown.tasks.isEmpty)
+            let close = try #require(teardown.pollingClose)
+            #expect(close.post == post)
+            #expect(close.get == get)
+            #expect(close.closePOST?.sid == Self.sid)
+            #expect(close.closePOST.map { String(decoding: $0.body, as: UTF8.self) } == "1")
+            #expect(attempt.polling.getTask == nil && attempt.polling.postTask == nil)
+        }
     }
 
     @Test func aNewAttemptCancelsAnOpenSessionsRequests() {
-        let (get, post) = (Self.pending(), Self.pending())
-        defer {
-            get.cancel()
-            post.cancel()
+        Self.withRequestsInFlight { get, post in
+            var attempt = Self.openAttempt(get, post)
+            let teardown = attempt.reset(options: Self.options())
+            #expect(teardown.pollingClose == nil)
+            #expect(Set(teardown.tasks) == [get, post])
         }
-        var attempt = Self.openAttempt(get, post)
-        let teardown = attempt.reset(options: Self.options())
-        #expect(teardown.pollingClose == nil)
-        #expect(Set(teardown.tasks) == [get, post])
     }
 
     @Test func theClosePOSTWaitsForThePOSTInFlightAndCutsTheGETAfter() async {
