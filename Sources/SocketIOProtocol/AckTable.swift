@@ -5,8 +5,9 @@ package import RealtimeTime
 /// socket.io-protocol v5, "Acknowledgement": an EVENT carrying an id expects an ACK with the
 /// same id. Ids are allocated here, increasing from 0 like socket.io-client-swift
 /// (`SocketIOClient.currentAck` starts at -1 and is incremented before each use). Deadlines
-/// are inputs (time is never read): ``expire(now:)`` returns what timed out and
-/// ``nextDeadline`` tells the owner when to call it.
+/// are inputs (time is never read): ``expire(now:)`` returns what timed out, and
+/// ``wakeUpChange()`` tells the owner how to change its one wake-up for the earliest deadline
+/// (the timer is an action the table returns, not something the owner works out).
 ///
 /// ```swift
 /// var acks = AckTable<Callback>()
@@ -38,6 +39,11 @@ package struct AckTable<Pending> {
     // from another module; unspecialized, its dictionary work ran through generic metadata.
     @usableFromInline var nextID = 0
     @usableFromInline var entries: [Int: Entry] = [:]
+    /// The deadline of the owner's armed wake-up, as the last ``wakeUpChange()`` asked.
+    @usableFromInline var wakeUpDeadline: MonotonicInstant?
+    /// `true` when a change may have moved the earliest deadline away from
+    /// ``wakeUpDeadline`` (an earlier registration, or the entry the wake-up was for left).
+    @usableFromInline var wakeUpStale = false
 
     /// An empty table whose first id is 0.
     package init() {}
@@ -63,6 +69,7 @@ package struct AckTable<Pending> {
         let id = self.nextID
         self.nextID = self.nextID == Int.max ? 0 : self.nextID + 1
         self.entries[id] = Entry(id: id, deadline: deadline, pending: pending)
+        if let deadline, self.wakeUpDeadline.map({ deadline < $0 }) ?? true { self.wakeUpStale = true }
         return id
     }
 
@@ -70,7 +77,9 @@ package struct AckTable<Pending> {
     /// (a late or duplicate ACK from the server).
     @inlinable
     package mutating func resolve(id: Int) -> Pending? {
-        self.entries.removeValue(forKey: id)?.pending
+        guard let entry = self.entries.removeValue(forKey: id) else { return nil }
+        self.left(entry)
+        return entry.pending
     }
 
     /// Removes and returns what waits for `id` when `matches` accepts it; otherwise the entry
@@ -79,6 +88,7 @@ package struct AckTable<Pending> {
     package mutating func resolve(id: Int, if matches: (Pending) -> Bool) -> Pending? {
         guard let entry = self.entries[id], matches(entry.pending) else { return nil }
         self.entries[id] = nil
+        self.left(entry)
         return entry.pending
     }
 
@@ -95,6 +105,7 @@ package struct AckTable<Pending> {
             if let deadline = entry.deadline, deadline <= now {
                 expired.append(entry)
                 self.entries[id] = nil
+                self.left(entry)
             }
         }
         expired.sort { $0.id < $1.id }
@@ -121,6 +132,7 @@ package struct AckTable<Pending> {
         for (id, entry) in self.entries where matches(entry.pending) {
             removed.append(entry)
             self.entries[id] = nil
+            self.left(entry)
         }
         removed.sort { $0.id < $1.id }
         return removed
@@ -130,7 +142,48 @@ package struct AckTable<Pending> {
     package mutating func removeAll() -> [Entry] {
         let all = self.entries.values.sorted { $0.id < $1.id }
         self.entries.removeAll()
+        if self.wakeUpDeadline != nil { self.wakeUpStale = true }
         return all
+    }
+
+    // MARK: The wake-up
+
+    /// How the owner's one wake-up for the table's deadlines must change.
+    package enum WakeUpChange: Equatable, Sendable {
+        /// Cancel the armed wake-up, if any, and arm one at this deadline; when it fires,
+        /// call ``expire(now:)``, then ``wakeUpChange()`` again.
+        case arm(MonotonicInstant)
+        /// Cancel the armed wake-up: nothing waits with a deadline.
+        case cancel
+    }
+
+    /// The change that makes the owner's wake-up match the earliest deadline; `nil` when the
+    /// armed one (or none) already does. The owner applies it in the same critical section as
+    /// the table change, so there is one wake-up at any time and no stale one is kept.
+    ///
+    /// A wake-up that fires late, after the table asked for another, needs no identity: its
+    /// ``expire(now:)`` takes only what is due, and the current wake-up still matches.
+    @inlinable
+    package mutating func wakeUpChange() -> WakeUpChange? {
+        guard self.wakeUpStale else { return nil }
+        self.wakeUpStale = false
+        let wanted = self.nextDeadline
+        guard wanted != self.wakeUpDeadline else { return nil }
+        self.wakeUpDeadline = wanted
+        return wanted.map { .arm($0) } ?? .cancel
+    }
+
+    /// The deadline the owner's wake-up is armed for (`nil`: none), as the table asked.
+    @inlinable
+    package var armedWakeUp: MonotonicInstant? { self.wakeUpDeadline }
+
+    /// Notes that `entry` left the table: if the wake-up was for its deadline (or one that
+    /// passed), the next ``wakeUpChange()`` looks again.
+    @inlinable
+    mutating func left(_ entry: Entry) {
+        if let deadline = entry.deadline, let armed = self.wakeUpDeadline, deadline <= armed {
+            self.wakeUpStale = true
+        }
     }
 }
 

@@ -184,6 +184,10 @@ import Testing
             for try await payload in socket.on("message:new") { incoming.append(payload) }
         }
         try await waitUntil { socket.handlers.count == baseline + 3 }
+        // What the connection queued on `handleQueue` (the engine's open, the rest of the
+        // CONNECT reply) has run: network work still waiting there would hold later packets
+        // behind it, by design, and a loaded machine can leave it there past `connect`.
+        try await waitUntil { manager.handleQueueBacklog.pending == 0 }
 
         queue.suspend()
         let ack = try await socket.emitWithAck("message:send", "awaited", timeout: 5)

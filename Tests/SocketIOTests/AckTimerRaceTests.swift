@@ -6,9 +6,10 @@ import Testing
 
 @testable import SocketIO
 
-/// A timer source that runs a test's step *while* a timer is being armed (between the
-/// socket's decision and its handle change), and keeps every body it was given, cancelled or
-/// not, so a test can also fire a replaced timer late.
+/// A timer source that starts a test's step on another thread *while* a timer is being armed
+/// (inside `schedule`, which the socket calls in the critical section that changed its ack
+/// table), and keeps every body it was given, cancelled or not, so a test can also fire a
+/// replaced timer late.
 final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     // `@unchecked Sendable`: all state is behind `lock`.
     private struct Scheduled {
@@ -21,9 +22,12 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     private struct State {
         var now = MonotonicInstant.now
         var scheduled: [Scheduled] = []
-        /// Run once, inside the next `schedule` call, before it returns.
+        /// Started on another thread by the next `schedule` call, before it returns.
         var whileArming: (@Sendable () -> Void)?
     }
+
+    /// The steps started by `schedule`, which ``waitForSteps()`` waits for.
+    private let steps = DispatchGroup()
 
     private let lock = NSLock()
     private var unlocked = State()
@@ -37,10 +41,15 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     /// Timers scheduled and not cancelled (fired ones included until `fire`).
     var armedCount: Int { self.withState { $0.scheduled.count { !$0.cancelled } } }
 
-    /// Runs `step` inside the next `schedule`, as another thread would between the socket's
-    /// two critical sections.
+    /// Runs `step` on another thread, started inside the next `schedule`: another thread
+    /// that changes the ack table while the socket arms its timer.
     func whileArming(_ step: @escaping @Sendable () -> Void) {
         self.withState { $0.whileArming = step }
+    }
+
+    /// Waits until every step started by `schedule` has finished.
+    func waitForSteps() {
+        self.steps.wait()
     }
 
     func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
@@ -50,7 +59,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
             defer { state.whileArming = nil }
             return (id, state.whileArming)
         }
-        step?()
+        if let step {
+            DispatchQueue.global().async(group: self.steps, execute: step)
+        }
         return SocketTimer(cancel: { [weak self] in
             self?.withState { $0.scheduled[id].cancelled = true }
         })
@@ -80,9 +91,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     }
 }
 
-/// `rescheduleAckTimer` arms its timer outside the socket's lock: whatever changes the ack
-/// table meanwhile, the socket ends with exactly one timer at the table's next deadline, or
-/// none when nothing waits with a deadline.
+/// The socket arms its ack timer in the critical section that changed its ack table: whatever
+/// another thread changes in the table while a timer is being armed, the socket ends with
+/// exactly one timer at the table's next deadline, or none when nothing waits with a deadline.
 @Suite(.tearsDownTestEngines) struct AckTimerRaceTests {
     private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
         let queue = DispatchQueue(label: "ack-timer-race-test")
@@ -106,6 +117,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         #expect(socket.status == .connected)
         timers.whileArming { socket.cancelAck(0) }
         socket.emitWithAck("a").timingOut(after: 2) { _ in }
+        timers.waitForSteps()
         #expect(socket.pendingAckCount == 0)
         #expect(!socket.hasAckTimer)
         #expect(timers.armedCount == 0)
@@ -118,6 +130,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         let answers = Recorder<String>()
         timers.whileArming { socket.handleAck(0, data: ["ok"]) }
         socket.emitWithAck("a").timingOut(after: 2) { answers.append($0.first as? String ?? "") }
+        timers.waitForSteps()
         drain(queue)
         #expect(answers.values == ["ok"])
         #expect(!socket.hasAckTimer)
@@ -135,6 +148,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
             socket.emitWithAck("b").timingOut(after: 1) { answers.append("b:\($0.first as? String ?? "")") }
         }
         socket.emitWithAck("a").timingOut(after: 3) { answers.append("a:\($0.first as? String ?? "")") }
+        timers.waitForSteps()
         #expect(timers.armedCount == 1 && socket.hasAckTimer)
         timers.advance(by: .seconds(1))
         drain(queue)

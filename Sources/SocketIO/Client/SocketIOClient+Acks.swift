@@ -49,28 +49,25 @@ extension SocketIOClient {
     }
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
-        let now = self.timers.now
-        let deadline: MonotonicInstant? =
-            seconds > 0 && seconds.isFinite
-            ? now + .seconds(seconds)
-            : nil
-        let id = self.state.withLock { $0.acks.register(pending, deadline: deadline) }
-        if deadline != nil {
-            self.rescheduleAckTimer()
+        self.state.withLock { state in
+            let timers = Self.timers(of: state.manager)
+            let deadline: MonotonicInstant? =
+                seconds > 0 && seconds.isFinite
+                ? timers.now + .seconds(seconds)
+                : nil
+            let id = state.acks.register(pending, deadline: deadline)
+            self.updateAckWakeUp(&state, timers: timers)
+            return id
         }
-        return id
     }
 
     /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).
     func resolveAck(_ id: Int) -> PendingAck? {
-        let (pending, reschedule) = self.state.withLock { state -> (PendingAck?, Bool) in
+        self.state.withLock { state in
             let pending = state.acks.resolve(id: id)
-            return (pending, pending != nil && state.ackTimer != nil)
+            self.updateAckWakeUp(&state)
+            return pending
         }
-        if reschedule {
-            self.rescheduleAckTimer()
-        }
-        return pending
     }
 
     /// What the network path does with an ACK for `id`.
@@ -88,19 +85,17 @@ extension SocketIOClient {
     /// The network path's ``resolveAck(_:)`` (with `handleAck`'s check that the socket is
     /// connected), on the thread that read the ACK.
     func resolveNetworkAck(_ id: Int) -> NetworkAckResolution {
-        let (resolution, reschedule) = self.state.withLock { state -> (NetworkAckResolution, Bool) in
-            guard state.namespace.status == .connected else { return (.none, false) }
-            switch state.acks.resolve(id: id) {
-            case .waiter(let waiter)?: return (.waiter(waiter), state.ackTimer != nil)
-            case .callback(let callback)?: return (.callback(callback), state.ackTimer != nil)
-            case .queued(let sequence)?: return (.queued(sequence), state.ackTimer != nil)
-            case nil: return (.none, false)
+        self.state.withLock { state -> NetworkAckResolution in
+            guard state.namespace.status == .connected else { return .none }
+            let pending = state.acks.resolve(id: id)
+            self.updateAckWakeUp(&state)
+            switch pending {
+            case .waiter(let waiter)?: return .waiter(waiter)
+            case .callback(let callback)?: return .callback(callback)
+            case .queued(let sequence)?: return .queued(sequence)
+            case nil: return .none
             }
         }
-        if reschedule {
-            self.rescheduleAckTimer()
-        }
-        return resolution
     }
 
     /// Forgets the ack `id` waits for: its callback is never called, and no timer is left
@@ -135,22 +130,45 @@ extension SocketIOClient {
     /// The manager's timer source (the default one for a manager of another kind): the ack
     /// deadlines, the connect timeout and SocketIOConcurrency's operation timeouts.
     package var timers: any SocketTimerSource {
-        (self.manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+        Self.timers(of: self.manager)
     }
 
-    /// Settles every entry whose deadline passed, then schedules the next wake-up: waiters at
-    /// once, callbacks with `["NO ACK"]` on the manager's `handleQueue`.
+    /// The timer source of `manager` (its `timers` is a `let`: read under the socket's lock).
+    static func timers(of manager: SocketManagerSpec?) -> any SocketTimerSource {
+        (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+    }
+
+    /// Applies the ack table's wake-up change (`AckTable.wakeUpChange()`), inside the
+    /// critical section that changed the table: the one timer is cancelled, armed or kept
+    /// there, so it always matches the table's earliest deadline and no stale one survives.
     ///
-    /// - Parameter generation: the ``State/ackTimerGeneration`` the firing timer was armed
-    ///   under: only the current timer clears ``State/ackTimer`` (a replaced timer that fires
-    ///   anyway still expires what is due, but leaves the current one in place).
-    private func expireAcks(generation: Int) {
-        let now = self.timers.now
+    /// Arming under the socket's lock is safe because a timer source never calls back from
+    /// `schedule` or `cancel`: each takes only its own lock (the event loop's, a leaf), and a
+    /// timer's body runs later on the source's thread, where it takes the socket's lock
+    /// like any other caller.
+    ///
+    /// - Parameter timers: the manager's timer source, when the caller has it already.
+    func updateAckWakeUp(_ state: inout State, timers: (any SocketTimerSource)? = nil) {
+        guard let change = state.acks.wakeUpChange() else { return }
+        state.ackTimer?.cancel()
+        state.ackTimer = nil
+        guard case .arm(let deadline) = change else { return }
+        let source = timers ?? Self.timers(of: state.manager)
+        state.ackTimer = source.schedule(at: deadline) { [weak self] in self?.expireAcks() }
+    }
+
+    /// Settles every entry whose deadline passed and arms the wake-up for the next one:
+    /// waiters at once, callbacks with `["NO ACK"]` on the manager's `handleQueue`.
+    ///
+    /// A wake-up replaced after it fired (its cancel came too late) runs this too: it takes
+    /// only what is due, and the table keeps the current wake-up.
+    private func expireAcks() {
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            if state.ackTimerGeneration == generation { state.ackTimer = nil }
-            return state.acks.expire(now: now)
+            let timers = Self.timers(of: state.manager)
+            let expired = state.acks.expire(now: timers.now)
+            self.updateAckWakeUp(&state, timers: timers)
+            return expired
         }
-        self.rescheduleAckTimer()
         var callbacks: [AckCallback] = []
         for entry in expired {
             switch entry.pending {
@@ -172,66 +190,12 @@ extension SocketIOClient {
     /// waiting for their timeout, as upstream's do).
     func failAckWaiters(reason: String) {
         let waiters = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            state.acks.remove(where: { if case .waiter = $0 { true } else { false } })
+            let waiters = state.acks.remove(where: { if case .waiter = $0 { true } else { false } })
+            self.updateAckWakeUp(&state)
+            return waiters
         }
-        guard !waiters.isEmpty else { return }
-        self.rescheduleAckTimer()
         for entry in waiters {
             if case .waiter(let waiter) = entry.pending { waiter(.disconnected(reason: reason)) }
-        }
-    }
-
-    /// Keeps exactly one wake-up, at the table's earliest deadline (none when nothing waits
-    /// with a deadline), from the manager's timer source.
-    ///
-    /// The timer is armed outside the lock (a timer source may take its own lock or run the
-    /// body soon on another thread), so the decision and the handle change are two critical
-    /// sections tied by ``State/ackTimerGeneration``:
-    /// 1. decide: if ``State/ackTimer`` already matches the table's next deadline, keep it;
-    ///    otherwise take the old handle out, bump the generation (this call now owns the
-    ///    timer slot) and arm outside the lock;
-    /// 2. install: only if the generation is still ours *and* the table still wants that
-    ///    deadline. If a newer call bumped the generation, it owns the slot and finishes the
-    ///    job; if the table changed meanwhile (an ack resolved or expired while
-    ///    ``State/ackTimer`` was `nil`, so that path saw no timer to reschedule), decide again.
-    ///
-    /// So whoever holds the latest generation keeps going until ``State/ackTimer`` matches
-    /// the table, and once it is installed every table change sees it and reschedules.
-    func rescheduleAckTimer() {
-        let timers = self.timers
-        enum Plan {
-            case keep
-            case replace(stale: SocketTimer?, fresh: MonotonicInstant?, generation: Int)
-        }
-        while true {
-            let plan = self.state.withLock { state -> Plan in
-                let wanted = state.acks.nextDeadline
-                guard wanted != state.ackTimer?.deadline else { return .keep }
-                let stale = state.ackTimer?.timer
-                state.ackTimer = nil
-                state.ackTimerGeneration &+= 1
-                return .replace(stale: stale, fresh: wanted, generation: state.ackTimerGeneration)
-            }
-            guard case .replace(let stale, let fresh, let generation) = plan else { return }
-            stale?.cancel()
-            guard let fresh else { return }
-            let timer = timers.schedule(at: fresh) { [weak self] in self?.expireAcks(generation: generation) }
-            enum Install { case kept, superseded, retry }
-            let installed = self.state.withLock { state -> Install in
-                // A newer reschedule owns the slot: it arms (or clears) the timer itself.
-                guard state.ackTimerGeneration == generation else { return .superseded }
-                // The table moved while the timer was armed: decide again.
-                guard state.acks.nextDeadline == fresh else { return .retry }
-                state.ackTimer = (fresh, timer)
-                return .kept
-            }
-            switch installed {
-            case .kept: return
-            case .superseded:
-                timer.cancel()
-                return
-            case .retry: timer.cancel()
-            }
         }
     }
 }

@@ -102,13 +102,13 @@ extension SocketIOClient {
     /// The caller of a queued emit stopped waiting: it leaves the queue (a try in flight is
     /// forgotten, its late ack ignored) and the next one goes out.
     func cancelRetried(sequence: Int) {
-        let (actions, dropped) = self.state.withLock { state -> ([RetryAction], Bool) in
-            guard state.retryQueue != nil else { return ([], false) }
+        let actions = self.state.withLock { state -> [RetryAction] in
+            guard state.retryQueue != nil else { return [] }
             let (_, actions) = state.retryQueue!.cancel(sequence: sequence)
-            let dropped = state.acks.remove(where: { if case .queued(sequence) = $0 { true } else { false } })
-            return (actions, !dropped.isEmpty)
+            _ = state.acks.remove(where: { if case .queued(sequence) = $0 { true } else { false } })
+            self.updateAckWakeUp(&state)
+            return actions
         }
-        if dropped { self.rescheduleAckTimer() }
         self.performRetries(actions)
     }
 
@@ -148,14 +148,13 @@ extension SocketIOClient {
     /// The connection ended: the tries' ack entries are dropped (no answer can come on another
     /// connection; the ack timer follows), the machine hears it, and a leave empties the queue.
     private func endConnection(leaving: Bool) -> (actions: [RetryAction], left: [RetriedEmit]) {
-        let (actions, left, dropped) = self.state.withLock { state -> ([RetryAction], [RetriedEmit], Bool) in
-            guard state.retryQueue != nil else { return ([], [], false) }
-            let dropped = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
+        self.state.withLock { state -> ([RetryAction], [RetriedEmit]) in
+            guard state.retryQueue != nil else { return ([], []) }
+            _ = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
+            self.updateAckWakeUp(&state)
             let actions = state.retryQueue!.disconnected()
-            return (actions, leaving ? state.retryQueue!.removeAll() : [], !dropped.isEmpty)
+            return (actions, leaving ? state.retryQueue!.removeAll() : [])
         }
-        if dropped { self.rescheduleAckTimer() }
-        return (actions, left)
     }
 
     /// Performs the machine's actions in order; `ack` is the answer an `.acknowledged` hands on.

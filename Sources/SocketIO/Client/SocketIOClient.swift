@@ -39,15 +39,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         var namespace: NamespaceStateMachine
         /// The acks our emits wait for, with their deadlines.
         var acks = AckTable<PendingAck>()
-        /// The one scheduled wake-up that expires acks, and the deadline it was set for.
-        var ackTimer: (deadline: MonotonicInstant, timer: SocketTimer)?
-        /// Counts reschedules of ``ackTimer``, so a timer armed outside the lock by an older
-        /// reschedule is not kept.
-        var ackTimerGeneration = 0
-        /// `statusChange` events not delivered yet, in the order the status changed.
-        var statusEvents: [SocketIOStatus] = []
-        /// `true` while a thread delivers ``statusEvents`` (see `SocketIOClient.transition`).
-        var deliveringStatus = false
+        /// The one scheduled wake-up that expires acks, at the deadline `acks` asked for
+        /// (`AckTable.armedWakeUp`); changed only in the critical section that changed `acks`.
+        var ackTimer: SocketTimer?
+        /// `statusChange` events, delivered by one thread at a time in the order the status
+        /// changed (see `SocketIOClient.changeStatus(_:)`).
+        var statusTurns = SerialTurns<SocketIOStatus>()
         /// The provider of `connect(withAuthProvider:)`, asked before each CONNECT.
         var authProvider: AuthProvider?
         /// ``SocketIOClient/onAnyOutgoing(_:)``'s handlers.
@@ -205,22 +202,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - Returns: `true` when the status was set.
     @discardableResult
     func changeStatus(_ input: (inout State) -> Bool) -> Bool {
-        let (changed, deliver) = self.state.withLock { state -> (Bool, Bool) in
-            guard input(&state) else { return (false, false) }
-            state.statusEvents.append(SocketIOStatus(state.namespace.status))
-            guard !state.deliveringStatus else { return (true, false) }
-            state.deliveringStatus = true
-            return (true, true)
+        let (changed, turn) = self.state.withLock { state -> (Bool, SocketIOStatus?) in
+            guard input(&state) else { return (false, nil) }
+            return (true, state.statusTurns.offer(SocketIOStatus(state.namespace.status)))
         }
-        if deliver {
-            while let next = self.state.withLock({ state -> SocketIOStatus? in
-                guard !state.statusEvents.isEmpty else {
-                    state.deliveringStatus = false
-                    return nil
-                }
-                return state.statusEvents.removeFirst()
-            }) {
-                self.handleClientEvent(.statusChange, data: [next, next.rawValue])
+        if let turn {
+            self.handleClientEvent(.statusChange, data: [turn, turn.rawValue])
+            while let batch = self.state.withLock({ $0.statusTurns.nextBatch() }) {
+                for next in batch { self.handleClientEvent(.statusChange, data: [next, next.rawValue]) }
             }
         }
         return changed

@@ -17,7 +17,7 @@ extension SocketEngine {
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
     package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
-        let turn = self.state.withLock { state -> EngineActionTurn? in
+        let turn = self.state.withLock { state -> QueuedAction? in
             guard state.attempt.generation == generation else { return nil }
             return state.queue(input(&state.attempt.machine), generation: generation)
         }
@@ -30,11 +30,11 @@ extension SocketEngine {
     /// it whose delivery another thread was still performing (a CI run saw the `error` and
     /// `disconnect` without the `connect`).
     package final func deliverServerError(_ text: String, generation: Int) {
-        let performer = self.state.withLock { state -> Bool in
-            guard state.attempt.generation == generation else { return false }
-            return state.queueServerError(text, generation: generation)
+        let turn = self.state.withLock { state -> QueuedAction? in
+            guard state.attempt.generation == generation else { return nil }
+            return state.turns.offer(QueuedAction(work: .serverError(text), generation: generation))
         }
-        if performer { self.performQueuedActions() }
+        if let turn { self.perform(turn) }
     }
 
     /// A transport send finished: runs the completions of the writes it carried (through
@@ -54,32 +54,22 @@ extension SocketEngine {
 
     // MARK: Performing actions
 
-    /// Performs the actions of the input this thread fed (``State/queue(_:generation:)`` made
-    /// it the performer), then the queued ones, oldest first, until none is left.
+    /// Performs the work this thread offered (``State/turns`` made it the performer), then what
+    /// was queued meanwhile, oldest first, until none is left.
     ///
     /// Inputs fed meanwhile (by other threads, or re-entrantly by an action) queue behind and
     /// are performed here, so the transports see sends in the order the machine produced them.
-    func perform(_ turn: EngineActionTurn) {
-        self.perform(turn.actions, generation: turn.generation)
-        self.performQueuedActions()
+    func perform(_ turn: QueuedAction) {
+        self.perform(queued: turn)
+        while let batch = self.state.withLock({ $0.turns.nextBatch() }) {
+            for queued in batch { self.perform(queued: queued) }
+        }
     }
 
-    /// Performs queued actions, oldest first, until none is left; only the performer runs it.
-    func performQueuedActions() {
-        while let batch = self.state.withLock({ state -> [SocketEngine.QueuedAction]? in
-            guard !state.actionQueue.isEmpty else {
-                state.performingActions = false
-                return nil
-            }
-            defer { state.actionQueue = [] }
-            return state.actionQueue
-        }) {
-            for queued in batch {
-                switch queued.work {
-                case .machine(let actions): self.perform(actions, generation: queued.generation)
-                case .serverError(let text): self.parseEngineMessage(text)
-                }
-            }
+    private func perform(queued: QueuedAction) {
+        switch queued.work {
+        case .machine(let actions): self.perform(actions, generation: queued.generation)
+        case .serverError(let text): self.parseEngineMessage(text)
         }
     }
 

@@ -22,43 +22,25 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var options: SocketEngineOptions
         var proxy: SocketProxy?
         var attempt = EngineConnectionAttempt()
-        /// Actions the machine produced, waiting to be performed in that order.
-        var actionQueue: [QueuedAction] = []
-        /// `true` while a thread performs actions: its own input's, then ``actionQueue`` (see
-        /// `SocketEngine.perform(_:)`).
-        var performingActions = false
+        /// The machine's actions (and server errors), performed by one thread at a time in the
+        /// order the machine produced them (see `SocketEngine.perform(_:)`).
+        var turns = SerialTurns<QueuedAction>()
         /// The closes of ended attempts that still run (see `SocketEngine.release(_:)`),
         /// cancelled when the engine is deinitialized.
         var endings = EngineEndingTasks()
         /// Writers waiting for room in the outbound buffers (`SocketEngine+Room.swift`).
         var roomWaiters = WaitList<Bool>()
 
-        /// Takes the actions of one input in the critical section that fed the machine, so
+        /// Offers the actions of one input in the critical section that fed the machine, so
         /// the order in which actions are performed is the machine's.
         ///
         /// - Returns: the actions, when the caller must now perform them and then what queues
-        ///   behind them (``SocketEngine/perform(_:)``: no other thread is performing, and
+        ///   behind them (``SocketEngine/perform(_:)``: no other thread is performing, so
         ///   nothing waits); `nil` when the thread already performing will get to them
         ///   (they are queued) or there are none.
-        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> EngineActionTurn? {
+        mutating func queue(_ actions: [EngineClientAction], generation: Int) -> QueuedAction? {
             guard !actions.isEmpty else { return nil }
-            guard !self.performingActions else {
-                self.actionQueue.append(QueuedAction(work: .machine(actions), generation: generation))
-                return nil
-            }
-            // Not performing means nothing is queued: these go first, performed by the caller
-            // without passing through the queue.
-            self.performingActions = true
-            return EngineActionTurn(actions: actions, generation: generation)
-        }
-
-        /// Queues a server error object behind everything queued before it (see
-        /// ``QueuedAction/Work/serverError(_:)``); returns whether the caller performs the queue.
-        mutating func queueServerError(_ text: String, generation: Int) -> Bool {
-            self.actionQueue.append(QueuedAction(work: .serverError(text), generation: generation))
-            guard !self.performingActions else { return false }
-            self.performingActions = true
-            return true
+            return self.turns.offer(QueuedAction(work: .machine(actions), generation: generation))
         }
 
         // Derived from the attempt's protocol machine, not stored beside it.
@@ -91,14 +73,8 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         }
     }
 
-    /// The actions of one input of the machine of attempt `generation`, for the thread that
-    /// performs them (``State/queue(_:generation:)``).
-    struct EngineActionTurn {
-        var actions: [EngineClientAction]
-        var generation: Int
-    }
-
-    /// The actions of one input of the machine of attempt `generation`, queued to be performed.
+    /// The actions of one input of the machine of attempt `generation` (or a server error
+    /// read by its transport), to be performed in turn (``State/turns``).
     struct QueuedAction {
         enum Work {
             /// The actions of one input of the attempt's machine, in order.
@@ -527,7 +503,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// - Throws: ``SocketEngineWriteError``.
     func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
         enum Outcome {
-            case queued(EngineActionTurn?)
+            case queued(QueuedAction?)
             case refused(SocketEngineWriteError)
         }
         let outcome = self.state.withLock { state -> Outcome in
