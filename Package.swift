@@ -18,6 +18,12 @@ import PackageDescription
 
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("InternalImportsByDefault")]
+// The transport layers' nonisolated async functions run on their caller's executor (SE-0461)
+// instead of hopping to the generic one at each call and return: each hop was a
+// `swift_task_switch` and, for the engine's tasks (which prefer the event loop), a lock of the
+// task's status record. The public products keep the default, so an app's `@MainActor` call
+// still leaves the main actor at their API. docs/ARCHITECTURE.md, "Rules the layers keep".
+let transport = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
@@ -34,7 +40,7 @@ var targets: [Target] = [
     .target(name: "RealtimeTime", swiftSettings: strict),
 
     // MARK: The transport seam (protocols and value types)
-    .target(name: "RealtimeTransport", dependencies: ["RealtimeTime"], swiftSettings: strict),
+    .target(name: "RealtimeTransport", dependencies: ["RealtimeTime"], swiftSettings: transport),
 
     // MARK: Sans-I/O codecs and state machines
 
@@ -55,20 +61,20 @@ var targets: [Target] = [
             "RealtimeTime", "RealtimeTransport", "RealtimeSync", "ProxyCodec",
             .target(name: "CRealtimeOpenSSL", condition: linuxOnly),
         ],
-        swiftSettings: strict),
+        swiftSettings: transport),
     .target(
         name: "RealtimeHTTP",
         dependencies: [
             "RealtimeTime", "RealtimeTransport", "RealtimeSync", "RealtimeIO", "HTTP1Codec", "WebSocketCodec",
             "ProxyCodec",
         ],
-        swiftSettings: strict),
+        swiftSettings: transport),
 
     // The Engine.IO client: the polling and WebSocket drivers of EngineIOProtocol's machine.
     .target(
         name: "EngineIOClient",
         dependencies: ["RealtimeTime", "RealtimeSync", "EngineIOProtocol", "RealtimeTransport", "RealtimeIO", "RealtimeHTTP"],
-        swiftSettings: strict),
+        swiftSettings: transport),
 
     // MARK: Public products
     .target(

@@ -151,7 +151,7 @@ final class WebSocketFrameWriter: Sendable {
         let stream = self.stream
         let lock = self.lock
         let state = self.state
-        let finishWrite: @Sendable () async -> Void = {
+        let finishWrite: @concurrent @Sendable () async -> Void = {
             do throws(NetworkError) {
                 try await stream.write(rest)
             } catch {
