@@ -10,6 +10,10 @@
 ///   ``NetworkError/Kind-swift.enum/concurrentOperation``.
 package protocol ByteStream: AnyObject, Sendable {
     /// Reads at least one byte and at most `maxLength` bytes.
+    ///
+    /// A read that waits honours its task's cancellation: the stream is shut down (later reads
+    /// and writes fail) and the read throws, so a caller needs no cancellation handler of
+    /// its own. Bytes already buffered may still be returned to a cancelled task.
     /// - Returns: the bytes read, or an empty array once the peer closed its side (EOF).
     func read(maxLength: Int) async throws(NetworkError) -> [UInt8]
 

@@ -152,6 +152,26 @@ import Testing
         #expect(untrusted == .network(.certificateUntrusted))
     }
 
+    /// A receive waiting on a real socket, plain or TLS, ends with `.cancelled` when its task
+    /// is cancelled, and the connection is closed: the stream's own cancellation handling,
+    /// with no handler of the connection's around the read.
+    @Test(arguments: [false, true]) func cancellingAWaitingReceiveClosesTheConnection(tls: Bool) async throws {
+        let certificates = try TestCertificates.make()
+        let tlsArguments = [certificates.file("localhost.pem").path, certificates.file("localhost.key").path]
+        let server = try await TestServer.start("ws_echo_server.py", arguments: tls ? ["--tls"] + tlsArguments : [])
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.tls = TLSConfiguration(additionalTrustRootsPEM: [certificates.caCertificatePEM])
+        let connection = try await Self.connect(
+            server, "/echo", options: options, scheme: tls ? "wss" : "ws", host: tls ? "localhost" : "127.0.0.1")
+        let receiving = Task { try await connection.receive() }
+        try await Task.sleep(.milliseconds(100))
+        receiving.cancel()
+        #expect(await webSocketErrorKind { _ = try await receiving.value } == .cancelled)
+        // Closed: a send fails instead of reaching the echo server.
+        #expect(await webSocketErrorKind { try await connection.send(.text("after")) } != nil)
+    }
+
     @Test func connectionRefused() async throws {
         // Bind and release a port so nothing listens there.
         let server = try await TestServer.start("ws_echo_server.py")

@@ -93,8 +93,13 @@ final class WebSocketMemoryStream: ByteStream {
     /// The chunks the other end wrote, one per write call (see ``WebSocketMemoryPipe/writes``).
     var peerWrites: [[UInt8]] { self.inbound.writes }
 
+    /// Honours cancellation as `ByteStream` requires: a cancelled read closes the stream.
     func read(maxLength: Int) async throws(NetworkError) -> [UInt8] {
-        try await self.inbound.read(maxLength: maxLength).get()
+        try await withTaskCancellationHandler {
+            await self.inbound.read(maxLength: maxLength)
+        } onCancel: {
+            self.close()
+        }.get()
     }
 
     func write(_ bytes: [UInt8]) async throws(NetworkError) {

@@ -170,15 +170,14 @@ package final class WebSocketClientConnection: WebSocketConnection {
                 // A failed write surfaces on the next read.
                 try? await self.writer.sendControl(.pong, payload: payload)
             case .readMore:
-                let stream = self.stream
-                let result: Result<[UInt8], NetworkError> = await withTaskCancellationHandler {
-                    do throws(NetworkError) {
-                        return .success(try await stream.read(maxLength: Self.readSize))
-                    } catch {
-                        return .failure(error)
-                    }
-                } onCancel: {
-                    stream.close()
+                // A cancelled read closes the stream itself (`ByteStream`'s contract): no second
+                // cancellation handler here, which cost a status-record lock to add and remove
+                // on every read.
+                let result: Result<[UInt8], NetworkError>
+                do throws(NetworkError) {
+                    result = .success(try await self.stream.read(maxLength: Self.readSize))
+                } catch {
+                    result = .failure(error)
                 }
                 switch result {
                 case .success(let bytes) where !bytes.isEmpty:
