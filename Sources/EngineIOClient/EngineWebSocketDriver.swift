@@ -129,23 +129,30 @@ package struct EngineWebSocketDriver: Sendable {
     ///   hands each batch to exactly one writer, in order, and completions of a batch run
     ///   before the writer asks for the next, so they keep the writes' order too.
     package func enqueue(_ entry: EngineWebSocketSendQueue.Entry, generation: Int) {
-        let batch = self.host.withAttempt { attempt -> EngineWebSocketSendQueue.Batch? in
-            guard attempt.generation == generation else { return nil }
-            return attempt.webSocket.sendQueue.enqueue(entry)
+        let turn = self.host.withAttempt { attempt -> WriterTurn? in
+            guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.enqueue(entry) else {
+                return nil
+            }
+            return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
         }
-        guard let batch else { return }
-        self.write(batch, generation: generation)
+        guard let turn else { return }
+        self.write(turn, generation: generation)
     }
 
-    /// The writer's loop on the calling thread: writes `batch` and every batch the queue hands
-    /// out after it, until the queue is idle; moves to a task when the connection is busy.
-    private func write(_ first: EngineWebSocketSendQueue.Batch, generation: Int) {
-        var batch = first
+    /// A batch the queue handed to this writer, with the connection to write it on, taken in
+    /// the same critical section.
+    private struct WriterTurn {
+        var batch: EngineWebSocketSendQueue.Batch
+        var connection: (any WebSocketConnection)?
+    }
+
+    /// The writer's loop on the calling thread: writes `turn`'s batch and every batch the queue
+    /// hands out after it, until the queue is idle; moves to a task when the connection is busy.
+    private func write(_ first: WriterTurn, generation: Int) {
+        var turn = first
         while true {
-            let webSocket = self.host.withAttempt { attempt in
-                attempt.generation == generation ? attempt.webSocket.connection : nil
-            }
-            guard !batch.closes, let webSocket, !batch.frames.isEmpty else {
+            let batch = turn.batch
+            guard !batch.closes, let webSocket = turn.connection, !batch.frames.isEmpty else {
                 // A close (awaits the peer), or nothing to write here: the task path.
                 self.startWriterTask(batch, generation: generation)
                 return
@@ -164,8 +171,17 @@ package struct EngineWebSocketDriver: Sendable {
             // Completions while this writer still holds the queue: a later batch cannot report
             // its writes first.
             self.host.sendFinished(batch.writeID, generation: generation)
-            guard let next = self.nextBatch(generation: generation) else { return }
-            batch = next
+            guard let next = self.nextTurn(generation: generation) else { return }
+            turn = next
+        }
+    }
+
+    /// The writer wrote its batch: the next one with the connection, or `nil` when the queue
+    /// went idle.
+    private func nextTurn(generation: Int) -> WriterTurn? {
+        self.host.withAttempt { attempt in
+            guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.written() else { return nil }
+            return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
         }
     }
 
@@ -205,20 +221,12 @@ package struct EngineWebSocketDriver: Sendable {
                     }
                     return attempt.webSocket.connection
                 }
-                _ = self.nextBatch(generation: generation)
+                _ = self.nextTurn(generation: generation)
                 await closing?.close(code: 1000, reason: "")
                 return
             }
-            guard let next = self.nextBatch(generation: generation) else { return }
-            batch = next
-        }
-    }
-
-    /// The writer wrote its batch: the next one, or `nil` when the queue went idle.
-    private func nextBatch(generation: Int) -> EngineWebSocketSendQueue.Batch? {
-        self.host.withAttempt { attempt in
-            guard attempt.generation == generation else { return nil }
-            return attempt.webSocket.sendQueue.written()
+            guard let next = self.nextTurn(generation: generation) else { return }
+            batch = next.batch
         }
     }
 

@@ -145,7 +145,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
     // MARK: Receiving
 
     package func receive() async throws(WebSocketError) -> WebSocketMessage? {
-        self.state.withLock { $0.readers += 1 }
+        // `readLoop` counts this reader in its first critical section.
         defer { self.leaveReader() }
         return try await self.readLoop()
     }
@@ -161,14 +161,18 @@ package final class WebSocketClientConnection: WebSocketConnection {
     }
 
     private func readLoop() async throws(WebSocketError) -> WebSocketMessage? {
+        var action = self.state.withLock { state in
+            state.readers += 1
+            return state.machine.nextReadAction()
+        }
         while true {
-            let action = self.state.withLock { $0.machine.nextReadAction() }
             switch action {
             case .deliver(let message):
                 return message
             case .sendPong(let payload):
                 // A failed write surfaces on the next read.
                 try? await self.writer.sendControl(.pong, payload: payload)
+                action = self.state.withLock { $0.machine.nextReadAction() }
             case .readMore:
                 // A cancelled read closes the stream itself (`ByteStream`'s contract): no second
                 // cancellation handler here, which cost a status-record lock to add and remove
@@ -181,7 +185,10 @@ package final class WebSocketClientConnection: WebSocketConnection {
                 }
                 switch result {
                 case .success(let bytes) where !bytes.isEmpty:
-                    self.state.withLock { $0.machine.bytesReceived(bytes) }
+                    action = self.state.withLock { state in
+                        state.machine.bytesReceived(bytes)
+                        return state.machine.nextReadAction()
+                    }
                 case .success:
                     let error = self.state.withLock { $0.machine.streamEnded(nil, cancelled: Task.isCancelled) }
                     self.closeStream()

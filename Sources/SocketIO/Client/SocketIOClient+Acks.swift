@@ -50,7 +50,7 @@ extension SocketIOClient {
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
         self.state.withLock { state in
-            let timers = Self.timers(of: state.manager)
+            let timers = Self.timers(of: self.manager)
             let deadline: MonotonicInstant? =
                 seconds > 0 && seconds.isFinite
                 ? timers.now + .seconds(seconds)
@@ -133,7 +133,7 @@ extension SocketIOClient {
         Self.timers(of: self.manager)
     }
 
-    /// The timer source of `manager` (its `timers` is a `let`: read under the socket's lock).
+    /// The timer source of `manager` (its `timers` is a `let`, read without a lock).
     static func timers(of manager: SocketManagerSpec?) -> any SocketTimerSource {
         (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
     }
@@ -153,7 +153,7 @@ extension SocketIOClient {
         state.ackTimer?.cancel()
         state.ackTimer = nil
         guard case .arm(let deadline) = change else { return }
-        let source = timers ?? Self.timers(of: state.manager)
+        let source = timers ?? Self.timers(of: self.manager)
         state.ackTimer = source.schedule(at: deadline) { [weak self] in self?.expireAcks() }
     }
 
@@ -164,7 +164,7 @@ extension SocketIOClient {
     /// only what is due, and the table keeps the current wake-up.
     private func expireAcks() {
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let timers = Self.timers(of: state.manager)
+            let timers = Self.timers(of: self.manager)
             let expired = state.acks.expire(now: timers.now)
             self.updateAckWakeUp(&state, timers: timers)
             return expired

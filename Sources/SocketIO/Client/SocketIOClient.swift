@@ -30,7 +30,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     // `let`. User callbacks are copied out of the lock and called after it is released.
 
     struct State {
-        weak var manager: SocketManagerSpec?
         var anyHandler: ((SocketAnyEvent) -> Void)?
         var handlers: [SocketEventHandler] = []
         /// The namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
@@ -114,9 +113,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     /// The manager for this socket.
-    public var manager: SocketManagerSpec? {
-        return self.state.withLock { $0.manager }
-    }
+    ///
+    /// Set once, at `init`, and held weakly (the manager owns its sockets): read without the
+    /// socket's lock.
+    public weak let manager: SocketManagerSpec?
 
     /// A view into this socket where emits do not check for binary data.
     ///
@@ -170,8 +170,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter nsp: The namespace of the socket.
     public init(manager: SocketManagerSpec, nsp: String) {
         // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
-        self.state = SocketLock(
-            State(manager: manager, namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision)))
+        self.manager = manager
+        self.state = SocketLock(State(namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision)))
         self.nsp = nsp
         self.logType = "SocketIOClient{\(nsp)}"
 
