@@ -11,13 +11,15 @@
 package protocol ByteStream: AnyObject, Sendable {
     /// Reads at least one byte and at most `maxLength` bytes.
     ///
-    /// A read that waits honours its task's cancellation: the stream is shut down (later reads
-    /// and writes fail) and the read throws, so a caller needs no cancellation handler of
-    /// its own. Bytes already buffered may still be returned to a cancelled task.
+    /// A read or write that waits honours its task's cancellation: the stream is shut down
+    /// (later reads and writes fail) and the call throws, so a caller needs no cancellation
+    /// handler of its own. A read may still return bytes already buffered to a cancelled task,
+    /// and a write that the kernel takes at once completes.
     /// - Returns: the bytes read, or an empty array once the peer closed its side (EOF).
     func read(maxLength: Int) async throws(NetworkError) -> [UInt8]
 
     /// Writes all of `bytes`; returns once the kernel (or TLS layer) accepted every byte.
+    /// Cancellation: as for ``read(maxLength:)``.
     func write(_ bytes: [UInt8]) async throws(NetworkError)
 
     /// Writes on the calling thread, without suspending, as much of `bytes` as the stream takes

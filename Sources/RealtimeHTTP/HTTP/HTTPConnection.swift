@@ -40,22 +40,13 @@ final class HTTPConnection: HTTPIdleTimeoutTarget {
             self.stream.close()
             throw HTTPClientError(.cancelled, "the task was cancelled")
         }
-        let stream = self.stream
         watchdog.beginWait(on: self)
         defer { watchdog.endWait() }
-        let outcome: Swift.Result<Result, NetworkError> = await withTaskCancellationHandler {
-            do throws(NetworkError) {
-                return .success(try await operation(stream))
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            stream.close()
-        }
-        switch outcome {
-        case .success(let value):
-            return value
-        case .failure(let error):
+        // A cancelled wait shuts the stream down itself (`ByteStream`'s contract): no handler
+        // of our own around each read and write (a status-record lock to add, one to remove).
+        do throws(NetworkError) {
+            return try await operation(self.stream)
+        } catch {
             throw Self.clientError(for: error, watchdog: watchdog)
         }
     }
