@@ -60,9 +60,7 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
             return nil
         }
 
-        let id = socket.registerAck(timeout: seconds, callback: callback)
-        socket.emit(self.items, ack: id, binary: self.binary)
-        return id
+        return socket.emit(self.items, ack: .register(.callback(callback), timeout: seconds), binary: self.binary).ackID
     }
 
     /// How ``sendWithAck(timingOut:waiter:)`` went.
@@ -97,9 +95,9 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         case nil: break
         }
 
-        let id = socket.registerAck(timeout: seconds, .waiter(waiter))
-        guard socket.emit(self.items, ack: id, binary: self.binary) else {
-            socket.cancelAck(id)
+        let (sent, id) = socket.emit(self.items, ack: .register(.waiter(waiter), timeout: seconds), binary: self.binary)
+        guard sent, let id else {
+            if let id { socket.cancelAck(id) }
             return .notConnected
         }
         return .sent(ackID: id)

@@ -49,16 +49,19 @@ extension SocketIOClient {
     }
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
-        self.state.withLock { state in
-            let timers = Self.timers(of: self.manager)
-            let deadline: MonotonicInstant? =
-                seconds > 0 && seconds.isFinite
-                ? timers.now + .seconds(seconds)
-                : nil
-            let id = state.acks.register(pending, deadline: deadline)
-            self.updateAckWakeUp(&state, timers: timers)
-            return id
-        }
+        self.state.withLock { self.registerAck(timeout: seconds, pending, in: &$0) }
+    }
+
+    /// ``registerAck(timeout:_:)`` inside a critical section the caller holds (an emit's).
+    func registerAck(timeout seconds: Double, _ pending: PendingAck, in state: inout State) -> Int {
+        let timers = Self.timers(of: self.manager)
+        let deadline: MonotonicInstant? =
+            seconds > 0 && seconds.isFinite
+            ? timers.now + .seconds(seconds)
+            : nil
+        let id = state.acks.register(pending, deadline: deadline)
+        self.updateAckWakeUp(&state, timers: timers)
+        return id
     }
 
     /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).

@@ -415,12 +415,38 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         volatile: Bool = false,
         completion: (() -> Void)? = nil
     ) -> Bool {
+        self.emit(data, ack: ack.map { .id($0) }, binary: binary, isAck: isAck, volatile: volatile, completion: completion).sent
+    }
+
+    /// The ack of an emit: an id registered already, or one to register (with what waits for
+    /// it and its timeout in seconds, 0 for none) in the critical section that decides the emit.
+    enum EmitAck {
+        case id(Int)
+        case register(PendingAck, timeout: Double)
+    }
+
+    /// ``emit(_:ack:binary:isAck:volatile:completion:)`` with an ack to register: the
+    /// registration, the status check and the emit's fate are one critical section.
+    ///
+    /// - Returns: whether the emit was sent or kept, and the ack id (registered before the
+    ///   EVENT could be written, so an early answer is never missed; left waiting when the emit
+    ///   was refused, as upstream leaves it until its timeout).
+    func emit(
+        _ data: [Any],
+        ack: EmitAck?,
+        binary: Bool = true,
+        isAck: Bool = false,
+        volatile: Bool = false,
+        completion: (() -> Void)? = nil
+    ) -> (sent: Bool, ackID: Int?) {
+        var ackID: Int?
+        if case .id(let id) = ack { ackID = id }
         // `.retries`: a plain emit goes through the retry queue, with an ack of its own.
         if ack == nil, !isAck, !volatile,
             let queued = self.enqueueRetried(RetriedEmit(items: data, binary: binary, timeout: nil, outcome: .written(completion)))
         {
-            if case .queued = queued { return true }
-            return false
+            if case .queued = queued { return (true, nil) }
+            return (false, nil)
         }
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
@@ -436,10 +462,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
             if !isAck { outgoing = state.outgoingListeners }
             parser = state.parser
+            if case .register(let pending, let timeout) = ack {
+                ackID = self.registerAck(timeout: timeout, pending, in: &state)
+            }
             let writeID = state.nextWriteID
             let decision = state.namespace.emit(
                 SocketIOProtocol.SocketPacket(
-                    type: isAck ? .ack : .event, namespace: nsp, ackID: ack.flatMap { $0 >= 0 ? $0 : nil },
+                    type: isAck ? .ack : .event, namespace: nsp, ackID: ackID.flatMap { $0 >= 0 ? $0 : nil },
                     data: .array(data.map { SocketValueConversion.jsonValue(from: $0) })),
                 writeID: writeID, volatile: volatile)
             if case .buffered = decision {
@@ -453,19 +482,19 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             break
         case .buffered:
             DefaultSocketLogger.Logger.log("Keeping an emit until connected", type: logType)
-            return true
+            return (true, ackID)
         case .dropped:
             DefaultSocketLogger.Logger.log("Dropping a volatile emit: not connected", type: logType)
             wrappedCompletion?()
-            return false
+            return (false, ackID)
         case .notConnected:
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Tried emitting when not connected"])
-            return false
+            return (false, ackID)
         case .bufferFull(let limit):
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Send buffer full (\(limit) emits): not sent"])
-            return false
+            return (false, ackID)
         }
 
         defer {
@@ -476,13 +505,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         if parser == .msgpack {
             // socket.io-msgpack-parser: one binary message per packet, binary data inline.
             let packet = SocketIOProtocol.SocketPacket(
-                type: isAck ? .ack : .event, namespace: nsp, ackID: ack.flatMap { $0 >= 0 ? $0 : nil },
+                type: isAck ? .ack : .event, namespace: nsp, ackID: ackID.flatMap { $0 >= 0 ? $0 : nil },
                 data: .array(data.map { SocketValueConversion.jsonValue(from: $0) }))
             self.send(packet, completion: wrappedCompletion)
-            return true
+            return (true, ackID)
         }
 
-        let packet = SocketPacket.packetFromEmit(data, id: ack ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
+        let packet = SocketPacket.packetFromEmit(data, id: ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
         let str = packet.packetString
 
         DefaultSocketLogger.Logger.log(
@@ -490,7 +519,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             type: logType)
 
         self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
-        return true
+        return (true, ackID)
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.
