@@ -21,15 +21,30 @@ package struct HTTPResponseHead: Sendable, Hashable {
     package var isKeepAlive: Bool {
         var sawClose = false
         var sawKeepAlive = false
-        for value in self.headers.values(name: "Connection") {
-            for option in value.split(separator: ",") {
-                let token = option.trimmingHTTPWhitespace().lowercased()
-                if token == "close" { sawClose = true }
-                if token == "keep-alive" { sawKeepAlive = true }
+        for field in self.headers where HTTPHeaders.namesEqual(field.name, "Connection") {
+            field.value.forEachHTTPListElement(keepingEmpty: false) { option in
+                let token = option.utf8
+                if token.elementsEqual("close".utf8, by: { HTTPHeaders.asciiLowercased($0) == $1 }) { sawClose = true }
+                if token.elementsEqual("keep-alive".utf8, by: { HTTPHeaders.asciiLowercased($0) == $1 }) { sawKeepAlive = true }
             }
         }
         if sawClose { return false }
         return self.versionMinor >= 1 || sawKeepAlive
+    }
+}
+
+extension String {
+    /// Calls `body` with each element of a comma-separated list (RFC 9110 §5.6.1), OWS
+    /// trimmed, in order, without allocating; empty elements only when `keepingEmpty`.
+    package func forEachHTTPListElement(keepingEmpty: Bool, _ body: (Substring) -> Void) {
+        var start = self.startIndex
+        while true {
+            let end = self[start...].firstIndex(of: ",") ?? self.endIndex
+            let element = self[start..<end].trimmingHTTPWhitespace()
+            if keepingEmpty || !element.isEmpty { body(element) }
+            guard end < self.endIndex else { return }
+            start = self.index(after: end)
+        }
     }
 }
 

@@ -425,22 +425,22 @@ package struct HTTPResponseParser: Sendable {
         }
 
         var allowsReuse = head.isKeepAlive
-        let transferEncodings = head.headers.values(name: "Transfer-Encoding")
-        let contentLengths = head.headers.values(name: "Content-Length")
+        let hasTransferEncoding = head.headers.contains(name: "Transfer-Encoding")
+        let hasContentLength = head.headers.contains(name: "Content-Length")
         if isHEAD || status == 204 || status == 304 {
             self.state = .emitEnd
-        } else if !transferEncodings.isEmpty {
+        } else if hasTransferEncoding {
             // RFC 9112 §6.3 (3, 4): Transfer-Encoding overrides Content-Length; a message with
             // both may be a smuggling attempt, so the connection is not reused after it.
-            if !contentLengths.isEmpty { allowsReuse = false }
-            if Self.lastCodingIsChunked(transferEncodings) {
+            if hasContentLength { allowsReuse = false }
+            if Self.lastCodingIsChunked(in: head.headers) {
                 self.state = .chunkSizeLine
             } else {
                 allowsReuse = false
                 self.state = .closeDelimitedBody
             }
-        } else if !contentLengths.isEmpty {
-            let length = try Self.parseContentLength(contentLengths)
+        } else if hasContentLength {
+            let length = try Self.contentLength(in: head.headers)
             self.state = length == 0 ? .emitEnd : .fixedBody(remaining: length)
         } else {
             allowsReuse = false

@@ -51,7 +51,10 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     /// Every value of `name`, in order.
     package func values(name: String) -> [String] {
-        self.storage.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        // One loop and one array (none when absent), not a filtered array and its map.
+        var values: [String] = []
+        for field in self.storage where Self.namesEqual(field.name, name) { values.append(field.value) }
+        return values
     }
 
     package func contains(name: String) -> Bool {
@@ -77,15 +80,16 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
 
     /// Field names compare case-insensitively. Names are tokens (ASCII), so ASCII letters
     /// are folded byte by byte, without making lowercased copies.
-    private static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+    package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         for (left, right) in zip(lhs.utf8, rhs.utf8) where left != right {
-            guard Self.asciiLowercase(left) == Self.asciiLowercase(right) else { return false }
+            guard Self.asciiLowercased(left) == Self.asciiLowercased(right) else { return false }
         }
         return true
     }
 
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+    /// `byte` with an ASCII capital letter folded to its lowercase form.
+    package static func asciiLowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

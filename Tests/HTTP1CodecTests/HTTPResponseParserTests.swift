@@ -41,6 +41,11 @@ struct ResponseVector: CustomStringConvertible, Sendable {
             input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nabc",
             expected: [head(200, "OK", [("Transfer-Encoding", "gzip")]), body("abc"), .end]),
         ResponseVector(
+            // RFC 9110 §5.6.1: empty list elements are ignored, so the final coding is chunked.
+            name: "a Transfer-Encoding list ending in chunked, with empty elements and OWS",
+            input: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip , ,CHUNKED ,\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+            expected: [head(200, "OK", [("Transfer-Encoding", "gzip , ,CHUNKED ,")]), body("x"), .end]),
+        ResponseVector(
             name: "keep-alive: three responses back to back",
             input: "HTTP/1.1 204 No Content\r\nContent-Length: 99\r\n\r\n"
                 + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
@@ -237,6 +242,9 @@ struct ResponseVector: CustomStringConvertible, Sendable {
         #expect(try !reusable("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"))
         #expect(try !reusable("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"))
         #expect(try reusable("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok"))
+        // Connection is a token list, compared without case: any `close` in it ends reuse.
+        #expect(try !reusable("HTTP/1.1 200 OK\r\nConnection: keep-alive, ,CLOSE \r\nContent-Length: 2\r\n\r\nok"))
+        #expect(try reusable("HTTP/1.0 200 OK\r\nConnection: Upgrade , KEEP-ALIVE\r\nContent-Length: 2\r\n\r\nok"))
         #expect(try !reusable("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"))
         // Unfinished body, or extra bytes after the response: not reusable.
         #expect(try !reusable("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok"))

@@ -16,6 +16,9 @@ struct HTTPConnectionPoolState<Connection> {
     let idleLifetime: TimeAmount
     private var idle: [HTTPOrigin: [IdleConnection]] = [:]
     private(set) var idleCount = 0
+    /// How many origins have a list, empty ones included (for tests: at most
+    /// ``maxIdleTotal`` + 1 empty lists are kept).
+    var originCount: Int { self.idle.count }
     private var isShutDown = false
 
     init(maxIdlePerOrigin: Int, maxIdleTotal: Int, idleLifetime: TimeAmount) {
@@ -25,13 +28,17 @@ struct HTTPConnectionPoolState<Connection> {
     }
 
     /// An idle connection to `origin`, if one is fresh enough, and the stale ones to close.
+    ///
+    /// The origin's list is changed in place and kept when it empties (while there are no
+    /// more origins than ``maxIdleTotal``), so a keep-alive exchange that takes its connection
+    /// out and puts it back allocates nothing.
     mutating func checkout(_ origin: HTTPOrigin, now: MonotonicInstant)
         -> (connection: Connection?, toClose: [Connection])
     {
-        guard var list = self.idle[origin], !list.isEmpty else { return (nil, []) }
+        guard let index = self.idle.index(forKey: origin), !self.idle.values[index].isEmpty else { return (nil, []) }
         var toClose: [Connection] = []
         var found: Connection?
-        while let candidate = list.popLast() {
+        while let candidate = self.idle.values[index].popLast() {
             self.idleCount -= 1
             if now - candidate.since >= self.idleLifetime {
                 toClose.append(candidate.connection)
@@ -40,7 +47,7 @@ struct HTTPConnectionPoolState<Connection> {
                 break
             }
         }
-        self.idle[origin] = list.isEmpty ? nil : list
+        if self.idle.values[index].isEmpty, self.idle.count > self.maxIdleTotal { self.idle.remove(at: index) }
         return (found, toClose)
     }
 
@@ -52,19 +59,15 @@ struct HTTPConnectionPoolState<Connection> {
     ) -> [Connection] {
         guard !self.isShutDown, self.maxIdlePerOrigin > 0, self.maxIdleTotal > 0 else { return [connection] }
         var toClose: [Connection] = []
-        var list = self.idle[origin] ?? []
-        list.append(IdleConnection(connection: connection, since: now))
+        self.idle[origin, default: []].append(IdleConnection(connection: connection, since: now))
         self.idleCount += 1
-        if list.count > self.maxIdlePerOrigin {
-            toClose.append(list.removeFirst().connection)
+        if self.idle[origin, default: []].count > self.maxIdlePerOrigin {
+            toClose.append(self.idle[origin, default: []].removeFirst().connection)
             self.idleCount -= 1
         }
-        self.idle[origin] = list
-        while self.idleCount > self.maxIdleTotal, let oldest = self.oldestOrigin(),
-            var oldestList = self.idle[oldest], !oldestList.isEmpty
-        {
-            toClose.append(oldestList.removeFirst().connection)
-            self.idle[oldest] = oldestList.isEmpty ? nil : oldestList
+        while self.idleCount > self.maxIdleTotal, let oldest = self.oldestOrigin() {
+            toClose.append(self.idle[oldest, default: []].removeFirst().connection)
+            if self.idle[oldest, default: []].isEmpty { self.idle[oldest] = nil }
             self.idleCount -= 1
         }
         return toClose
@@ -84,7 +87,13 @@ struct HTTPConnectionPoolState<Connection> {
         return all
     }
 
+    /// The origin whose longest-idle connection is the oldest (lists kept empty do not count).
     private func oldestOrigin() -> HTTPOrigin? {
-        self.idle.min { ($0.value.first?.since ?? .now) < ($1.value.first?.since ?? .now) }?.key
+        var oldest: (origin: HTTPOrigin, since: MonotonicInstant)?
+        for (origin, list) in self.idle {
+            guard let first = list.first else { continue }
+            if oldest.map({ first.since < $0.since }) ?? true { oldest = (origin, first.since) }
+        }
+        return oldest?.origin
     }
 }
