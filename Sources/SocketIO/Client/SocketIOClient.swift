@@ -27,7 +27,8 @@ import SocketIOProtocol
 ///   thread, as upstream does.
 open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; `nsp` is a
-    // `let`. User callbacks are copied out of the lock and called after it is released.
+    // `let`, and `manager` is written only by `init`. User callbacks are copied out of the lock
+    // and called after it is released.
 
     struct State {
         var anyHandler: ((SocketAnyEvent) -> Void)?
@@ -114,9 +115,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// The manager for this socket.
     ///
-    /// Set once, at `init`, and held weakly (the manager owns its sockets): read without the
-    /// socket's lock.
-    public weak let manager: SocketManagerSpec?
+    /// Held weakly (the manager owns its sockets), set at `init` and never written again, so it
+    /// is read without the socket's lock (upstream's declaration; a `weak let` would need
+    /// Swift 6.3).
+    public private(set) weak var manager: SocketManagerSpec?
 
     /// A view into this socket where emits do not check for binary data.
     ///
