@@ -36,12 +36,14 @@ package struct HTTPResponseHead: Sendable, Hashable {
 extension String {
     /// Calls `body` with each element of a comma-separated list (RFC 9110 §5.6.1), OWS
     /// trimmed, in order, without allocating; empty elements only when `keepingEmpty`.
-    package func forEachHTTPListElement(keepingEmpty: Bool, _ body: (Substring) -> Void) {
+    package func forEachHTTPListElement<Failure: Error>(
+        keepingEmpty: Bool, _ body: (Substring) throws(Failure) -> Void
+    ) throws(Failure) {
         var start = self.startIndex
         while true {
             let end = self[start...].firstIndex(of: ",") ?? self.endIndex
             let element = self[start..<end].trimmingHTTPWhitespace()
-            if keepingEmpty || !element.isEmpty { body(element) }
+            if keepingEmpty || !element.isEmpty { try body(element) }
             guard end < self.endIndex else { return }
             start = self.index(after: end)
         }

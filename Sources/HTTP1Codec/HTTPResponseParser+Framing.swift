@@ -7,23 +7,24 @@ extension HTTPResponseParser {
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    /// Every `Content-Length` value (each possibly a comma-separated list) must be the same
-    /// non-negative integer (RFC 9110 §8.6, RFC 9112 §6.3 (5)).
-    static func parseContentLength(_ values: [String]) throws(HTTPParseError) -> Int {
-        var result: Int?
-        for value in values { try Self.parseContentLength(value, into: &result) }
-        guard let result else {
-            throw HTTPParseError(.invalidContentLength, "empty Content-Length")
-        }
-        return result
-    }
-
-    /// The length every `Content-Length` field of `headers` states (RFC 9110 §8.6: a list of
-    /// identical values is one value), read in place: no array of values or of list elements.
+    /// The length every `Content-Length` field of `headers` states: each value, possibly a
+    /// comma-separated list, must be the same non-negative integer (RFC 9110 §8.6, RFC 9112
+    /// §6.3 (5)). Read in place: no array of values or of list elements.
     static func contentLength(in headers: HTTPHeaders) throws(HTTPParseError) -> Int {
         var result: Int?
         for field in headers where HTTPHeaders.namesEqual(field.name, "Content-Length") {
-            try Self.parseContentLength(field.value, into: &result)
+            try field.value.forEachHTTPListElement(keepingEmpty: true) { element throws(HTTPParseError) in
+                let digits = element.utf8
+                guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(Self.isDigit) else {
+                    throw HTTPParseError(.invalidContentLength, "Content-Length is not a non-negative integer")
+                }
+                var length = 0
+                for digit in digits { length = length * 10 + Int(digit - UInt8(ascii: "0")) }
+                if let previous = result, previous != length {
+                    throw HTTPParseError(.invalidContentLength, "conflicting Content-Length values")
+                }
+                result = length
+            }
         }
         guard let result else {
             throw HTTPParseError(.invalidContentLength, "empty Content-Length")
@@ -31,44 +32,12 @@ extension HTTPResponseParser {
         return result
     }
 
-    /// One `Content-Length` field value: comma-separated non-negative integers, each equal to
-    /// `result` (set by the first).
-    private static func parseContentLength(_ value: String, into result: inout Int?) throws(HTTPParseError) {
-        var failure: HTTPParseError?
-        value.forEachHTTPListElement(keepingEmpty: true) { element in
-            guard failure == nil else { return }
-            let digits = element.utf8
-            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(Self.isDigit) else {
-                failure = HTTPParseError(.invalidContentLength, "Content-Length is not a non-negative integer")
-                return
-            }
-            var length = 0
-            for digit in digits { length = length * 10 + Int(digit - UInt8(ascii: "0")) }
-            if let previous = result, previous != length {
-                failure = HTTPParseError(.invalidContentLength, "conflicting Content-Length values")
-                return
-            }
-            result = length
-        }
-        if let failure { throw failure }
-    }
-
-    static func lastCodingIsChunked(_ values: [String]) -> Bool {
-        guard let lastValue = values.last else { return false }
-        return Self.lastCodingIsChunked(lastValue)
-    }
-
-    /// Whether the last `Transfer-Encoding` field of `headers` ends with `chunked`.
+    /// Whether the last coding of the last `Transfer-Encoding` field of `headers` is `chunked`.
     static func lastCodingIsChunked(in headers: HTTPHeaders) -> Bool {
         var last: String?
         for field in headers where HTTPHeaders.namesEqual(field.name, "Transfer-Encoding") { last = field.value }
-        guard let last else { return false }
-        return Self.lastCodingIsChunked(last)
-    }
-
-    private static func lastCodingIsChunked(_ value: String) -> Bool {
         var lastCoding: Substring?
-        value.forEachHTTPListElement(keepingEmpty: false) { lastCoding = $0 }
+        last?.forEachHTTPListElement(keepingEmpty: false) { lastCoding = $0 }
         guard let lastCoding else { return false }
         return lastCoding.utf8.elementsEqual("chunked".utf8, by: { HTTPHeaders.asciiLowercased($0) == $1 })
     }

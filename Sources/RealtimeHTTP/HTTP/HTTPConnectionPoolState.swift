@@ -59,10 +59,13 @@ struct HTTPConnectionPoolState<Connection> {
     ) -> [Connection] {
         guard !self.isShutDown, self.maxIdlePerOrigin > 0, self.maxIdleTotal > 0 else { return [connection] }
         var toClose: [Connection] = []
-        self.idle[origin, default: []].append(IdleConnection(connection: connection, since: now))
+        // The origin's list is looked up once (hashing an origin hashes its TLS settings too).
+        if self.idle.index(forKey: origin) == nil { self.idle[origin] = [] }
+        let index = self.idle.index(forKey: origin)!
+        self.idle.values[index].append(IdleConnection(connection: connection, since: now))
         self.idleCount += 1
-        if self.idle[origin, default: []].count > self.maxIdlePerOrigin {
-            toClose.append(self.idle[origin, default: []].removeFirst().connection)
+        if self.idle.values[index].count > self.maxIdlePerOrigin {
+            toClose.append(self.idle.values[index].removeFirst().connection)
             self.idleCount -= 1
         }
         while self.idleCount > self.maxIdleTotal, let oldest = self.oldestOrigin() {
