@@ -62,4 +62,56 @@ import Testing
         #expect(await self.eventually { engine.closingPOSTCount == 0 })
         engine.disconnect(reason: "done")
     }
+
+    /// A client that disconnects the engine and connects it again from inside the delivery of
+    /// the message `cut`: while the engine's turn is still being performed, as a handler on the
+    /// delivering thread (or any other thread at that moment) would.
+    final class ReconnectingClient: SocketEngineClient, @unchecked Sendable {
+        // `@unchecked Sendable`: `engine` is set once, before the engine starts, and only read
+        // after; `closes` has its own lock.
+        weak var engine: SocketEngine?
+        let closes = Recorder<String>()
+        func parseEngineMessage(_ msg: String) {
+            guard msg == "cut", let engine = self.engine else { return }
+            engine.disconnect(reason: "cut")
+            engine.connect()
+        }
+        func engineDidError(reason: String) {}
+        func engineDidClose(reason: String) { self.closes.append(reason) }
+        func engineDidOpen(reason: String) {}
+        func engineDidReceivePing() {}
+        func engineDidReceivePong() {}
+        func engineDidSendPing() {}
+        func engineDidSendPong() {}
+        func parseEngineBinaryData(_ data: Data) {}
+        func engineDidWebsocketUpgrade(headers: [String: String]) {}
+    }
+
+    /// `disconnect` and `connect` called while the engine's actions are still being performed
+    /// (the close's `POST` not started yet, a fresh poll not either): the close's actions, its
+    /// report and the new attempt are performed in that order, so the new attempt finds the
+    /// close `POST` under way and hands it over instead of cutting it. Before, the report and
+    /// the reset came first, and the close `POST`, started later for an attempt already gone,
+    /// was cancelled at once (a CI run saw the recovery test's server time out the session).
+    @Test func aCloseWhileTheEngineIsStillPerformingReachesTheServer() async throws {
+        let transports = ScriptedEngineTransports()
+        let client = ReconnectingClient()
+        let engine = SocketEngine(
+            client: client, url: URL(string: "http://example.invalid/")!,
+            config: [.forcePolling(true)], transports: transports.transports)
+        client.engine = engine
+        engine.connect()
+        transports.answerGET(Self.open)
+        #expect(await self.eventually { engine.connected })
+        transports.holdPOSTs()
+        transports.answerGET("4cut")
+        #expect(await self.eventually { client.closes.values == ["cut"] })
+        #expect(await self.eventually { transports.heldPOSTs == 1 })
+        #expect(engine.closingPOSTCount == 1)
+        transports.releasePOSTs()
+        #expect(await self.eventually { transports.deliveredPOSTs == ["1"] })
+        #expect(transports.cancelledPOSTs.isEmpty)
+        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        engine.disconnect(reason: "done")
+    }
 }

@@ -70,6 +70,10 @@ extension SocketEngine {
         switch queued.work {
         case .machine(let actions): self.perform(actions, generation: queued.generation)
         case .serverError(let text): self.parseEngineMessage(text)
+        case .connect: self.startAttempt()
+        case .closeReported(let reason):
+            let client = self.client
+            client?.engineDidClose(reason: reason)
         }
     }
 

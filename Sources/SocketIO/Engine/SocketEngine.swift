@@ -83,6 +83,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             /// the open `parseEngineMessage(_:)` in its place, so it cannot overtake a message
             /// read before it whose delivery is still queued (a CONNECT reply, say).
             case serverError(String)
+            /// ``SocketEngine/connect()``: the attempt is reset and started behind the work
+            /// queued before it, so a close still being performed by another thread (its
+            /// `POST` not started yet) is handed over, not cut, by the new attempt.
+            case connect
+            /// ``SocketEngine/disconnect(reason:)`` reports the close to the client behind the
+            /// close's own actions and whatever was read before it, never before them.
+            case closeReported(reason: String)
         }
 
         var work: Work
@@ -310,6 +317,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Starts the connection to the server: the polling handshake (then a WebSocket upgrade
     /// unless `.forcePolling(true)`), or a WebSocket straight away with `.forceWebsockets(true)`.
     open func connect() {
+        // In turn: another thread may still be performing the actions of a close (its last
+        // `POST` not started yet); a reset now would abandon that close before it existed.
+        let turn = self.state.withLock { $0.turns.offer(QueuedAction(work: .connect, generation: $0.attempt.generation)) }
+        if let turn { self.perform(turn) }
+    }
+
+    /// ``connect()``'s work, performed in turn.
+    func startAttempt() {
         let (generation, teardown) = self.state.withLock { state -> (Int, EngineConnectionAttempt.Teardown) in
             // The attempt's options are fixed now: a setting changed later applies at the
             // next connect. A client close still under way goes on (the teardown's
@@ -358,16 +373,20 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     open func disconnect(reason: String) {
         DefaultSocketLogger.Logger.log("Engine is being closed.", type: SocketEngine.logTypeIO)
 
-        let (turn, client) = self.state.withLock { state in
+        let turn = self.state.withLock { state -> QueuedAction? in
             state.attempt.closeReport = .reported
-            return (state.queue(state.attempt.machine.close(), generation: state.attempt.generation), state.client)
+            let generation = state.attempt.generation
+            let close = state.queue(state.attempt.machine.close(), generation: generation)
+            // Behind the close's actions: a reconnection started by the report finds the close
+            // under way (its `POST` started), even while another thread performs them.
+            let report = state.turns.offer(QueuedAction(work: .closeReported(reason: reason), generation: generation))
+            return close ?? report
         }
 
-        if let turn { self.perform(turn) }
         // The engine counts as closed from now on: writers waiting for room go on (and
         // find it closed) instead of waiting for the close handshake.
         self.wakeRoomWaiters()
-        client?.engineDidClose(reason: reason)
+        if let turn { self.perform(turn) }
     }
 
     /// Called to switch from HTTP long-polling to WebSockets.
