@@ -35,11 +35,16 @@ package struct EngineConnectionAttempt {
         package var pollingClose: EnginePollingDriver.EndingClose?
     }
 
-    /// The text of a polling URL up to the value of its cache-defeating `t` parameter:
-    /// parsing the base URL once per session instead of once per request.
+    /// The text of a polling URL up to the value of its cache-defeating `t` parameter, and of
+    /// its request target (path and query): parsing the base URL once per session instead of
+    /// once per request, and never reading a request's target back out of its URL.
     package struct PollingURLPrefix {
         package var sid: String
         package var text: String
+        /// ``text``'s request target in origin form: percent-encoded path (at least `/`), `?`
+        /// and query, up to the `t` value; `nil` when the URL could not be built from its parts
+        /// (``text`` is then the base URL's).
+        package var target: String?
 
         package init(base: URL, sid: String) {
             self.sid = sid
@@ -50,7 +55,14 @@ package struct EngineConnectionAttempt {
             components.percentEncodedQuery = EngineQuery.sessionPrefix(
                 base: components.percentEncodedQuery ?? "", transport: .polling, sid: sid)
             components.fragment = nil
-            self.text = components.url?.absoluteString ?? base.absoluteString
+            guard let url = components.url else {
+                self.text = base.absoluteString
+                self.target = nil
+                return
+            }
+            self.text = url.absoluteString
+            let path = components.percentEncodedPath
+            self.target = (path.isEmpty ? "/" : path) + "?" + (components.percentEncodedQuery ?? "")
         }
     }
 

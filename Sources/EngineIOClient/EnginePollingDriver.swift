@@ -20,27 +20,28 @@ package struct EnginePollingDriver: Sendable {
     /// ``EngineConnectionAttempt/PollingURLPrefix``) with `&sid=…&t=<counter>` appended as text.
     package func request(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: TimeAmount) -> HTTPClientRequest {
         let sid = sid ?? ""
-        let parts = self.host.withAttempt { attempt -> (options: EngineRequestOptions?, prefix: String, counter: Int) in
+        typealias Parts = (options: EngineRequestOptions?, prefix: EngineConnectionAttempt.PollingURLPrefix?, counter: Int)
+        let parts = self.host.withAttempt { attempt -> Parts in
             attempt.polling.counter += 1
             // Before the first `connect()` there are no attempt options: see below.
-            guard let options = attempt.options else { return (nil, "", attempt.polling.counter) }
+            guard let options = attempt.options else { return (nil, nil, attempt.polling.counter) }
             if attempt.polling.urlPrefix?.sid != sid {
                 attempt.polling.urlPrefix = EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid)
             }
-            return (options, attempt.polling.urlPrefix?.text ?? "", attempt.polling.counter)
+            return (options, attempt.polling.urlPrefix, attempt.polling.counter)
         }
         // Not connected yet (tests look at the requests an engine would send): the host's
         // current options, and a prefix made for this request alone.
-        let counter = parts.counter
-        let (options, prefix) =
-            parts.options.map { ($0, parts.prefix) }
-            ?? {
-                let options = self.host.requestOptions
-                return (options, EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid).text)
-            }()
-        return self.request(
-            method: method, url: URL(string: prefix + String(counter)) ?? options.urlPolling, body: body,
-            idleTimeout: idleTimeout, options: options)
+        let options = parts.options ?? self.host.requestOptions
+        let prefix = parts.prefix ?? EngineConnectionAttempt.PollingURLPrefix(base: options.urlPolling, sid: sid)
+        let counter = String(parts.counter)
+        guard let url = URL(string: prefix.text + counter) else {
+            return self.request(method: method, url: options.urlPolling, body: body, idleTimeout: idleTimeout, options: options)
+        }
+        var request = self.request(method: method, url: url, body: body, idleTimeout: idleTimeout, options: options)
+        // The target as built, not read back out of the URL.
+        request.target = prefix.target.map { $0 + counter }
+        return request
     }
 
     /// A polling request to `url`, with the attempt's headers, cookies, TLS and proxy.

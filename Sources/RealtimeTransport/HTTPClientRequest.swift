@@ -4,7 +4,15 @@ package import RealtimeTime
 /// One HTTP request.
 package struct HTTPClientRequest: Sendable {
     package var method: String
-    package var url: URL
+    package var url: URL {
+        // A target read from an earlier URL would name the wrong resource.
+        didSet { self.target = nil }
+    }
+    /// The request target in origin form (RFC 9112 §3.2.1: the percent-encoded path and query),
+    /// when the caller built ``url`` from it as text (the Engine.IO polling driver, for every
+    /// request): the native client writes it as it is instead of reading it back out of the
+    /// URL. `nil` (the default, and after ``url`` changes): read from ``url``.
+    package var target: String?
     package var headers: HTTPHeaders
     package var body: [UInt8]?
     /// Idle timeout: no progress (connect, headers or body bytes) for this long fails the

@@ -1,6 +1,7 @@
 import EngineIOClient
 import EngineIOProtocol
 import Foundation
+import RealtimeHTTP
 import RealtimeTransport
 import Testing
 
@@ -88,5 +89,14 @@ import Testing
         let prefix = EngineConnectionAttempt.PollingURLPrefix(base: base, sid: Self.sid)
         #expect(prefix.sid == Self.sid)
         #expect(prefix.text.hasPrefix("http://localhost/socket.io/?EIO=4&transport=polling&token=a%2Bb&sid=\(Self.sid)&t="))
+        // The request target is the URL's own, as the HTTP client would read it out of it.
+        let target = prefix.target
+        #expect(target == "/socket.io/?EIO=4&transport=polling&token=a%2Bb&sid=\(Self.sid)&t=")
+        let url = URL(string: prefix.text + "7")!
+        #expect((target ?? "") + "7" == url.httpRequestTarget)
+        // A base URL with no path still gets `/`.
+        let bare = EngineConnectionAttempt.PollingURLPrefix(base: URL(string: "http://localhost?EIO=4&transport=polling")!, sid: Self.sid)
+        #expect(bare.target?.hasPrefix("/?EIO=4&transport=polling&sid=") == true)
+        #expect((bare.target ?? "") + "1" == URL(string: bare.text + "1")!.httpRequestTarget)
     }
 }

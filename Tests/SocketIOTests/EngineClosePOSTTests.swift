@@ -1,5 +1,6 @@
 import EngineIOClient
 import Foundation
+import RealtimeHTTP
 import Testing
 
 @testable import SocketIO
@@ -113,5 +114,31 @@ import Testing
         #expect(transports.cancelledPOSTs.isEmpty)
         #expect(await self.eventually { engine.closingPOSTCount == 0 })
         engine.disconnect(reason: "done")
+    }
+
+    /// Every polling request carries its target as the driver built it (the native client
+    /// writes it without reading it back out of the URL), and it is the URL's own: the
+    /// handshake, the polls and the `POST`s, each with its own `t`.
+    @Test func pollingRequestsCarryTheTargetOfTheirURL() async throws {
+        let transports = ScriptedEngineTransports()
+        let engine = await self.openEngine(transports)
+        transports.releasePOSTs()
+        try engine.send("a", withType: .message, withData: [])
+        #expect(await self.eventually { transports.deliveredPOSTs == ["4a"] })
+        let requests = transports.requests
+        #expect(requests.count >= 3)
+        for (url, target) in requests {
+            #expect(target != nil, "\(url)")
+            #expect(target == url.httpRequestTarget, "\(url)")
+        }
+        #expect(Set(requests.map(\.url)).count == requests.count)
+        engine.disconnect(reason: "done")
+    }
+
+    @Test func aRequestForgetsItsTargetWhenItsURLChanges() {
+        var request = HTTPClientRequest(url: URL(string: "http://a.invalid/one?x=1")!)
+        request.target = "/one?x=1"
+        request.url = URL(string: "http://a.invalid/two")!
+        #expect(request.target == nil)
     }
 }

@@ -23,6 +23,8 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
         var postWaiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
         var deliveredPOSTs: [String] = []
         var cancelledPOSTs: [String] = []
+        /// Every request's URL and the target it carried, in order.
+        var requests: [(url: URL, target: String?)] = []
     }
 
     private let state = LockedValue(State())
@@ -92,7 +94,11 @@ final class ScriptedEngineTransports: HTTPTransport, WebSocketTransport, @unchec
         }
     }
 
+    /// Every request's URL and the target it carried (`HTTPClientRequest.target`), in order.
+    var requests: [(url: URL, target: String?)] { self.state.withLock { $0.requests } }
+
     func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        self.state.withLock { $0.requests.append((request.url, request.target)) }
         let body: [UInt8]
         if request.method == "POST" {
             let text = String(decoding: request.body ?? [], as: UTF8.self)

@@ -79,7 +79,7 @@ extension HTTPClient {
         var origin = try HTTPOrigin(url: request.url, tls: request.tls)
         origin.proxy = request.proxy.server(for: request.url)
         let writes = Self.requestWrites(
-            method: request.method, target: request.url.httpRequestTarget,
+            method: request.method, target: request.target ?? request.url.httpRequestTarget,
             headers: self.requestHeaders(for: request, origin: origin),
             body: request.body)
         var mayRetry = true
