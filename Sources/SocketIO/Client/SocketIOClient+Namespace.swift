@@ -162,6 +162,15 @@ extension SocketIOClient {
 
     // MARK: Packet conversion
 
+    /// The protocol layer's packet for an emit: kept by the machine while connecting, or sent
+    /// by the msgpack parser (the JSON parser sends upstream's `SocketPacket`). A negative
+    /// `ackID` (upstream's "no ack") is none.
+    static func protocolPacket(isAck: Bool, namespace: String, ackID: Int?, data: [Any]) -> SocketIOProtocol.SocketPacket {
+        SocketIOProtocol.SocketPacket(
+            type: isAck ? .ack : .event, namespace: namespace, ackID: ackID.flatMap { $0 >= 0 ? $0 : nil },
+            data: .array(data.map { SocketValueConversion.jsonValue(from: $0) }))
+    }
+
     /// The protocol layer's view of `packet` for the machine.
     ///
     /// - Parameter full: convert the payload of an event or ack too (needed while connecting,

@@ -459,13 +459,6 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         // The status is checked and the emit kept in one critical section of the machine.
         let nsp = self.nsp
-        /// The protocol layer's packet: kept by the machine while connecting, or sent by the
-        /// msgpack parser (the JSON parser sends upstream's `SocketPacket` below).
-        func protocolPacket() -> SocketIOProtocol.SocketPacket {
-            SocketIOProtocol.SocketPacket(
-                type: isAck ? .ack : .event, namespace: nsp, ackID: ackID.flatMap { $0 >= 0 ? $0 : nil },
-                data: .array(data.map { SocketValueConversion.jsonValue(from: $0) }))
-        }
         var outgoing: [OutgoingListener] = []
         var parser = SocketParser.json
         let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
@@ -475,7 +468,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
                 ackID = self.registerAck(timeout: timeout, pending, in: &state)
             }
             let writeID = state.nextWriteID
-            let decision = state.namespace.emit(protocolPacket(), writeID: writeID, volatile: volatile)
+            let decision = state.namespace.emit(
+                Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: ackID, data: data), writeID: writeID, volatile: volatile)
             if case .buffered = decision {
                 state.nextWriteID += 1
                 state.bufferedCompletions[writeID] = wrappedCompletion.map(UncheckedSendable.init)
@@ -509,7 +503,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
         if parser == .msgpack {
             // socket.io-msgpack-parser: one binary message per packet, binary data inline.
-            self.send(protocolPacket(), completion: wrappedCompletion)
+            self.send(Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: ackID, data: data), completion: wrappedCompletion)
             return (true, ackID)
         }
 
