@@ -21,10 +21,22 @@ import Testing
         return condition()
     }
 
+    /// The ended attempt holds one close `POST` (or the `POST`s before it), none cancelled:
+    /// once the transport lets them through, the server gets `bodies` and the close ends.
+    func expectTheEndedAttemptDelivers(_ bodies: [String], engine: SocketEngine, transports: ScriptedEngineTransports) async {
+        #expect(engine.closingPOSTCount == 1)
+        transports.releasePOSTs()
+        #expect(await self.eventually { transports.deliveredPOSTs == bodies })
+        #expect(transports.cancelledPOSTs.isEmpty)
+        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+    }
+
     /// An open polling engine whose `POST`s the transport holds.
-    func openEngine(_ transports: ScriptedEngineTransports) async -> SocketEngine {
+    func openEngine(
+        _ transports: ScriptedEngineTransports, client: SocketEngineClient = EngineWriteBoundTests.RecordingClient()
+    ) async -> SocketEngine {
         let engine = SocketEngine(
-            client: EngineWriteBoundTests.RecordingClient(), url: URL(string: "http://example.invalid/")!,
+            client: client, url: URL(string: "http://example.invalid/")!,
             config: [.forcePolling(true)], transports: transports.transports)
         engine.connect()
         transports.answerGET(Self.open)
@@ -39,11 +51,7 @@ import Testing
         engine.disconnect(reason: "cut")
         #expect(await self.eventually { transports.heldPOSTs == 1 })
         engine.connect()
-        #expect(engine.closingPOSTCount == 1)
-        transports.releasePOSTs()
-        #expect(await self.eventually { transports.deliveredPOSTs == ["1"] })
-        #expect(transports.cancelledPOSTs.isEmpty)
-        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        await self.expectTheEndedAttemptDelivers(["1"], engine: engine, transports: transports)
         engine.disconnect(reason: "done")
     }
 
@@ -56,18 +64,14 @@ import Testing
         #expect(await self.eventually { transports.heldPOSTs == 1 })
         engine.disconnect(reason: "cut")
         engine.connect()
-        #expect(engine.closingPOSTCount == 1)
-        transports.releasePOSTs()
-        #expect(await self.eventually { transports.deliveredPOSTs == ["4a", "1"] })
-        #expect(transports.cancelledPOSTs.isEmpty)
-        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        await self.expectTheEndedAttemptDelivers(["4a", "1"], engine: engine, transports: transports)
         engine.disconnect(reason: "done")
     }
 
     /// A client that disconnects the engine and connects it again from inside the delivery of
     /// the message `cut`: while the engine's turn is still being performed, as a handler on the
     /// delivering thread (or any other thread at that moment) would.
-    final class ReconnectingClient: SocketEngineClient, @unchecked Sendable {
+    final class ReconnectingClient: QuietEngineClient, @unchecked Sendable {
         // `@unchecked Sendable`: `engine` is set once, before the engine starts, and only read
         // after; `closes` has its own lock.
         weak var engine: SocketEngine?
@@ -77,15 +81,7 @@ import Testing
             engine.disconnect(reason: "cut")
             engine.connect()
         }
-        func engineDidError(reason: String) {}
         func engineDidClose(reason: String) { self.closes.append(reason) }
-        func engineDidOpen(reason: String) {}
-        func engineDidReceivePing() {}
-        func engineDidReceivePong() {}
-        func engineDidSendPing() {}
-        func engineDidSendPong() {}
-        func parseEngineBinaryData(_ data: Data) {}
-        func engineDidWebsocketUpgrade(headers: [String: String]) {}
     }
 
     /// `disconnect` and `connect` called while the engine's actions are still being performed
@@ -97,22 +93,12 @@ import Testing
     @Test func aCloseWhileTheEngineIsStillPerformingReachesTheServer() async throws {
         let transports = ScriptedEngineTransports()
         let client = ReconnectingClient()
-        let engine = SocketEngine(
-            client: client, url: URL(string: "http://example.invalid/")!,
-            config: [.forcePolling(true)], transports: transports.transports)
+        let engine = await self.openEngine(transports, client: client)
         client.engine = engine
-        engine.connect()
-        transports.answerGET(Self.open)
-        #expect(await self.eventually { engine.connected })
-        transports.holdPOSTs()
         transports.answerGET("4cut")
         #expect(await self.eventually { client.closes.values == ["cut"] })
         #expect(await self.eventually { transports.heldPOSTs == 1 })
-        #expect(engine.closingPOSTCount == 1)
-        transports.releasePOSTs()
-        #expect(await self.eventually { transports.deliveredPOSTs == ["1"] })
-        #expect(transports.cancelledPOSTs.isEmpty)
-        #expect(await self.eventually { engine.closingPOSTCount == 0 })
+        await self.expectTheEndedAttemptDelivers(["1"], engine: engine, transports: transports)
         engine.disconnect(reason: "done")
     }
 

@@ -82,18 +82,9 @@ import Testing
         }
     }
 
-    final class SilentClient: SocketEngineClient, @unchecked Sendable {
+    final class SilentClient: QuietEngineClient, @unchecked Sendable {
         let closes = Recorder<String>()
-        func parseEngineMessage(_ msg: String) {}
-        func engineDidError(reason: String) {}
         func engineDidClose(reason: String) { self.closes.append(reason) }
-        func engineDidOpen(reason: String) {}
-        func engineDidReceivePing() {}
-        func engineDidReceivePong() {}
-        func engineDidSendPing() {}
-        func engineDidSendPong() {}
-        func parseEngineBinaryData(_ data: Data) {}
-        func engineDidWebsocketUpgrade(headers: [String: String]) {}
     }
 
     func eventually(_ condition: () -> Bool) async -> Bool {

@@ -41,19 +41,11 @@ import Testing
         }
     }
 
-    final class RecordingClient: SocketEngineClient, @unchecked Sendable {
+    final class RecordingClient: QuietEngineClient, @unchecked Sendable {
         let errors = Recorder<String>()
         let opens = Recorder<String>()
-        func parseEngineMessage(_ msg: String) {}
         func engineDidError(reason: String) { self.errors.append(reason) }
-        func engineDidClose(reason: String) {}
         func engineDidOpen(reason: String) { self.opens.append(reason) }
-        func engineDidReceivePing() {}
-        func engineDidReceivePong() {}
-        func engineDidSendPing() {}
-        func engineDidSendPong() {}
-        func parseEngineBinaryData(_ data: Data) {}
-        func engineDidWebsocketUpgrade(headers: [String: String]) {}
     }
 
     func eventually(_ condition: () -> Bool) async -> Bool {

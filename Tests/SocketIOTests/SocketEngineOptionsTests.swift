@@ -8,18 +8,7 @@ import Testing
 /// uses the snapshot taken at `connect()`, so what is set while connected applies at the
 /// next connect (the public getters show the new value at once, as upstream's).
 @Suite struct SocketEngineOptionsTests {
-    final class SilentClient: SocketEngineClient, @unchecked Sendable {
-        func parseEngineMessage(_ msg: String) {}
-        func engineDidError(reason: String) {}
-        func engineDidClose(reason: String) {}
-        func engineDidOpen(reason: String) {}
-        func engineDidReceivePing() {}
-        func engineDidReceivePong() {}
-        func engineDidSendPing() {}
-        func engineDidSendPong() {}
-        func parseEngineBinaryData(_ data: Data) {}
-        func engineDidWebsocketUpgrade(headers: [String: String]) {}
-    }
+    final class SilentClient: QuietEngineClient, @unchecked Sendable {}
 
     @Test func parsingSetsWhatTheConfigurationNamesAndDerivesTheURLs() {
         var options = SocketEngineOptions(url: URL(string: "https://chat.example/")!)

@@ -157,3 +157,20 @@ extension SocketIOClientConfiguration {
 func drain(_ queue: DispatchQueue) {
     queue.sync {}
 }
+
+/// A `SocketEngineClient` that ignores every engine event it does not implement itself: a
+/// test's client writes only the callbacks it looks at.
+protocol QuietEngineClient: SocketEngineClient {}
+
+extension QuietEngineClient {
+    func parseEngineMessage(_ msg: String) {}
+    func engineDidError(reason: String) {}
+    func engineDidClose(reason: String) {}
+    func engineDidOpen(reason: String) {}
+    func engineDidReceivePing() {}
+    func engineDidReceivePong() {}
+    func engineDidSendPing() {}
+    func engineDidSendPong() {}
+    func parseEngineBinaryData(_ data: Data) {}
+    func engineDidWebsocketUpgrade(headers: [String: String]) {}
+}
