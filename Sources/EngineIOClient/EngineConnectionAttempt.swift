@@ -61,8 +61,7 @@ package struct EngineConnectionAttempt {
                 return
             }
             self.text = url.absoluteString
-            let path = components.percentEncodedPath
-            self.target = (path.isEmpty ? "/" : path) + "?" + (components.percentEncodedQuery ?? "")
+            self.target = url.httpRequestTarget
         }
     }
 

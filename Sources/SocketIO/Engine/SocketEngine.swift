@@ -87,8 +87,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             /// queued before it, so a close still being performed by another thread (its
             /// `POST` not started yet) is handed over, not cut, by the new attempt.
             case connect
-            /// ``SocketEngine/disconnect(reason:)`` reports the close to the client behind the
-            /// close's own actions and whatever was read before it, never before them.
+            /// ``SocketEngine/disconnect(reason:)``'s report to the client, behind the close's
+            /// own actions and the deliveries queued before it: a message read before the close
+            /// is never delivered after its report.
             case closeReported(reason: String)
         }
 
@@ -377,8 +378,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             state.attempt.closeReport = .reported
             let generation = state.attempt.generation
             let close = state.queue(state.attempt.machine.close(), generation: generation)
-            // Behind the close's actions: a reconnection started by the report finds the close
-            // under way (its `POST` started), even while another thread performs them.
+            // Behind the close's actions and the deliveries another thread still performs.
             let report = state.turns.offer(QueuedAction(work: .closeReported(reason: reason), generation: generation))
             return close ?? report
         }
