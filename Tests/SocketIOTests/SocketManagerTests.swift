@@ -16,6 +16,34 @@ import Testing
         #expect(manager.nsps.count == 1)
     }
 
+    /// A manager, the engines it makes and its sockets are one serialization domain: one mutex
+    /// (issue 19). Another manager's and an engine made for another client have their own.
+    @Test func aManagersEnginesAndSocketsShareOneMutex() throws {
+        let queue = DispatchQueue(label: "one-domain")
+        let url = URL(string: "http://127.0.0.1:1/")!
+        let manager = SocketManager(
+            socketURL: url, config: [.reconnects(false), .handleQueue(queue), .forceNew(true)], transport: .none)
+        let root = manager.defaultSocket
+        let admin = manager.socket(forNamespace: "/admin")
+        manager.connect()
+        let first = try #require(manager.engine as? SocketEngine)
+        manager.disconnect()
+        manager.connect()
+        let second = try #require(manager.engine as? SocketEngine)
+        #expect(first !== second)
+        manager.disconnect()
+        for domain in [root.state.domain, admin.state.domain, first.state.domain, second.state.domain] {
+            #expect(domain === manager.state.domain)
+        }
+
+        let other = SocketManager(socketURL: url, config: [.reconnects(false), .handleQueue(queue)])
+        #expect(other.state.domain !== manager.state.domain)
+        #expect(other.defaultSocket.state.domain === other.state.domain)
+        let client = QuietClient()
+        let engineOfAnotherClient = SocketEngine(client: client, url: url, config: [])
+        #expect(engineOfAnotherClient.state.domain !== manager.state.domain)
+    }
+
     @Test func configurationDefaultsAndOptions() {
         let manager = SocketManager(
             socketURL: URL(string: "https://example.com")!,
@@ -269,3 +297,6 @@ import Testing
         }
     }
 }
+
+/// An engine client that is not a manager.
+private final class QuietClient: QuietEngineClient, @unchecked Sendable {}

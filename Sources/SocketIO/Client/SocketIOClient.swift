@@ -26,7 +26,8 @@ import SocketIOProtocol
 ///   The public `handle*` / `did*` entry points run handlers synchronously on the caller's
 ///   thread, as upstream does.
 open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; `nsp` is a
+    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock` (locking its
+    // manager's mutex when the manager is a `SocketManager`: one domain per session); `nsp` is a
     // `let`, and `manager` is written only by `init`. User callbacks are copied out of the lock
     // and called after it is released.
 
@@ -173,7 +174,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     public init(manager: SocketManagerSpec, nsp: String) {
         // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
         self.manager = manager
-        self.state = SocketLock(State(namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision)))
+        let initial = State(namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision))
+        // A socket of a `SocketManager` is in the manager's serialization domain (one mutex for
+        // the manager, its engines and its sockets); a socket of another manager has its own.
+        if let manager = manager as? SocketManager {
+            self.state = SocketLock(initial, sharing: manager.state.domain)
+        } else {
+            self.state = SocketLock(initial)
+        }
         self.nsp = nsp
         self.logType = "SocketIOClient{\(nsp)}"
 
@@ -661,7 +669,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             handleClientEvent(.error, data: [SocketParser.versionTwoRefusal])
             return
         }
-        let (managerIsOpen, actions) = self.state.withLock { state -> (Bool, [NamespaceAction]) in
+        func decide(_ state: inout State, _ managerStatus: SocketIOStatus) -> (Bool, [NamespaceAction]) {
             // The manager's version and send buffer as they are now (set after this socket was
             // made, they apply from this join on).
             if !state.namespace.isConnected { state.namespace.revision = revision }
@@ -669,15 +677,25 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             state.parser = parser
             Self.applyRetryOptions(
                 retries: options?.retries ?? 0, ackTimeout: options?.ackTimeout ?? 0, sendBuffer: sendBuffer, to: &state)
-            // The manager's status is read under this socket's lock (the only nesting: socket,
-            // then manager), so an engine open the manager reports to this socket is ordered
-            // with this join: either this join sees it, or the report comes after the join.
-            let managerIsOpen = manager.status == .connected
+            let managerIsOpen = managerStatus == .connected
             // A socket created after the engine opened learns it here.
             var actions = managerIsOpen ? state.namespace.transportOpened(engineSID: engineSID) : []
             actions += connect(&state.namespace)
             return (managerIsOpen, actions)
         }
+        // The manager's status is read in this join's critical section, so an engine open the
+        // manager reports to this socket is ordered with the join: either the join sees it, or
+        // the report comes after the join. A `SocketManager`'s sockets share its mutex, so both
+        // states are read in one section; another manager's status is read under this socket's
+        // lock (socket, then manager).
+        let (managerIsOpen, actions) =
+            if let ours = manager as? SocketManager, ours.state.domain === self.state.domain {
+                self.state.withLock(together: ours.state) { state, managerState in
+                    decide(&state, SocketIOStatus(managerState.reconnect.status))
+                }
+            } else {
+                self.state.withLock { state in decide(&state, manager.status) }
+            }
         perform(actions, reason: "Namespace leave", receiving: nil)
 
         if !managerIsOpen {

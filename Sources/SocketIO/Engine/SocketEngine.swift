@@ -14,7 +14,8 @@ public import FoundationNetworking
 /// pieces; here polling runs over the library's HTTP client and WebSocket over its own
 /// RFC 6455 client.
 open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked Sendable {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`.
+    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock` (locking its
+    // client's mutex when the client is a `SocketManager`: one domain per session).
 
     struct State {
         weak var client: SocketEngineClient?
@@ -227,7 +228,13 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
         var initial = State(options: SocketEngineOptions(url: url))
         initial.client = client
-        self.state = SocketLock(initial)
+        // The engine of a `SocketManager` is in the manager's serialization domain (one mutex
+        // for the manager, its engines and its sockets); any other client's has its own.
+        if let manager = client as? SocketManager {
+            self.state = SocketLock(initial, sharing: manager.state.domain)
+        } else {
+            self.state = SocketLock(initial)
+        }
         self.url = url
 
         super.init()

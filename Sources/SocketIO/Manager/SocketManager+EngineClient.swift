@@ -29,9 +29,10 @@ extension SocketManager {
     func _engineDidOpen(reason: String) {
         DefaultSocketLogger.Logger.log("Engine opened \(reason)", type: SocketManager.logType)
 
-        let (engineSID, actions) = self.state.withLock { state -> (String?, [ReconnectStateMachine.Action]) in
-            return (state.engine?.sid, state.reconnect.transportOpened())
-        }
+        // The engine's sid is its own state: read before the manager's critical section (the
+        // engine this manager made shares its mutex, so it cannot be read inside it).
+        let engineSID = self.engine?.sid
+        let actions = self.state.withLock { $0.reconnect.transportOpened() }
         self.perform(actions, reason: reason, engineSID: engineSID)
     }
 

@@ -27,7 +27,8 @@ import SocketIOProtocol
 open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDataBufferable, ConfigSettable,
     @unchecked Sendable
 {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`; user
+    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`, whose mutex
+    // (`state.domain`) the manager's sockets and the engines it makes lock too; user
     // callbacks and engines are called only after the lock is released.
 
     static let logType = "SocketManager"
@@ -276,52 +277,68 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// attempt is under way (status `connecting` after a `reconnectAttempt`), it starts a new
     /// connection, as upstream does, so an attempt that hangs does not hold the socket.
     ///
-    /// One critical section decides: the engine is created (when there is none, or with
-    /// `forceNew`) and the status becomes `connecting` together, so calls from many threads at
-    /// once start one engine. The replaced engine is closed and the new one connected after the
-    /// lock is released.
+    /// One critical section decides: the engine is installed (when there is none, or with
+    /// `forceNew`; made just before, outside the lock) and the status becomes `connecting`
+    /// together, so calls from many threads at once start one engine. The replaced engine is
+    /// closed and the new one connected after the lock is released.
     ///
     /// Override if you wish to attach a custom `SocketEngineSpec`.
     open func connect() {
         enum Plan {
             case alreadyActive
+            case makeEngine(SocketIOClientConfiguration, SocketProxy?)
             case connect(SocketEngineSpec?, replaced: SocketEngineSpec?)
         }
-        let plan = self.state.withLock { state -> Plan in
-            // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
-            // attempt starts a new connection, since an attempt that hangs would otherwise
-            // hold every later attempt back; only a first connect under way returns.
-            guard state.reconnect.connectRequested() else {
-                return .alreadyActive
+        // A new engine is made between two critical sections, not in one: it shares this
+        // manager's mutex, and its initializer takes it. The first section says one is
+        // needed (none yet, or `forceNew`, and the status lets a connect start); the next
+        // decides with it in hand. An engine made for a connect another thread's call
+        // decided first is dropped unconnected.
+        var made: SocketEngine?
+        while true {
+            let plan = self.state.withLock { state -> Plan in
+                let needsEngine = state.engine == nil || state.options.forceNew
+                if needsEngine, made == nil {
+                    var probe = state.reconnect
+                    guard probe.connectRequested() else { return .alreadyActive }
+                    return .makeEngine(state.config, state.proxy)
+                }
+                // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
+                // attempt starts a new connection, since an attempt that hangs would otherwise
+                // hold every later attempt back; only a first connect under way returns.
+                guard state.reconnect.connectRequested() else {
+                    return .alreadyActive
+                }
+                var replaced: SocketEngineSpec?
+                if needsEngine, let engine = made {
+                    replaced = state.engine
+                    state.engine = engine
+                    // A backlog left from the last engine holds the new one's reads back too.
+                    state.readGate = engine.readGate
+                    if state.backlog.readingPaused { engine.readGate.pause() }
+                }
+                return .connect(state.engine, replaced: replaced)
             }
-            var replaced: SocketEngineSpec?
-            if state.engine == nil || state.options.forceNew {
-                replaced = state.engine
-                // The engine's initializer only reads its configuration: no call back into us.
+            switch plan {
+            case .makeEngine(let config, let proxy):
                 let engine = SocketEngine(
-                    client: self, url: self.socketURL, config: state.config,
-                    stack: self.transport, timers: self.timers)
-                // A new engine nobody else holds yet: taking its lock here cannot deadlock.
-                engine.proxy = state.proxy
-                state.engine = engine
-                // A backlog left from the last engine holds the new one's reads back too.
-                state.readGate = engine.readGate
-                if state.backlog.readingPaused { engine.readGate.pause() }
+                    client: self, url: self.socketURL, config: config, stack: self.transport, timers: self.timers)
+                engine.proxy = proxy
+                made = engine
+            case .alreadyActive:
+                DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
+                return
+            case .connect(let engine, let replaced):
+                if let replaced {
+                    DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
+                    replaced.client = nil
+                    // Close old engine so it will not leak.
+                    replaced.disconnect(reason: "Adding new engine")
+                }
+                engine?.connect()
+                return
             }
-            return .connect(state.engine, replaced: replaced)
         }
-        guard case .connect(let engine, let replaced) = plan else {
-            DefaultSocketLogger.Logger.log("Tried connecting an already active socket", type: SocketManager.logType)
-            return
-        }
-        if let replaced {
-            DefaultSocketLogger.Logger.log("Adding engine", type: SocketManager.logType)
-            replaced.client = nil
-            // Close old engine so it will not leak.
-            replaced.disconnect(reason: "Adding new engine")
-        }
-
-        engine?.connect()
     }
 
     /// Connects a socket through this manager's engine.
