@@ -15,46 +15,50 @@ public import Darwin
 ///   intercepted by the sanitizer, so its reports mean something;
 /// - `Mutex` needs macOS 15 / iOS 18, this type needs nothing newer than pthreads.
 ///
-/// The mutex lives in its own heap allocation, a ``LockDomain`` (as swift-nio's `NIOLock` keeps
-/// it), because a `pthread_mutex_t` must never move, and Swift does not promise a stable address
-/// for a stored property. Several values may share one domain's mutex (``init(_:sharing:)``).
+/// The value and its mutex are one heap allocation (``LockedValueStorage``, a `ManagedBuffer`
+/// with the mutex in its tail, as swift-nio's `NIOLockedValueBox` keeps them): a
+/// `pthread_mutex_t` must never move, and Swift does not promise a stable address for a stored
+/// property, but a `ManagedBuffer`'s elements stay where they were allocated. A value may
+/// instead lock a ``LockDomain``'s mutex, which other values share (``init(_:sharing:)``).
 ///
-/// `@unchecked Sendable` because `value` is only read or written inside `withLock`, which holds
-/// the mutex for the whole access. Like `Mutex`, it is not recursive: calling `withLock` again
-/// from inside `body` on the same object deadlocks (an error-checking mutex in debug builds
-/// traps instead).
-package final class LockedValue<Value>: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Keeps ``mutex`` alive: this value's own mutex, or one it shares with others.
-    package let domain: LockDomain
-    @usableFromInline var value: Value
+/// A struct holding a reference: copies share the one value and mutex, as a class instance's
+/// references would. `@unchecked Sendable` because the value is only read or written inside
+/// `withLock`, which holds the mutex for the whole access. Like `Mutex`, it is not recursive:
+/// calling `withLock` again from inside `body` on the same value (or another of its domain)
+/// deadlocks (an error-checking mutex in debug builds traps instead).
+package struct LockedValue<Value>: @unchecked Sendable {
+    @usableFromInline let storage: LockedValueStorage<Value>
 
     /// A value behind a mutex of its own.
-    package convenience init(_ value: Value) {
-        self.init(value, sharing: LockDomain.make())
+    package init(_ value: Value) {
+        self.storage = LockedValueStorage.make(value, sharing: nil)
     }
 
     /// A value behind `domain`'s mutex, which other values may hold too: a `withLock` on any
     /// of them excludes every other (one serialization domain), and none of them may be
     /// locked again from inside another's `withLock`.
     package init(_ value: Value, sharing domain: LockDomain) {
-        self.value = value
-        self.domain = domain
-        self.mutex = domain.mutex
+        self.storage = LockedValueStorage.make(value, sharing: domain)
+    }
+
+    /// The domain whose mutex this value locks; `nil` when the mutex is its own.
+    package var domain: LockDomain? {
+        self.storage.header.domain
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// - Important: Never call user code, or anything that may take this lock (or another
-    ///   value's in the same ``domain``) again, inside `body`: compute what to do under the
+    ///   value's of the same ``domain``) again, inside `body`: compute what to do under the
     ///   lock, do it after.
     @inlinable
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        self.lock()
-        defer { self.unlock() }
-        return try body(&self.value)
+        let header = self.storage.headerPointer
+        LockedValueStorage<Value>.lock(header.pointee.mutex)
+        defer { LockedValueStorage<Value>.unlock(header.pointee.mutex) }
+        return try body(&header.pointee.value)
     }
 
     /// Runs `body` with exclusive access to this value and `other`, a value of the same
@@ -65,57 +69,101 @@ package final class LockedValue<Value>: @unchecked Sendable {
         together other: LockedValue<Other>,
         _ body: (inout Value, inout Other) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        precondition(self.domain === other.domain, "withLock(together:) needs two values of one domain")
-        precondition(self !== other, "withLock(together:) needs two values")
-        self.lock()
-        defer { self.unlock() }
-        return try body(&self.value, &other.value)
+        let header = self.storage.headerPointer
+        let otherHeader = other.storage.headerPointer
+        precondition(header.pointee.mutex == otherHeader.pointee.mutex, "withLock(together:) needs two values of one domain")
+        precondition(UnsafeRawPointer(header) != UnsafeRawPointer(otherHeader), "withLock(together:) needs two values")
+        LockedValueStorage<Value>.lock(header.pointee.mutex)
+        defer { LockedValueStorage<Value>.unlock(header.pointee.mutex) }
+        return try body(&header.pointee.value, &otherHeader.pointee.value)
+    }
+}
+
+/// What a ``LockedValueStorage`` keeps before its tail: the value, the mutex it locks (its own
+/// tail element, or its domain's) and the domain that keeps a shared mutex alive.
+@usableFromInline
+struct LockedValueHeader<Value> {
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    let domain: LockDomain?
+}
+
+/// One allocation for a ``LockedValue``: the value in the header and, unless it shares a
+/// domain's, its mutex as the one tail element.
+@usableFromInline
+final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, pthread_mutex_t> {
+    static func make(_ value: Value, sharing domain: LockDomain?) -> LockedValueStorage<Value> {
+        let buffer = Self.create(minimumCapacity: domain == nil ? 1 : 0) { buffer in
+            let mutex =
+                domain?.mutex
+                ?? buffer.withUnsafeMutablePointerToElements { mutex in
+                    initializeMutex(mutex)
+                    return mutex
+                }
+            return LockedValueHeader(value: value, mutex: mutex, domain: domain)
+        }
+        return unsafeDowncast(buffer, to: LockedValueStorage<Value>.self)
+    }
+
+    /// The header's address, stable while the storage is alive.
+    @inlinable var headerPointer: UnsafeMutablePointer<LockedValueHeader<Value>> {
+        self.withUnsafeMutablePointerToHeader { $0 }
     }
 
     @inlinable
-    func lock() {
-        let status = pthread_mutex_lock(self.mutex)
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let status = pthread_mutex_lock(mutex)
         assert(status == 0, "pthread_mutex_lock failed: \(status)")
     }
 
     @inlinable
-    func unlock() {
-        let status = pthread_mutex_unlock(self.mutex)
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let status = pthread_mutex_unlock(mutex)
         assert(status == 0, "pthread_mutex_unlock failed: \(status)")
+    }
+
+    deinit {
+        if self.header.domain == nil {
+            _ = self.withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        }
     }
 }
 
 /// One `pthread_mutex_t` at a stable address, which one or more ``LockedValue``s lock: a
 /// serialization domain. Each object's state stays its own value, but the objects of one
-/// domain (a Socket.IO manager, its engine and its sockets) are never in their critical
+/// domain (a Socket.IO manager, its engines and its sockets) are never in their critical
 /// sections at the same time, so there is no lock order between them to keep.
 ///
-/// The mutex is stored in the object's tail allocation (as swift-nio's `LockStorage` does), so
-/// a domain is one allocation, like the separately allocated mutex it replaces.
+/// The mutex is the object's one tail element (as swift-nio's `LockStorage` keeps it), so a
+/// domain is one allocation.
 package final class LockDomain: ManagedBuffer<Void, pthread_mutex_t> {
     /// A domain with a new mutex (error-checking in debug builds: a re-entrant lock traps).
     package static func make() -> LockDomain {
         let buffer = LockDomain.create(minimumCapacity: 1) { _ in () }
         let domain = unsafeDowncast(buffer, to: LockDomain.self)
-        domain.withUnsafeMutablePointerToElements { mutex in
-            var attributes = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attributes)
-            #if DEBUG
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-            #endif
-            let status = pthread_mutex_init(mutex, &attributes)
-            pthread_mutexattr_destroy(&attributes)
-            precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        }
+        domain.withUnsafeMutablePointerToElements { initializeMutex($0) }
         return domain
     }
 
     /// The mutex; valid while the domain is alive (every ``LockedValue`` of it retains it).
-    @usableFromInline var mutex: UnsafeMutablePointer<pthread_mutex_t> {
+    var mutex: UnsafeMutablePointer<pthread_mutex_t> {
         self.withUnsafeMutablePointerToElements { $0 }
     }
 
     deinit {
         _ = self.withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
     }
+}
+
+/// Initializes a mutex in place: error-checking in debug builds, so a re-entrant lock traps
+/// instead of deadlocking.
+private func initializeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    #if DEBUG
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+    #endif
+    let status = pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
 }

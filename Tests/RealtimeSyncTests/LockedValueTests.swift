@@ -38,9 +38,10 @@ private final class UnguardedCounter: @unchecked Sendable {
     /// in their sections at once and increments would be lost, and ThreadSanitizer would
     /// report the race.)
     @Test func valuesOfOneDomainExcludeEachOther() {
-        let first = LockedValue(0)
-        let second = LockedValue("", sharing: first.domain)
-        #expect(first.domain === second.domain)
+        let domain = LockDomain.make()
+        let first = LockedValue(0, sharing: domain)
+        let second = LockedValue("", sharing: domain)
+        #expect(first.domain === domain && second.domain === domain)
         let unguarded = UnguardedCounter()
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             for _ in 0..<20_000 {
@@ -61,8 +62,9 @@ private final class UnguardedCounter: @unchecked Sendable {
     /// `withLock(together:)` changes both values in one critical section: a reader of either
     /// never sees one changed without the other.
     @Test func withLockTogetherChangesBothValuesInOneSection() {
-        let debit = LockedValue(1_000)
-        let credit = LockedValue(0, sharing: debit.domain)
+        let domain = LockDomain.make()
+        let debit = LockedValue(1_000, sharing: domain)
+        let credit = LockedValue(0, sharing: domain)
         let torn = LockedValue(0)
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             for _ in 0..<5_000 {
@@ -85,7 +87,7 @@ private final class UnguardedCounter: @unchecked Sendable {
     @Test func aValueWithoutADomainHasItsOwn() {
         let first = LockedValue(0)
         let second = LockedValue(0)
-        #expect(first.domain !== second.domain)
+        #expect(first.domain == nil && second.domain == nil)
         // Each can be locked while the other is held: no shared mutex to deadlock on.
         first.withLock { _ in second.withLock { $0 += 1 } }
         #expect(second.withLock { $0 } == 1)

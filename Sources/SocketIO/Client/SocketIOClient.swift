@@ -178,7 +178,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // A socket of a `SocketManager` is in the manager's serialization domain (one mutex for
         // the manager, its engines and its sockets); a socket of another manager has its own.
         if let manager = manager as? SocketManager {
-            self.state = SocketLock(initial, sharing: manager.state.domain)
+            self.state = SocketLock(initial, sharing: manager.lockDomain)
         } else {
             self.state = SocketLock(initial)
         }
@@ -689,7 +689,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // states are read in one section; another manager's status is read under this socket's
         // lock (socket, then manager).
         let (managerIsOpen, actions) =
-            if let ours = manager as? SocketManager, ours.state.domain === self.state.domain {
+            if let ours = manager as? SocketManager, ours.lockDomain === self.state.domain {
                 self.state.withLock(together: ours.state) { state, managerState in
                     decide(&state, SocketIOStatus(managerState.reconnect.status))
                 }

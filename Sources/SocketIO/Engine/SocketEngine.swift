@@ -231,7 +231,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         // The engine of a `SocketManager` is in the manager's serialization domain (one mutex
         // for the manager, its engines and its sockets); any other client's has its own.
         if let manager = client as? SocketManager {
-            self.state = SocketLock(initial, sharing: manager.state.domain)
+            self.state = SocketLock(initial, sharing: manager.lockDomain)
         } else {
             self.state = SocketLock(initial)
         }

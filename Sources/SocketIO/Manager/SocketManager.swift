@@ -70,6 +70,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         }
     }
 
+    /// The one mutex of this manager's session: its own state, the engines it makes and its
+    /// sockets lock it (one serialization domain; see ``SocketLock``).
+    let lockDomain = LockDomain.make()
+
     let state: SocketLock<State>
 
     /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
@@ -207,7 +211,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter socketURL: The url of the socket.io server.
     /// - parameter config: The config for this socket.
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
-        self.state = SocketLock(State(config: config))
+        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
         self.socketURL = socketURL
         self.transport = .automatic
         self.timers = EventLoopTimerSource.shared
@@ -228,7 +232,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter transport: The HTTP and WebSocket stack (see ``SocketEngine/Transport``);
     ///   `init(socketURL:config:)` uses ``SocketEngine/Transport/automatic``.
     public init(socketURL: URL, config: SocketIOClientConfiguration = [], transport: SocketEngine.Transport) {
-        self.state = SocketLock(State(config: config))
+        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
         self.socketURL = socketURL
         self.transport = transport
         self.timers = EventLoopTimerSource.shared
@@ -243,7 +247,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
         timers: any SocketTimerSource
     ) {
-        self.state = SocketLock(State(config: config))
+        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
         self.socketURL = socketURL
         self.transport = transport
         self.timers = timers
