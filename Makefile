@@ -14,7 +14,7 @@ build: bootstrap
 TEST_SHARDS ?= 6
 test: bootstrap
 	swift build --build-tests
-	./scripts/run-tests.py --shards $(TEST_SHARDS)
+	./scripts/run-tests.py --shards $(TEST_SHARDS) --rerun-toolchain-crashes
 
 # The Apple configuration on Linux: every target built as on Apple platforms (no epoll, no
 # OpenSSL; URLSession is the default transport) in its own build folder, then every unit suite

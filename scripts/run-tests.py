@@ -87,6 +87,26 @@ def unfinished_tests(log):
     return [line for line in started if line.split(" started")[0][2:] not in ended][-5:]
 
 
+def crashed_thread_frames(log):
+    """The frame lines of the thread the Swift backtracer says crashed ([] when it says none)."""
+    lines = log.splitlines()
+    where = next((i for i, line in enumerate(lines) if line.endswith(" crashed:")), None)
+    if where is None:
+        return []
+    frames = []
+    for line in lines[where + 1:]:
+        if line.startswith("Thread ") or line.startswith("Registers") or line.startswith("Images"):
+            break
+        if re.match(r"\s*\d+ ", line):
+            frames.append(line)
+    return frames
+
+
+def ours(frame):
+    """Whether a backtrace frame is code of this package (a test bundle, a tool, our sources)."""
+    return ROOT in frame or "PackageTests.xctest" in frame or "/Sources/" in frame or "/Tests/" in frame
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shards", type=int, default=int(os.environ.get("TEST_SHARDS", "4")))
@@ -102,6 +122,10 @@ def main():
                              "kept as shard-N-crash.log and printed, and the shard passes only if the rerun "
                              "passes (for the Apple configuration on Linux, whose FoundationNetworking and "
                              "libdispatch crash on their own now and then; see docs/RELIABILITY.md)")
+    parser.add_argument("--rerun-toolchain-crashes", action="store_true",
+                        help="like --rerun-crashed, but only for a crash whose crashed thread has no frame of "
+                             "this package's code (libdispatch or FoundationNetworking alone); a crash with a "
+                             "frame of ours fails at once")
     args = parser.parse_args()
 
     build_flags = ["--scratch-path", args.scratch_path] + [f for flag in args.swiftc for f in ("-Xswiftc", flag)]
@@ -145,7 +169,17 @@ def main():
     for index, process, log, log_path, xml_path, count, _, command in running:
         status = process.wait()
         log.close()
-        if status < 0 and args.rerun_crashed:
+        if status < 0 and args.rerun_toolchain_crashes and not args.rerun_crashed:
+            with open(log_path, errors="replace") as file:
+                frames = crashed_thread_frames(file.read())
+            if frames and not any(ours(frame) for frame in frames):
+                print(f"shard {index}: the crashed thread has no frame of this package's code:", flush=True)
+                should_rerun = True
+            else:
+                should_rerun = False
+        else:
+            should_rerun = status < 0 and args.rerun_crashed
+        if should_rerun:
             crash_path = os.path.join(results_dir, f"shard-{index}-crash.log")
             os.replace(log_path, crash_path)
             with open(crash_path, errors="replace") as file:
