@@ -21,28 +21,34 @@ public import Darwin
 /// property, but a `ManagedBuffer`'s elements stay where they were allocated. A value may
 /// instead lock a ``LockDomain``'s mutex, which other values share (``init(_:sharing:)``).
 ///
+/// Public (in a module no product exports), not `package`: Swift 6.3 does not specialize or
+/// inline the `@inlinable` members of a generic `package` type in another module, so every
+/// `withLock` of the package ran the unspecialized generic body, looking up the storage's type
+/// metadata on each call (about 6% of a WebSocket ack's CPU in `perf`). Public, each caller
+/// gets `withLock` inlined for its own state type.
+///
 /// A struct holding a reference: copies share the one value and mutex, as a class instance's
 /// references would. `@unchecked Sendable` because the value is only read or written inside
 /// `withLock`, which holds the mutex for the whole access. Like `Mutex`, it is not recursive:
 /// calling `withLock` again from inside `body` on the same value (or another of its domain)
 /// deadlocks (an error-checking mutex in debug builds traps instead).
-package struct LockedValue<Value>: @unchecked Sendable {
+public struct LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockedValueStorage<Value>
 
     /// A value behind a mutex of its own.
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         self.storage = LockedValueStorage.make(value, sharing: nil)
     }
 
     /// A value behind `domain`'s mutex, which other values may hold too: a `withLock` on any
     /// of them excludes every other (one serialization domain), and none of them may be
     /// locked again from inside another's `withLock`.
-    package init(_ value: Value, sharing domain: LockDomain) {
+    public init(_ value: Value, sharing domain: LockDomain) {
         self.storage = LockedValueStorage.make(value, sharing: domain)
     }
 
     /// The domain whose mutex this value locks; `nil` when the mutex is its own.
-    package var domain: LockDomain? {
+    public var domain: LockDomain? {
         self.storage.header.domain
     }
 
@@ -52,7 +58,7 @@ package struct LockedValue<Value>: @unchecked Sendable {
     ///   value's of the same ``domain``) again, inside `body`: compute what to do under the
     ///   lock, do it after.
     @inlinable
-    package func withLock<Result, Failure: Error>(
+    public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let header = self.storage.headerPointer
@@ -65,7 +71,7 @@ package struct LockedValue<Value>: @unchecked Sendable {
     /// ``domain``, in one critical section of their one mutex: how an object reads or changes
     /// a sibling's state together with its own (a nested `withLock` would lock the mutex twice).
     @inlinable
-    package func withLock<Other, Result, Failure: Error>(
+    public func withLock<Other, Result, Failure: Error>(
         together other: LockedValue<Other>,
         _ body: (inout Value, inout Other) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -136,9 +142,9 @@ final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, p
 ///
 /// The mutex is the object's one tail element (as swift-nio's `LockStorage` keeps it), so a
 /// domain is one allocation.
-package final class LockDomain: ManagedBuffer<Void, pthread_mutex_t> {
+public final class LockDomain: ManagedBuffer<Void, pthread_mutex_t> {
     /// A domain with a new mutex (error-checking in debug builds: a re-entrant lock traps).
-    package static func make() -> LockDomain {
+    public static func make() -> LockDomain {
         let buffer = LockDomain.create(minimumCapacity: 1) { _ in () }
         let domain = unsafeDowncast(buffer, to: LockDomain.self)
         domain.withUnsafeMutablePointerToElements { initializeMutex($0) }

@@ -25,34 +25,39 @@
 /// finds no performer and is performed by its own caller: nothing is left behind.
 ///
 /// - Important: A value type with no lock: the owner keeps it under its own.
-package struct SerialTurns<Work> {
-    private var queued: [Work] = []
+///
+/// Public with `@inlinable` members (in a module no product exports), like ``LockedValue``:
+/// Swift 6.3 does not specialize a generic `package` type's members in another module.
+public struct SerialTurns<Work> {
+    @usableFromInline var queued: [Work] = []
+    @usableFromInline var performing = false
+
     /// `true` from the ``offer(_:)`` that made a caller the performer until the
     /// ``nextBatch()`` that found nothing queued.
-    package private(set) var isPerforming = false
+    @inlinable public var isPerforming: Bool { self.performing }
 
-    package init() {}
+    public init() {}
 
     /// How much work waits for the performer.
-    package var queuedCount: Int { self.queued.count }
+    @inlinable public var queuedCount: Int { self.queued.count }
 
     /// Offers `work`. Returns it when the caller must now perform it (no thread was performing:
     /// the caller is the performer until ``nextBatch()`` returns `nil`); returns `nil` when it
     /// was queued for the thread that is performing.
-    package mutating func offer(_ work: Work) -> Work? {
-        guard !self.isPerforming else {
+    @inlinable public mutating func offer(_ work: Work) -> Work? {
+        guard !self.performing else {
             self.queued.append(work)
             return nil
         }
-        self.isPerforming = true
+        self.performing = true
         return work
     }
 
     /// The performer's next work: everything queued, oldest first. `nil` ends the turn (nothing
     /// is queued, and the next ``offer(_:)`` makes its caller the performer).
-    package mutating func nextBatch() -> [Work]? {
+    @inlinable public mutating func nextBatch() -> [Work]? {
         guard !self.queued.isEmpty else {
-            self.isPerforming = false
+            self.performing = false
             return nil
         }
         defer { self.queued = [] }

@@ -7,26 +7,26 @@
 /// the owner takes waiters out under its lock (``takeAll()``, ``takeFirst()``) and resumes
 /// them after releasing it. A task cancelled while it waits leaves the list (the others keep
 /// their order) and is resumed with the `cancelled` value it gave.
-package struct WaitList<Wake: Sendable>: Sendable {
-    private var nextID: UInt64 = 0
-    private var waiters: [(id: UInt64, continuation: UnsafeContinuation<Wake, Never>)] = []
+public struct WaitList<Wake: Sendable>: Sendable {
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var waiters: [(id: UInt64, continuation: UnsafeContinuation<Wake, Never>)] = []
 
-    package init() {}
+    public init() {}
 
     /// How many tasks wait.
-    package var count: Int { self.waiters.count }
+    @inlinable public var count: Int { self.waiters.count }
 
-    package var isEmpty: Bool { self.waiters.isEmpty }
+    @inlinable public var isEmpty: Bool { self.waiters.isEmpty }
 
     /// Takes every waiter, longest first, to be resumed after the lock is released.
-    package mutating func takeAll() -> [UnsafeContinuation<Wake, Never>] {
+    @inlinable public mutating func takeAll() -> [UnsafeContinuation<Wake, Never>] {
         guard !self.waiters.isEmpty else { return [] }
         defer { self.waiters = [] }
         return self.waiters.map(\.continuation)
     }
 
     /// Takes the longest waiter, to be resumed after the lock is released.
-    package mutating func takeFirst() -> UnsafeContinuation<Wake, Never>? {
+    @inlinable public mutating func takeFirst() -> UnsafeContinuation<Wake, Never>? {
         self.waiters.isEmpty ? nil : self.waiters.removeFirst().continuation
     }
 

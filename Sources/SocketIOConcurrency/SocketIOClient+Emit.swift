@@ -172,7 +172,10 @@ extension SocketIOClient {
 /// A cancellation while the EVENT is being sent (the ack id not known yet) ends the wait but
 /// leaves the resumption to ``sent(ackID:drop:)``, which drops the ack first: so a cancelled
 /// call never leaves an entry (and its timer) behind, not even for a moment after it returns.
-final class AckWait: Sendable {
+///
+/// A struct around its one `LockedValue` (one allocation per wait: the lock's storage); copies
+/// share the wait.
+struct AckWait: Sendable {
     typealias Outcome = Result<SocketIOClient.Payload, SocketIOClient.Error>
 
     private struct State {
