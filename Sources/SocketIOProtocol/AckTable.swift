@@ -36,7 +36,11 @@ package struct AckTable<Pending> {
     }
 
     // `@usableFromInline` and the `@inlinable` members below: the table is used once per ack
-    // from another module; unspecialized, its dictionary work ran through generic metadata.
+    // from another module; unspecialized, its dictionary work runs through generic metadata.
+    // Swift 6.3 does not specialize a generic `package` type's `@inlinable` members in another
+    // module (RealtimeSync's types are public for that reason); here that costs about 0.3% of
+    // a WebSocket ack's perf samples, and making the table public would make `MonotonicInstant`
+    // public with it, so it stays `package` for now.
     @usableFromInline var nextID = 0
     @usableFromInline var entries: [Int: Entry] = [:]
     /// The deadline of the owner's armed wake-up, as the last ``wakeUpChange()`` asked.
