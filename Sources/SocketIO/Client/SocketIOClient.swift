@@ -691,7 +691,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let (managerIsOpen, actions) =
             if let ours = manager as? SocketManager, ours.lockDomain === self.state.domain {
                 self.state.withLock(together: ours.state) { state, managerState in
-                    decide(&state, SocketIOStatus(managerState.reconnect.status))
+                    decide(&state, SocketIOStatus(managerState.session.status))
                 }
             } else {
                 self.state.withLock { state in decide(&state, manager.status) }

@@ -11,11 +11,9 @@ extension SocketManager {
     // MARK: SocketEngineClient work, run on handleQueue
 
     func _engineDidClose(reason: String) {
-        let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
-            var machine = state.reconnectMachine()
-            let actions = machine.transportClosed(reconnects: state.options.reconnects, random: Double.random(in: 0..<1))
-            state.reconnect = machine
-            return actions
+        let actions = self.state.withLock { state in
+            state.session.transportClosed(
+                now: self.timers.now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
         }
         self.perform(actions, reason: reason)
     }
@@ -32,7 +30,7 @@ extension SocketManager {
         // The engine's sid is its own state: read before the manager's critical section (the
         // engine this manager made shares its mutex, so it cannot be read inside it).
         let engineSID = self.engine?.sid
-        let actions = self.state.withLock { $0.reconnect.transportOpened() }
+        let actions = self.state.withLock { $0.session.transportOpened() }
         self.perform(actions, reason: reason, engineSID: engineSID)
     }
 
@@ -42,60 +40,58 @@ extension SocketManager {
     /// processed on `handleQueue` too (behind it), so nothing done on the reading thread
     /// overtakes an earlier engine event or an earlier packet's handlers.
     ///
-    /// The queued work is bounded (``InboundBacklog``): at 1,024 items the engine stops
-    /// reading from the network until the queue is down to half. The gate is paused and
+    /// The queued work is bounded (the session machine's backlog): at 1,024 items the engine
+    /// stops reading from the network until the queue is down to half. The gate is paused and
     /// resumed under the manager's lock, so the two are always applied in order.
     func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
         let queue = self.state.withLock { state -> DispatchQueue in
-            if state.backlog.queued() == .pauseReading { state.readGate?.pause() }
+            if case .pauseReading? = state.session.workQueued() { state.readGate?.pause() }
             return state.options.handleQueue
         }
         queue.async {
             work()
             self.state.withLock { state in
-                if state.backlog.ran() == .resumeReading { state.readGate?.resume() }
+                if case .resumeReading? = state.session.workRan() { state.readGate?.resume() }
             }
         }
     }
 
-    /// The most work items that waited on `handleQueue` at once (the ``InboundBacklog``'s
-    /// peak), and whether the engine's reading is paused over them now.
+    /// The most work items that waited on `handleQueue` at once (the backlog's peak), and
+    /// whether the engine's reading is paused over them now.
     package final var handleQueueBacklog: (peak: Int, pending: Int, readingPaused: Bool) {
-        self.state.withLock { ($0.backlog.peak, $0.backlog.pending, $0.backlog.readingPaused) }
+        self.state.withLock { ($0.session.backlogPeak, $0.session.backlogPending, $0.session.readingPaused) }
     }
 
     /// One Engine.IO message (text, or a binary attachment) from the engine, on the thread that
-    /// read it: decoded and reassembled by the manager's `SocketPacketReader` (socket.io-client-
-    /// swift's rules: a text message while attachments are expected is decoded too, at most 16
-    /// packets wait), then run through the namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``).
-    /// Only `[Any]` handlers, ack callbacks and client events wait for `handleQueue`.
-    func receiveFromEngine(_ read: (inout SocketPacketReader, SocketParser) throws(SocketProtocolError) -> SocketIOProtocol.SocketPacket?) {
+    /// read it, fed to the session machine (`read`), which decodes and reassembles it
+    /// (socket.io-client-swift's rules: a text message while attachments are expected is
+    /// decoded too, at most 16 packets wait); a whole packet then runs through its
+    /// namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``). Only `[Any]`
+    /// handlers, ack callbacks and client events wait for `handleQueue`.
+    func receiveFromEngine(_ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?) {
         enum Plan {
             case nothing
             case direct(SocketIOClient, SocketIOProtocol.SocketPacket)
             case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
         }
         let plan = self.state.withLock { state -> Plan in
-            let packet: SocketIOProtocol.SocketPacket?
-            do {
-                packet = try read(&state.reader, state.options.parser)
-            } catch let error as SocketProtocolError {
-                switch error {
-                case .unexpectedAttachment:
-                    DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
-                default:
-                    DefaultSocketLogger.Logger.error("\(error): invalid packet", type: "SocketParser")
-                }
-                return .nothing
-            } catch {
-                return .nothing
+            switch read(&state.session) {
+            case .deliver(let packet, let direct)?:
+                guard let socket = state.nsps[packet.namespace] else { return .nothing }
+                // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
+                guard direct, type(of: socket) == SocketIOClient.self else { return .queued(socket, packet) }
+                return .direct(socket, packet)
+            case .rejected(.unexpectedAttachment)?:
+                DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
+            case .rejected(let error)?:
+                DefaultSocketLogger.Logger.error("\(error): invalid packet", type: "SocketParser")
+            case .textIgnored(let bytes)?:
+                // socket.io-msgpack-parser sends every packet as binary; both references refuse text.
+                DefaultSocketLogger.Logger.error("Text message of \(bytes) bytes with the msgpack parser: dropped", type: "SocketParser")
+            default:
+                break
             }
-            guard let packet, let socket = state.nsps[packet.namespace] else { return .nothing }
-            // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
-            guard state.backlog.pending == 0, type(of: socket) == SocketIOClient.self else {
-                return .queued(socket, packet)
-            }
-            return .direct(socket, packet)
+            return .nothing
         }
         switch plan {
         case .nothing:
@@ -139,7 +135,7 @@ extension SocketManager {
     public func parseBinaryData(_ data: Data) -> SocketPacket? {
         let (packet, version) = self.state.withLock { state -> (SocketIOProtocol.SocketPacket?, SocketIOVersion) in
             do {
-                return (try state.reader.receive(binary: Array(data)), state.options.version)
+                return (try state.session.attach(Array(data)), state.options.version)
             } catch {
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
                 return (nil, state.options.version)
@@ -151,7 +147,7 @@ extension SocketManager {
     /// The reader's waiting packets in upstream's shape (placeholders in place, the
     /// attachments they have in `binary`).
     func upstreamWaitingPackets() -> [SocketPacket] {
-        let (waiting, version) = self.state.withLock { ($0.reader.waitingPackets, $0.options.version) }
+        let (waiting, version) = self.state.withLock { ($0.session.waitingPackets, $0.options.version) }
         return waiting.compactMap { try? SocketPacket.upstream($0.packet, version: version, attachments: $0.attachments) }
     }
 
@@ -162,13 +158,13 @@ extension SocketManager {
             announced.attachmentCount = packet.placeholders
             return (packet: announced, attachments: packet.binary.map { Array($0) })
         }
-        self.state.withLock { $0.reader.replaceWaitingPackets(with: waiting) }
+        self.state.withLock { $0.session.replaceWaitingPackets(with: waiting) }
     }
 
     // MARK: Reconnection
 
-    /// Performs the reconnect machine's actions, in order, with no lock held.
-    func perform(_ actions: [ReconnectStateMachine.Action], reason: String, engineSID: String? = nil) {
+    /// Performs the session machine's reconnection actions, in order, with no lock held.
+    func perform(_ actions: [SocketSessionMachine.Action], reason: String, engineSID: String? = nil) {
         for action in actions {
             switch action {
             case .disconnect:
@@ -180,12 +176,13 @@ extension SocketManager {
                 self.forAll { socket in
                     socket.transportDidClose(reason: reason, willReconnect: true)
                 }
-            case .attempt(let eventValue, let retryAfter, let timer):
+            case .attempt(let eventValue):
                 DefaultSocketLogger.Logger.log("Trying to reconnect", type: SocketManager.logType)
                 self.emitAll(clientEvent: .reconnectAttempt, data: [eventValue])
                 self.connect()
+            case .armRetryTimer(let deadline, let timer):
                 // The manager's timer source; the try itself runs on `handleQueue`, as upstream's.
-                _ = self.timers.schedule(at: self.timers.now + retryAfter) { [weak self] in
+                _ = self.timers.schedule(at: deadline) { [weak self] in
                     guard let self else { return }
                     self.handleQueue.async { self.reconnectTimerFired(timer, reason: reason) }
                 }
@@ -200,19 +197,18 @@ extension SocketManager {
                 for (_, socket) in sockets.sorted(by: { $0.key < $1.key }) {
                     socket.transportDidOpen(engineSID: engineSID)
                 }
+            case .deliver, .rejected, .textIgnored, .pauseReading, .resumeReading:
+                // The packet path's actions come from the message inputs, never from these.
+                assertionFailure("\(action) from a reconnection input")
             }
         }
     }
 
     /// A reconnect try's timer fired: the machine decides whether another try follows.
     private func reconnectTimerFired(_ timer: Int, reason: String) {
-        let actions = self.state.withLock { state -> [ReconnectStateMachine.Action] in
-            var machine = state.reconnectMachine()
-            let actions = machine.retryTimerFired(
-                timer, reconnects: state.options.reconnects,
-                random: Double.random(in: 0..<1))
-            state.reconnect = machine
-            return actions
+        let actions = self.state.withLock { state in
+            state.session.retryTimerFired(
+                timer, now: self.timers.now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
         }
         self.perform(actions, reason: reason)
     }

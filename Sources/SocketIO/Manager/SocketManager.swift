@@ -33,12 +33,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     static let logType = "SocketManager"
 
-    /// Most binary packets kept while their attachments arrive.
-    static let maximumWaitingPackets = 16
-
-    /// The `.parser(.msgpack)` decoder: the JSON path's limits (nesting 128, 16 MiB), string
-    /// event names required as upstream's parser does.
-    static let messagePackDecoder = SocketMessagePackDecoder(requiresStringEventName: true)
+    /// Most binary packets kept while their attachments arrive (the session machine's bound).
+    static var maximumWaitingPackets: Int { SocketSessionMachine.maximumWaitingPackets }
 
     struct State {
         var config: SocketIOClientConfiguration
@@ -46,28 +42,12 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var options = SocketManagerOptions()
         var engine: SocketEngineSpec?
         var nsps: [String: SocketIOClient] = [:]
-        /// Decodes the engine's messages and reassembles binary packets (upstream's rules).
-        var reader = SocketPacketReader(
-            decoder: SocketPacketDecoder(requiresStringEventName: true),
-            interleaving: .keepWaiting(limit: SocketManager.maximumWaitingPackets))
-        /// Work queued on `handleQueue` and not run yet, and whether the engine's reading is
-        /// paused over it (see `onHandleQueue`).
-        var backlog = InboundBacklog()
+        /// The session's packets, the bound on the work queued for handlers, reconnection and
+        /// the manager's status (`session.status`, the one place it is kept): one machine.
+        var session = SocketSessionMachine(wire: .json, revision: SocketIOVersion.three.protocolRevision)
         /// The read gate of the engine this manager made (`nil` for an engine of the app's).
         var readGate: EngineReadGate?
         var proxy: SocketProxy?
-        /// Reconnection (whether the manager is reconnecting, the tries made, stale timers) and
-        /// the manager's status (`reconnect.status`, the one place it is kept).
-        var reconnect = ReconnectStateMachine()
-
-        /// The reconnect machine with the schedule the (public, settable) options give now.
-        mutating func reconnectMachine() -> ReconnectStateMachine {
-            self.reconnect.backoff.reconnectWait = Double(self.options.reconnectWait)
-            self.reconnect.backoff.reconnectWaitMax = Double(self.options.reconnectWaitMax)
-            self.reconnect.backoff.randomizationFactor = self.options.randomizationFactor
-            self.reconnect.backoff.reconnectAttempts = self.options.reconnectAttempts
-            return self.reconnect
-        }
     }
 
     /// The one mutex of this manager's session: its own state, the engines it makes and its
@@ -168,9 +148,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// The status of this manager.
     ///
-    /// Read from the manager's reconnect machine, which every status change goes through.
+    /// Read from the manager's session machine, which every status change goes through.
     public var status: SocketIOStatus {
-        return SocketIOStatus(self.state.withLock { $0.reconnect.status })
+        return SocketIOStatus(self.state.withLock { $0.session.status })
     }
 
     /// How this manager's packets are encoded (the `.parser` option; `.json` by default).
@@ -303,14 +283,13 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             let plan = self.state.withLock { state -> Plan in
                 let needsEngine = state.engine == nil || state.options.forceNew
                 if needsEngine, made == nil {
-                    var probe = state.reconnect
-                    guard probe.connectRequested() else { return .alreadyActive }
+                    guard state.session.wouldConnect else { return .alreadyActive }
                     return .makeEngine(state.config, state.proxy)
                 }
                 // As upstream (socket.io-client-swift PR #1375): `connecting` during a reconnect
                 // attempt starts a new connection, since an attempt that hangs would otherwise
                 // hold every later attempt back; only a first connect under way returns.
-                guard state.reconnect.connectRequested() else {
+                guard state.session.connectRequested() else {
                     return .alreadyActive
                 }
                 var replaced: SocketEngineSpec?
@@ -319,7 +298,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                     state.engine = engine
                     // A backlog left from the last engine holds the new one's reads back too.
                     state.readGate = engine.readGate
-                    if state.backlog.readingPaused { engine.readGate.pause() }
+                    if state.session.readingPaused { engine.readGate.pause() }
                 }
                 return .connect(state.engine, replaced: replaced)
             }
@@ -370,7 +349,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         DefaultSocketLogger.Logger.log("Manager closing", type: SocketManager.logType)
 
         let engine = self.state.withLock { state -> SocketEngineSpec? in
-            state.reconnect.disconnectRequested()
+            state.session.disconnectRequested()
             return state.engine
         }
 
@@ -445,7 +424,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// This will cause a `SocketClientEvent.reconnect` event to be emitted, as well as
     /// `SocketClientEvent.reconnectAttempt` events.
     open func reconnect() {
-        let (reconnecting, engine) = self.state.withLock { ($0.reconnect.isReconnecting, $0.engine) }
+        let (reconnecting, engine) = self.state.withLock { ($0.session.isReconnecting, $0.engine) }
         guard !reconnecting else { return }
 
         engine?.disconnect(reason: "manual reconnect")
@@ -470,8 +449,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         let (engine, update) = self.state.withLock { state -> (SocketEngineSpec?, SocketManagerOptions.LoggerUpdate) in
             let update = state.options.apply(config)
             state.config = config
-            // The reader speaks the revision of the version just set (read once here, not per message).
-            state.reader.decoder.revision = state.options.version.protocolRevision
+            // The session reads the wire and the revision just set (once here, not per message).
+            state.session.setRevision(state.options.version.protocolRevision)
+            state.session.wire = state.options.parser.kind == .msgpack ? .messagePack : .json
 
             if socketURL.absoluteString.hasPrefix("https://") {
                 state.config.insert(.secure(true))
@@ -501,7 +481,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter reason: The reason that the engine closed.
     open func engineDidClose(reason: String) {
         // Partial binary packets end with the session (upstream clears `waitingPackets`).
-        self.state.withLock { $0.reader.reset() }
+        self.state.withLock { $0.session.engineClosed() }
         self.onHandleQueue {
             self._engineDidClose(reason: reason)
         }
@@ -567,26 +547,14 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     ///
     /// - parameter msg: The message that needs parsing.
     open func parseEngineMessage(_ msg: String) {
-        self.receiveFromEngine { reader, parser throws(SocketProtocolError) in
-            guard parser == .json else {
-                // socket.io-msgpack-parser sends every packet as binary; both references refuse text.
-                DefaultSocketLogger.Logger.error("Text message of \(msg.utf8.count) bytes with the msgpack parser: dropped", type: "SocketParser")
-                return nil
-            }
-            return try reader.receive(text: msg)
-        }
+        self.receiveFromEngine { $0.receive(text: msg) }
     }
 
     /// Called when the engine receives binary data.
     ///
     /// - parameter data: The data the engine received.
     open func parseEngineBinaryData(_ data: Data) {
-        self.receiveFromEngine { reader, parser throws(SocketProtocolError) in
-            switch parser.kind {
-            case .json: return try reader.receive(binary: Array(data))
-            case .msgpack: return try SocketManager.messagePackDecoder.decode(Array(data))
-            }
-        }
+        self.receiveFromEngine { $0.receive(binary: Array(data)) }
     }
 
     /// Returns a `SocketIOClient` for the given namespace. This socket shares a transport with the manager.

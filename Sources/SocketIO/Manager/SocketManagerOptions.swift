@@ -1,4 +1,5 @@
 public import Dispatch
+import SocketIOProtocol
 
 /// The manager's own options, parsed from a `SocketIOClientConfiguration` in one place
 /// (``apply(_:)``, what upstream's `setConfigs` does for the manager) and kept apart from its
@@ -18,6 +19,13 @@ struct SocketManagerOptions: Sendable {
     var sendBuffer = 0
     var retries = 0
     var ackTimeout = 0.0
+
+    /// The reconnection settings as they are now, for the session machine's next decision.
+    var reconnection: SocketSessionMachine.Reconnection {
+        SocketSessionMachine.Reconnection(
+            reconnects: self.reconnects, wait: Double(self.reconnectWait), waitMax: Double(self.reconnectWaitMax),
+            randomizationFactor: self.randomizationFactor, attempts: self.reconnectAttempts)
+    }
 
     /// What `.log` and `.logger` ask of the process-wide logger (not stored: upstream sets
     /// `DefaultSocketLogger` itself).
