@@ -11,9 +11,10 @@ extension SocketManager {
     // MARK: SocketEngineClient work, run on handleQueue
 
     func _engineDidClose(reason: String) {
+        // The time is read before the critical section: a timer source's clock takes its own lock.
+        let now = self.timers.now
         let actions = self.state.withLock { state in
-            state.session.transportClosed(
-                now: self.timers.now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
+            state.session.transportClosed(now: now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
         }
         self.perform(actions, reason: reason)
     }
@@ -206,9 +207,10 @@ extension SocketManager {
 
     /// A reconnect try's timer fired: the machine decides whether another try follows.
     private func reconnectTimerFired(_ timer: Int, reason: String) {
+        let now = self.timers.now
         let actions = self.state.withLock { state in
             state.session.retryTimerFired(
-                timer, now: self.timers.now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
+                timer, now: now, reconnection: state.options.reconnection, random: Double.random(in: 0..<1))
         }
         self.perform(actions, reason: reason)
     }
