@@ -62,7 +62,15 @@ package enum EnginePollingPayload {
     package static func decode(_ body: [UInt8], maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) throws(EngineProtocolError)
         -> [EnginePacket]
     {
-        var decoder = PollingPayloadDecoder(maximumLength: maximumLength)
+        try Self.decode(body, maximumLength: maximumLength, as: EnginePacket.self)
+    }
+
+    /// ``decode(_:maximumLength:)`` into records of another type (the client machine's
+    /// ``EngineInboundPacket``).
+    package static func decode<Record: PollingRecord>(
+        _ body: [UInt8], maximumLength: Int, as: Record.Type
+    ) throws(EngineProtocolError) -> [Record] {
+        var decoder = PollingRecordReader<Record>(maximumLength: maximumLength)
         return try decoder.finish(with: body)
     }
 }

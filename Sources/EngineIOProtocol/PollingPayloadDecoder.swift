@@ -15,9 +15,25 @@
 /// packets += try decoder.feed(chunk2)
 /// packets += try decoder.finish()
 /// ```
-package struct PollingPayloadDecoder: Sendable {
+///
+/// What a record becomes is the `Record` type's (``PollingRecord``): an ``EnginePacket``
+/// (``PollingPayloadDecoder``), or for the client machine an ``EngineInboundPacket``, whose text
+/// message keeps the record's own text.
+package typealias PollingPayloadDecoder = PollingRecordReader<EnginePacket>
+
+/// What one record of a polling body decodes to (``PollingRecordReader``).
+package protocol PollingRecord: Sendable {
+    /// Decodes one record: a text packet `<type digit>[<data>]`, or `b<base64>`.
+    init(pollingRecord bytes: UnsafeBufferPointer<UInt8>) throws(EngineProtocolError)
+}
+
+extension EnginePacket: PollingRecord {}
+
+/// ``PollingPayloadDecoder``, for any ``PollingRecord``: splits a body at its separators and
+/// decodes each record.
+package struct PollingRecordReader<Record: PollingRecord>: Sendable {
     /// The default body limit: 16 MiB.
-    package static let defaultMaximumLength = 16 * 1024 * 1024
+    package static var defaultMaximumLength: Int { 16 * 1024 * 1024 }
 
     /// The largest body accepted, in bytes.
     package let maximumLength: Int
@@ -26,7 +42,7 @@ package struct PollingPayloadDecoder: Sendable {
     private var sawSeparator = false
 
     /// A decoder for one body.
-    package init(maximumLength: Int = PollingPayloadDecoder.defaultMaximumLength) {
+    package init(maximumLength: Int = Self.defaultMaximumLength) {
         self.maximumLength = maximumLength
     }
 
@@ -35,7 +51,7 @@ package struct PollingPayloadDecoder: Sendable {
     /// - Returns: the packets whose records ended in this chunk, in order.
     /// - Throws: ``EngineProtocolError`` for a malformed record or an oversized body; the
     ///   decoder must not be used after an error.
-    package mutating func feed(_ chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [EnginePacket] {
+    package mutating func feed(_ chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [Record] {
         try self.feed(chunk, last: false).packets
     }
 
@@ -43,13 +59,13 @@ package struct PollingPayloadDecoder: Sendable {
     /// (`decodedLast`), the body then ended.
     private mutating func feed(
         _ chunk: some Collection<UInt8>, last: Bool
-    ) throws(EngineProtocolError) -> (packets: [EnginePacket], decodedLast: Bool) {
+    ) throws(EngineProtocolError) -> (packets: [Record], decodedLast: Bool) {
         let chunkCount = chunk.count
         guard chunkCount <= self.maximumLength - self.consumed else {
             throw .payloadTooLarge(limit: self.maximumLength)
         }
         self.consumed += chunkCount
-        var packets: [EnginePacket] = []
+        var packets: [Record] = []
         // The closure-taking buffer APIs do not carry typed errors: pass them as a Result.
         func consumeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Bool, EngineProtocolError> {
             do throws(EngineProtocolError) {
@@ -68,7 +84,7 @@ package struct PollingPayloadDecoder: Sendable {
     ///
     /// - Returns: the packets whose records ended in this chunk, and the last one.
     /// - Throws: as ``feed(_:)`` and ``finish()``.
-    package mutating func finish(with chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [EnginePacket] {
+    package mutating func finish(with chunk: some Collection<UInt8>) throws(EngineProtocolError) -> [Record] {
         var (packets, decodedLast) = try self.feed(chunk, last: true)
         if !decodedLast { packets += try self.finish() }
         return packets
@@ -78,7 +94,7 @@ package struct PollingPayloadDecoder: Sendable {
     ///
     /// - Returns: the last packet, if the body did not end empty.
     /// - Throws: ``EngineProtocolError`` for a malformed last record, or an empty one after a separator.
-    package mutating func finish() throws(EngineProtocolError) -> [EnginePacket] {
+    package mutating func finish() throws(EngineProtocolError) -> [Record] {
         defer { self.record.removeAll(keepingCapacity: false) }
         if self.record.isEmpty {
             if self.sawSeparator { throw .emptyPacket }
@@ -93,7 +109,7 @@ package struct PollingPayloadDecoder: Sendable {
     ///
     /// - Returns: whether the last record was decoded here (the body is then over).
     private mutating func consume(
-        _ buffer: UnsafeBufferPointer<UInt8>, into packets: inout [EnginePacket], last: Bool
+        _ buffer: UnsafeBufferPointer<UInt8>, into packets: inout [Record], last: Bool
     ) throws(EngineProtocolError) -> Bool {
         var start = 0
         while let separatorOffset = buffer[start...].firstIndex(of: EnginePollingPayload.separator) {
@@ -116,8 +132,8 @@ package struct PollingPayloadDecoder: Sendable {
         return false
     }
 
-    private static func decodeRecord(_ record: ArraySlice<UInt8>) throws(EngineProtocolError) -> EnginePacket {
-        let result = record.withUnsafeBufferPointer { buffer -> Result<EnginePacket, EngineProtocolError> in
+    private static func decodeRecord(_ record: ArraySlice<UInt8>) throws(EngineProtocolError) -> Record {
+        let result = record.withUnsafeBufferPointer { buffer -> Result<Record, EngineProtocolError> in
             do throws(EngineProtocolError) {
                 return .success(try Self.decode(buffer))
             } catch {
@@ -127,7 +143,7 @@ package struct PollingPayloadDecoder: Sendable {
         return try result.get()
     }
 
-    private static func decode(_ record: UnsafeBufferPointer<UInt8>) throws(EngineProtocolError) -> EnginePacket {
-        try EnginePacket(pollingRecord: record)
+    private static func decode(_ record: UnsafeBufferPointer<UInt8>) throws(EngineProtocolError) -> Record {
+        try Record(pollingRecord: record)
     }
 }

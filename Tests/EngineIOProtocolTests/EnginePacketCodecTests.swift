@@ -90,6 +90,34 @@ import Testing
         }
     }
 
+    /// The client machine's records: the same packets, a text message as its record's own
+    /// text (`4` kept, no copy to add it back), whole and split at every offset.
+    @Test(arguments: Self.pollingVectors)
+    func inboundRecordsKeepAMessagesOwnTextWholeAndSplit(body: String, packets: [EnginePacket]) throws {
+        let expected = packets.map { packet -> EngineInboundPacket in
+            if case .message(let message) = packet { return .message(EngineMessageText(packet: "4" + message)) }
+            return .packet(packet)
+        }
+        let bytes = Array(body.utf8)
+        let whole = try EnginePollingPayload.decode(bytes, maximumLength: 1 << 20, as: EngineInboundPacket.self)
+        #expect(whole == expected)
+        // Each message's packet is the record's text as it was in the body.
+        let records = body.split(separator: "\u{1E}", omittingEmptySubsequences: false).map(String.init)
+        for (record, packet) in zip(records, whole) {
+            if case .message(let text) = packet { #expect(text.packet == record) }
+        }
+        for offset in 0...bytes.count {
+            var reader = PollingRecordReader<EngineInboundPacket>()
+            var split = try reader.feed(bytes[..<offset])
+            split += try reader.finish(with: bytes[offset...])
+            #expect(split == expected, "split at \(offset)")
+        }
+        // A message that is not UTF-8 is refused as the packet decoder refuses it.
+        #expect(throws: EngineProtocolError.invalidUTF8) {
+            try EnginePollingPayload.decode([0x34, 0xFF], maximumLength: 16, as: EngineInboundPacket.self)
+        }
+    }
+
     @Test(arguments: Self.pollingVectors)
     func pollingPayloadsEncodeToTheSpecText(body: String, packets: [EnginePacket]) {
         #expect(EnginePollingPayload.encode(packets) == Array(body.utf8))

@@ -6,6 +6,17 @@ import RealtimeTime
 extension EngineClientStateMachine {
     // MARK: Packets
 
+    /// A packet of a polling body: a message goes on as the record's text.
+    mutating func handle(_ packet: EngineInboundPacket, now: MonotonicInstant, into actions: inout [EngineClientAction]) {
+        switch packet {
+        case .message(let text):
+            self.packetArrived(now: now)
+            actions.append(.deliverMessage(text))
+        case .packet(let packet):
+            self.handle(packet, now: now, into: &actions)
+        }
+    }
+
     mutating func handle(_ packet: EnginePacket, now: MonotonicInstant, into actions: inout [EngineClientAction]) {
         self.packetArrived(now: now)
         switch packet {

@@ -362,20 +362,23 @@ package struct EngineClientStateMachine: Sendable {
         case .idle, .opening, .closed:
             return []
         }
-        let packets: [EnginePacket]
+        // A v4 message keeps its record's text, `4` included (handed on with no copy to add it).
+        let packets: [EngineInboundPacket]
         do {
             switch self.version {
             case .v4:
-                packets = try EnginePollingPayload.decode(body, maximumLength: self.configuration.maximumPollingBodyLength)
+                packets = try EnginePollingPayload.decode(
+                    body, maximumLength: self.configuration.maximumPollingBodyLength, as: EngineInboundPacket.self)
             case .v3:
                 packets = try EnginePollingPayloadV3.decode(body, maximumLength: self.configuration.maximumPollingBodyLength)
+                    .map(EngineInboundPacket.packet)
             }
         } catch {
             return self.teardown(.protocolError(error))
         }
         var actions: [EngineClientAction] = []
         if case .opening = self.state {
-            guard case .open? = packets.first else {
+            guard case .packet(.open)? = packets.first else {
                 return self.teardown(.protocolError(.invalidHandshake("first packet is not open")))
             }
         }

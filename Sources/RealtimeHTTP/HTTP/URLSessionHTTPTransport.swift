@@ -380,7 +380,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // registry", TaskRegistry.swift:118; CI hit it in Socket.IO polling teardowns). The
         // `priority` getter is a `sync` on the task's work queue: the cancel's block, queued
         // before, has run when it returns, so the removal comes after it. (A cancel made from
-        // here on finds the task's protocol already released, and reports nothing.)
+        // here on finds the task's protocol already released, and reports nothing.) The bridge
+        // first stops cancelling the task: a cancel racing this callback either queued its block
+        // before (the barrier lets it run) or is not made at all, so none runs after the removal
+        // (CI trapped there once more with the barrier alone).
+        self.bridge(for: task)?.taskWillComplete()
         _ = task.priority
         #endif
         self.trustSettings.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }

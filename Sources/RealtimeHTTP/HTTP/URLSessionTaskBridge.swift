@@ -163,6 +163,15 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
         }
     }
 
+    /// The session is about to report the task complete (its delegate's
+    /// `didCompleteWithError`, before its barrier against swift-corelibs-foundation's cancel
+    /// race; see `URLSessionTransportDelegate`): no `cancel()` is made from here on. A cancel
+    /// is made under the same lock, so one that came first has queued its report before this
+    /// returns, and the barrier lets it run before the session forgets the task.
+    func taskWillComplete() {
+        self.control.withLock { $0.cancelled = true }
+    }
+
     /// Suspends or resumes the task as the state wants it now (called after each change).
     private func applySuspension() {
         self.control.withLock { control in
