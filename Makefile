@@ -25,7 +25,7 @@ APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|EngineIOClientTests
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
-	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple --Xswiftc=-DREALTIME_NO_NATIVE_STACK --rerun-crashed --filter '^($(APPLE_CONFIG_TESTS))'
+	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple --Xswiftc=-DREALTIME_NO_NATIVE_STACK --rerun-toolchain-crashes --reruns 2 --filter '^($(APPLE_CONFIG_TESTS))'
 
 # Every target (libraries, tools, tests) compiled for iOS against the real SDK's interfaces,
 # with arm64 object code, at the declared minimum (Package.swift) and at iOS 18, by

@@ -107,6 +107,23 @@ def ours(frame):
     return ROOT in frame or "PackageTests.xctest" in frame or "/Sources/" in frame or "/Tests/" in frame
 
 
+def may_rerun(status, log_path, index, args):
+    """Whether a shard that ended with `status` is run again: killed by a signal, and with
+    --rerun-toolchain-crashes only when the crashed thread has no frame of ours."""
+    if status >= 0:
+        return False
+    if args.rerun_crashed:
+        return True
+    if not args.rerun_toolchain_crashes:
+        return False
+    with open(log_path, errors="replace") as file:
+        frames = crashed_thread_frames(file.read())
+    if frames and not any(ours(frame) for frame in frames):
+        print(f"shard {index}: the crashed thread has no frame of this package's code:", flush=True)
+        return True
+    return False
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shards", type=int, default=int(os.environ.get("TEST_SHARDS", "4")))
@@ -122,6 +139,9 @@ def main():
                              "kept as shard-N-crash.log and printed, and the shard passes only if the rerun "
                              "passes (for the Apple configuration on Linux, whose FoundationNetworking and "
                              "libdispatch crash on their own now and then; see docs/RELIABILITY.md)")
+    parser.add_argument("--reruns", type=int, default=1,
+                        help="how many times a crashed shard is rerun while it keeps crashing the way "
+                             "--rerun-crashed / --rerun-toolchain-crashes allow (default 1)")
     parser.add_argument("--rerun-toolchain-crashes", action="store_true",
                         help="like --rerun-crashed, but only for a crash whose crashed thread has no frame of "
                              "this package's code (libdispatch or FoundationNetworking alone); a crash with a "
@@ -169,18 +189,11 @@ def main():
     for index, process, log, log_path, xml_path, count, _, command in running:
         status = process.wait()
         log.close()
-        if status < 0 and args.rerun_toolchain_crashes and not args.rerun_crashed:
-            with open(log_path, errors="replace") as file:
-                frames = crashed_thread_frames(file.read())
-            if frames and not any(ours(frame) for frame in frames):
-                print(f"shard {index}: the crashed thread has no frame of this package's code:", flush=True)
-                should_rerun = True
-            else:
-                should_rerun = False
-        else:
-            should_rerun = status < 0 and args.rerun_crashed
-        if should_rerun:
-            crash_path = os.path.join(results_dir, f"shard-{index}-crash.log")
+        attempt = 0
+        while attempt < args.reruns and may_rerun(status, log_path, index, args):
+            attempt += 1
+            suffix = "" if attempt == 1 else f"-{attempt}"
+            crash_path = os.path.join(results_dir, f"shard-{index}-crash{suffix}.log")
             os.replace(log_path, crash_path)
             with open(crash_path, errors="replace") as file:
                 crash = file.read()
@@ -193,7 +206,8 @@ def main():
             where = next((i for i, line in enumerate(lines) if " crashed:" in line), None)
             print("\n".join((lines[where:where + 8] if where is not None else lines[-40:]) + unfinished_tests(crash)),
                   flush=True)
-            rerun.append(index)
+            if index not in rerun:
+                rerun.append(index)
             with open(log_path, "w") as log:
                 status = subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT).returncode
         elapsed = time.monotonic() - started

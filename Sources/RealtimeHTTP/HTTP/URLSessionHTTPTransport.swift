@@ -382,8 +382,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         // before, has run when it returns, so the removal comes after it. (A cancel made from
         // here on finds the task's protocol already released, and reports nothing.) The bridge
         // first stops cancelling the task: a cancel racing this callback either queued its block
-        // before (the barrier lets it run) or is not made at all, so none runs after the removal
-        // (CI trapped there once more with the barrier alone).
+        // before (the barrier lets it run) or is not made at all. (The trap still comes now and
+        // then, from a cancel whose report FoundationNetworking queues elsewhere; see
+        // docs/RELIABILITY.md.)
         self.bridge(for: task)?.taskWillComplete()
         _ = task.priority
         #endif
