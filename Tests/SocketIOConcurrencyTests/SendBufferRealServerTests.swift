@@ -45,10 +45,13 @@ import Testing
         let keptWhileConnecting = Collector<Bool>()
         socket.on(clientEvent: .statusChange) { items, _ in
             guard let status = items.first as? SocketIOStatus, status == .connecting, keptWhileConnecting.all.isEmpty else { return }
-            keptWhileConnecting.append(socket.status != .connected)
+            let notConnected = socket.status != .connected
             for index in 1...3 {
                 socket.emit(event, "kept-\(index)", completion: nil)  // the callback form: returns at once
             }
+            // Recorded after the three emits: the test emits `kept-4` once it sees this, so
+            // recording it first let `kept-4` race the handler's `kept-2` and `kept-3`.
+            keptWhileConnecting.append(notConnected)
         }
 
         try await drop(socket)
