@@ -40,6 +40,12 @@ extension SocketIOClient {
         case disconnected(reason: String)
     }
 
+    /// The socket's session machine: its pending acks hold ``PendingAck``s, its kept emits
+    /// their completions (to run on `handleQueue`).
+    typealias Session = NamespaceSessionMachine<PendingAck, UncheckedSendable<() -> Void>>
+    /// What the session machine asks the socket to do.
+    typealias SessionAction = NamespaceSessionAction<PendingAck, UncheckedSendable<() -> Void>>
+
     /// Registers `callback` under a new ack id; after `seconds` (0: never) it is called with
     /// `["NO ACK"]` unless an ack or ``cancelAck(_:)`` removed it first.
     ///
@@ -49,55 +55,37 @@ extension SocketIOClient {
     }
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
-        self.state.withLock { self.registerAck(timeout: seconds, pending, in: &$0) }
-    }
-
-    /// ``registerAck(timeout:_:)`` inside a critical section the caller holds (an emit's).
-    func registerAck(timeout seconds: Double, _ pending: PendingAck, in state: inout State) -> Int {
         let timers = Self.timers(of: self.manager)
-        let deadline: MonotonicInstant? =
-            seconds > 0 && seconds.isFinite
-            ? timers.now + .seconds(seconds)
-            : nil
-        let id = state.acks.register(pending, deadline: deadline)
-        self.updateAckWakeUp(&state, timers: timers)
-        return id
+        let deadline = Session.ackDeadline(afterSeconds: seconds, now: timers.now)
+        return self.state.withLock { state in
+            let (id, ackTimer) = state.session.registerAck(pending, deadline: deadline)
+            self.apply(ackTimer, to: &state, timers: timers)
+            return id
+        }
     }
 
-    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).
-    func resolveAck(_ id: Int) -> PendingAck? {
+    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired), with
+    /// `handleAck`'s check that the socket is connected when `ifConnected`.
+    func resolveAck(_ id: Int, ifConnected: Bool = false) -> PendingAck? {
         self.state.withLock { state in
-            let pending = state.acks.resolve(id: id)
-            self.updateAckWakeUp(&state)
+            let (pending, ackTimer) = state.session.resolveAck(id, ifConnected: ifConnected)
+            self.apply(ackTimer, to: &state)
             return pending
         }
     }
 
-    /// What the network path does with an ACK for `id`.
-    enum NetworkAckResolution {
-        /// An awaiting operation waited: resolved, to be called now, on the caller's thread.
-        case waiter((AckWaiterOutcome) -> Void)
-        /// An upstream callback waited: resolved, to be called on `handleQueue`.
-        case callback(AckCallback)
-        /// A try of the retry queue's emit `sequence`: hand the ack to the queue.
-        case queued(Int)
-        /// Nothing to do: unknown, late or duplicate id, or the socket is not connected.
-        case none
-    }
-
-    /// The network path's ``resolveAck(_:)`` (with `handleAck`'s check that the socket is
-    /// connected), on the thread that read the ACK.
-    func resolveNetworkAck(_ id: Int) -> NetworkAckResolution {
-        self.state.withLock { state -> NetworkAckResolution in
-            guard state.namespace.status == .connected else { return .none }
-            let pending = state.acks.resolve(id: id)
-            self.updateAckWakeUp(&state)
-            switch pending {
-            case .waiter(let waiter)?: return .waiter(waiter)
-            case .callback(let callback)?: return .callback(callback)
-            case .queued(let sequence)?: return .queued(sequence)
-            case nil: return .none
-            }
+    /// Settles what waited for the network ACK `ack`, resolved where it arrived: a waiter or a
+    /// retry's try on this thread, a callback here too (the caller is on `handleQueue`).
+    func settle(_ pending: PendingAck, with ack: SocketIOProtocol.SocketPacket) {
+        let arguments = ack.arguments
+        switch pending {
+        case .callback(let callback):
+            DefaultSocketLogger.Logger.log("Handling ack: \(ack.ackID ?? -1)", type: self.logType)
+            callback(arguments.map { SocketValueConversion.any(from: $0) })
+        case .waiter(let waiter):
+            waiter(.ack(.values(arguments)))
+        case .queued(let sequence):
+            self.retryAcknowledged(sequence: sequence, items: .values(arguments))
         }
     }
 
@@ -116,13 +104,13 @@ extension SocketIOClient {
 
     /// How many acks are waiting (for tests).
     package var pendingAckCount: Int {
-        self.state.withLock { $0.acks.count }
+        self.state.withLock { $0.session.acks.count }
     }
 
     /// The id the next ack registered on this socket gets (for tests that answer acks
     /// themselves: an emit cancelled before it was sent registers none).
     package var nextAckID: Int {
-        self.state.withLock { $0.acks.peekNextID }
+        self.state.withLock { $0.session.acks.peekNextID }
     }
 
     /// `true` while a wake-up is scheduled for an ack deadline (for tests).
@@ -141,9 +129,10 @@ extension SocketIOClient {
         (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
     }
 
-    /// Applies the ack table's wake-up change (`AckTable.wakeUpChange()`), inside the
-    /// critical section that changed the table: the one timer is cancelled, armed or kept
-    /// there, so it always matches the table's earliest deadline and no stale one survives.
+    /// Applies a change the session machine asked of the ack wake-up
+    /// (`AckTable.WakeUpChange`), inside the critical section of the input that asked: the one
+    /// timer is cancelled, armed or kept there, so it always matches the table's earliest
+    /// deadline and no stale one survives.
     ///
     /// Arming under the socket's lock is safe because a timer source never calls back from
     /// `schedule` or `cancel`: each takes only its own lock (the event loop's, a leaf), and a
@@ -151,8 +140,8 @@ extension SocketIOClient {
     /// like any other caller.
     ///
     /// - Parameter timers: the manager's timer source, when the caller has it already.
-    func updateAckWakeUp(_ state: inout State, timers: (any SocketTimerSource)? = nil) {
-        guard let change = state.acks.wakeUpChange() else { return }
+    func apply(_ change: AckTable<PendingAck>.WakeUpChange?, to state: inout State, timers: (any SocketTimerSource)? = nil) {
+        guard let change else { return }
         state.ackTimer?.cancel()
         state.ackTimer = nil
         guard case .arm(let deadline) = change else { return }
@@ -166,10 +155,11 @@ extension SocketIOClient {
     /// A wake-up replaced after it fired (its cancel came too late) runs this too: it takes
     /// only what is due, and the table keeps the current wake-up.
     private func expireAcks() {
+        let timers = Self.timers(of: self.manager)
+        let now = timers.now
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let timers = Self.timers(of: self.manager)
-            let expired = state.acks.expire(now: timers.now)
-            self.updateAckWakeUp(&state, timers: timers)
+            let (expired, ackTimer) = state.session.acksExpired(now: now)
+            self.apply(ackTimer, to: &state, timers: timers)
             return expired
         }
         var callbacks: [AckCallback] = []
@@ -193,8 +183,8 @@ extension SocketIOClient {
     /// waiting for their timeout, as upstream's do).
     func failAckWaiters(reason: String) {
         let waiters = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let waiters = state.acks.remove(where: { if case .waiter = $0 { true } else { false } })
-            self.updateAckWakeUp(&state)
+            let (waiters, ackTimer) = state.session.removeAcks(where: { if case .waiter = $0 { true } else { false } })
+            self.apply(ackTimer, to: &state)
             return waiters
         }
         for entry in waiters {

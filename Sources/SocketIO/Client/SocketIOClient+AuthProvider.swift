@@ -75,7 +75,7 @@ extension SocketIOClient {
     }
 
     private func connect(authProvider: AuthProvider, timeoutAfter: Double, withHandler handler: (() -> Void)?) {
-        guard let manager = self.manager, self.changeStatus({ $0.namespace.startConnecting() }) else {
+        guard let manager = self.manager, self.changeStatus({ $0.session.connection.startConnecting() }) else {
             DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
             return
         }
@@ -104,12 +104,12 @@ extension SocketIOClient {
 
     /// The provider answered `request`: CONNECT goes out (or the namespace is refused).
     func authAnswered(_ result: Result<JSONValue?, any Swift.Error>, request: Int) {
-        let actions = self.state.withLock { state -> [NamespaceAction] in
+        let actions = self.state.withLock { state -> [SessionAction] in
             switch result {
             case .success(let auth):
-                return state.namespace.authProvided(auth, request: request)
+                return state.session.authProvided(auth, request: request)
             case .failure(let error):
-                return state.namespace.authFailed("auth provider failed: \(error)", request: request)
+                return state.session.authFailed("auth provider failed: \(error)", request: request)
             }
         }
         self.perform(actions, reason: "", receiving: nil)

@@ -16,7 +16,7 @@ extension SocketIOClient {
     ///
     /// - Parameter engineSID: the Engine.IO session id (the socket id for Socket.IO 2.x).
     func transportDidOpen(engineSID: String?) {
-        let actions = self.state.withLock { $0.namespace.transportOpened(engineSID: engineSID) }
+        let actions = self.state.withLock { $0.session.transportOpened(engineSID: engineSID) }
         self.perform(actions, reason: "", receiving: nil)
     }
 
@@ -27,7 +27,7 @@ extension SocketIOClient {
     ///   - willReconnect: `true` when the manager opens a new session; a connected socket then
     ///     goes back to `connecting` and rejoins with its auth when the session reopens.
     func transportDidClose(reason: String, willReconnect: Bool) {
-        let actions = self.state.withLock { $0.namespace.transportClosed(willReconnect: willReconnect) }
+        let actions = self.state.withLock { $0.session.transportClosed(willReconnect: willReconnect) }
         self.perform(actions, reason: reason, receiving: nil)
         if !willReconnect {
             // upstream reports `disconnect` to every socket that is not already disconnected.
@@ -39,7 +39,7 @@ extension SocketIOClient {
     /// with upstream's `"Namespace leave"`.
     func leave() {
         self.cancelAuthTask()
-        let actions = self.state.withLock { $0.namespace.disconnect() }
+        let actions = self.state.withLock { $0.session.disconnect() }
         self.perform(actions, reason: "Namespace leave", receiving: nil)
         self.didDisconnect(reason: "Namespace leave")
     }
@@ -65,24 +65,23 @@ extension SocketIOClient {
     ///   - reason: the transport's close reason, for `.reconnecting` and a transport close.
     ///   - received: the packet being received, if any: an event or ack delivered at once is
     ///     handed on as received (for an upstream packet the machine only saw its header).
-    func perform(_ actions: some Collection<NamespaceAction>, reason: String, receiving received: ReceivedPacket?) {
+    func perform(_ actions: some Collection<SessionAction>, reason: String, receiving received: ReceivedPacket?) {
         for action in actions {
             switch action {
             case .send(let outgoing):
                 self.send(outgoing)
             case .requestAuth(let request):
                 self.requestAuth(request)
-            case .sendBuffered(let packet, let writeID):
-                let completion = self.takeBufferedCompletion(writeID)
-                self.send(packet, completion: completion)
+            case .sendKept(let packet, let completion):
+                self.send(packet, completion: completion?.value)
                 if let name = packet.eventName {
                     self.reportOutgoing(
                         self.outgoingListeners, event: name, items: packet.arguments.map { SocketValueConversion.any(from: $0) })
                 }
-            case .discardBuffered(let writeIDs):
+            case .discardKept(let completions):
                 // As an emit while not connected: its completion, and upstream's error.
-                for writeID in writeIDs {
-                    self.takeBufferedCompletion(writeID)?()
+                for completion in completions {
+                    completion?.value()
                     self.handleClientEvent(.error, data: ["Tried emitting when not connected"])
                 }
             case .connected:
@@ -103,6 +102,10 @@ extension SocketIOClient {
                 } else {
                     self.deliverNetworkEvent(event)
                 }
+            case .ackResolved(let pending, let ack):
+                // Resolved where it arrived; reached here only behind work that needed
+                // `handleQueue`, where a callback runs.
+                self.settle(pending, with: ack)
             case .deliverAck(let ack):
                 if case .upstream(let packet)? = received {
                     let ack = ack.data == nil ? packet : SocketIOClient.publicPacket(from: ack)
@@ -111,7 +114,7 @@ extension SocketIOClient {
                     self.deliverNetworkAck(ack)
                 }
             case .connectError(let message, _):
-                self.changeStatus { $0.namespace.connectRefused() }
+                self.changeStatus { $0.session.connection.connectRefused() }
                 if received?.isConnectError != true {
                     // A CONNECT acknowledgement the machine refused (no sid): say why.
                     self.handleClientEvent(.error, data: [message])
@@ -131,12 +134,6 @@ extension SocketIOClient {
     }
 
     // MARK: Sending
-
-    /// The completion of a kept emit, removed.
-    func takeBufferedCompletion(_ writeID: Int?) -> (() -> Void)? {
-        guard let writeID else { return nil }
-        return self.state.withLock { $0.bufferedCompletions.removeValue(forKey: writeID) }?.value
-    }
 
     /// Sends one packet the socket built (CONNECT, DISCONNECT, an emit with the msgpack
     /// parser) in the manager's parser's encoding (as of the socket's last join): socket.io-parser text plus attachments, or

@@ -20,7 +20,13 @@ extension SocketIOClient {
     ///   `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
     /// - Returns: what is left to do, to be run on `handleQueue`; `nil` when nothing is.
     func receive(networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool) -> (@Sendable () -> Void)? {
-        let actions = self.state.withLock { $0.namespace.receive(packet) }
+        // An ACK for a connected socket is resolved in this critical section when this thread
+        // performs it.
+        let actions = self.state.withLock { state in
+            let step = state.session.receive(packet, resolvingAcks: direct)
+            self.apply(step.ackTimer, to: &state)
+            return step.actions
+        }
         var index = actions.startIndex
         // An ack callback resolved here (so the table is looked up once), called on `handleQueue`.
         var resolvedCallback: (AckCallback, [JSONValue])?
@@ -38,15 +44,17 @@ extension SocketIOClient {
                 }
             }
         }
-        let rest = Array(actions[index...])
-        guard !rest.isEmpty || resolvedCallback != nil || packet.type == .connectError else { return nil }
+        guard index < actions.endIndex || resolvedCallback != nil || packet.type == .connectError else { return nil }
+        // An ack's callback (and a resolved ack among the rest) is upstream's closure, which is
+        // not `Sendable`; it is called on `handleQueue` as upstream calls it.
+        let rest = UncheckedSendable(actions[index...])
         let callback = UncheckedSendable(resolvedCallback)
         return { [self] in
             if let (ackCallback, arguments) = callback.value {
                 DefaultSocketLogger.Logger.log("Handling ack: \(packet.ackID ?? -1)", type: self.logType)
                 ackCallback(arguments.map { SocketValueConversion.any(from: $0) })
             }
-            self.perform(rest, reason: "Got Disconnect", receiving: .network(packet))
+            self.perform(rest.value, reason: "Got Disconnect", receiving: .network(packet))
             if packet.type == .connectError {
                 // Reported even when unsolicited, as upstream does.
                 let version = self.manager?.version ?? .three
@@ -67,24 +75,17 @@ extension SocketIOClient {
     }
 
     /// Performs `action` on the reading thread when it needs neither `handleQueue` nor `[Any]`.
-    private func performOnReadingThread(_ action: NamespaceAction) -> ReadingThreadStep {
+    private func performOnReadingThread(_ action: SessionAction) -> ReadingThreadStep {
         switch action {
         case .send(let outgoing):
             self.send(outgoing)
             return .done
-        case .deliverAck(let ack):
-            switch self.resolveNetworkAck(ack.ackID ?? -1) {
-            case .waiter(let waiter):
-                waiter(.ack(.values(ack.arguments)))
-                return .done
-            case .none:
-                return .done
-            case .callback(let callback):
+        case .ackResolved(let pending, let ack):
+            if case .callback(let callback) = pending {
                 return .ackCallback(callback, ack.arguments)
-            case .queued(let sequence):
-                self.retryAcknowledged(sequence: sequence, items: .values(ack.arguments))
-                return .done
             }
+            self.settle(pending, with: ack)
+            return .done
         case .deliverEvent(let event):
             guard let name = event.eventName else { return .done }
             enum Plan {
@@ -92,7 +93,7 @@ extension SocketIOClient {
                 case values([([JSONValue]) -> Void])
             }
             let plan = self.state.withLock { state -> Plan in
-                guard state.namespace.status == .connected else { return .drop }
+                guard state.session.connection.status == .connected else { return .drop }
                 guard state.anyHandler == nil else { return .handleQueue }
                 var subscribers: [([JSONValue]) -> Void] = []
                 for subscriber in state.incomingSubscribers {
@@ -117,7 +118,7 @@ extension SocketIOClient {
                 }
                 return .done
             }
-        case .connected, .connectError, .reconnecting, .disconnected, .requestAuth, .sendBuffered, .discardBuffered:
+        case .deliverAck, .connected, .connectError, .reconnecting, .disconnected, .requestAuth, .sendKept, .discardKept:
             return .handleQueue
         }
     }

@@ -69,7 +69,7 @@ extension SocketIOClient {
             guard state.retryQueue != nil else { return .off }
             // Kept while connected or (re)connecting; refused once the socket left, as upstream
             // refuses an emit while not connected (a leave fails what is queued).
-            guard state.namespace.status == .connected || state.namespace.status == .connecting else {
+            guard state.session.connection.status == .connected || state.session.connection.status == .connecting else {
                 return .notConnected
             }
             switch state.retryQueue!.enqueue(emit) {
@@ -105,8 +105,7 @@ extension SocketIOClient {
         let actions = self.state.withLock { state -> [RetryAction] in
             guard state.retryQueue != nil else { return [] }
             let (_, actions) = state.retryQueue!.cancel(sequence: sequence)
-            _ = state.acks.remove(where: { if case .queued(sequence) = $0 { true } else { false } })
-            self.updateAckWakeUp(&state)
+            self.apply(state.session.removeAcks(where: { if case .queued(sequence) = $0 { true } else { false } }).ackTimer, to: &state)
             return actions
         }
         self.performRetries(actions)
@@ -150,8 +149,7 @@ extension SocketIOClient {
     private func endConnection(leaving: Bool) -> (actions: [RetryAction], left: [RetriedEmit]) {
         self.state.withLock { state -> ([RetryAction], [RetriedEmit]) in
             guard state.retryQueue != nil else { return ([], []) }
-            _ = state.acks.remove(where: { if case .queued = $0 { true } else { false } })
-            self.updateAckWakeUp(&state)
+            self.apply(state.session.removeAcks(where: { if case .queued = $0 { true } else { false } }).ackTimer, to: &state)
             let actions = state.retryQueue!.disconnected()
             return (actions, leaving ? state.retryQueue!.removeAll() : [])
         }

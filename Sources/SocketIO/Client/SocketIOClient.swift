@@ -34,14 +34,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     struct State {
         var anyHandler: ((SocketAnyEvent) -> Void)?
         var handlers: [SocketEventHandler] = []
-        /// The namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
-        /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect)
-        /// and the status the socket reports (`namespace.status`, the one place it is kept).
-        var namespace: NamespaceStateMachine
-        /// The acks our emits wait for, with their deadlines.
-        var acks = AckTable<PendingAck>()
-        /// The one scheduled wake-up that expires acks, at the deadline `acks` asked for
-        /// (`AckTable.armedWakeUp`); changed only in the critical section that changed `acks`.
+        /// The socket's half of the session (`SocketIOProtocol.NamespaceSessionMachine`): the
+        /// namespace connection (CONNECT with auth, acknowledgement or CONNECT_ERROR,
+        /// DISCONNECT, events buffered before the acknowledgement, rejoin after a reconnect),
+        /// the status the socket reports (`session.connection.status`, the one place it is
+        /// kept), the acks our emits wait for and the completions of the emits kept while
+        /// connecting.
+        var session: Session
+        /// The one scheduled wake-up that expires acks, at the deadline the session's ack
+        /// table asked for; changed only in the critical section of the input that asked
+        /// (``SocketIOClient/apply(_:to:timers:)``).
         var ackTimer: SocketTimer?
         /// `statusChange` events, delivered by one thread at a time in the order the status
         /// changed (see `SocketIOClient.changeStatus(_:)`).
@@ -55,13 +57,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// The manager's parser as of this socket's last join (read there, with the version
         /// and the send buffer, so an emit takes no manager lock to learn it).
         var parser = SocketParser.json
-        /// The completions of the emits the machine keeps while connecting, by write id.
-        var bufferedCompletions: [Int: UncheckedSendable<() -> Void>] = [:]
         /// `.retries`: every emit is delivered through this queue (`nil` without the option).
         var retryQueue: EmitRetryQueue<RetriedEmit>?
         /// `.ackTimeout`: seconds each queued try waits for its ack (0: no limit).
         var ackTimeout: Double = 0
-        var nextWriteID = 0
         /// The task running an `async` provider's current request (owned: cancelled by the
         /// next request and by leaving the namespace).
         var authTask: Task<Void, Never>?
@@ -136,12 +135,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// Read from the socket's namespace machine, which every status change goes through.
     public var status: SocketIOStatus {
-        return SocketIOStatus(self.state.withLock { $0.namespace.status })
+        return SocketIOStatus(self.state.withLock { $0.session.connection.status })
     }
 
     /// The id of this socket.io connect. This is different from the sid of the engine.io connection.
     public var sid: String? {
-        return self.state.withLock { $0.namespace.reportedSID }
+        return self.state.withLock { $0.session.connection.reportedSID }
     }
 
     /// Whether the last connection restored the previous session (socket.io-client's name).
@@ -158,7 +157,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// The id and offset are kept across ``disconnect()``, as socket.io-client keeps them, so a
     /// later `connect()` may be recovered too if the server allows it.
     public var recovered: Bool {
-        return self.state.withLock { $0.namespace.recovered }
+        return self.state.withLock { $0.session.connection.recovered }
     }
 
     /// The logger's type for this socket, made once (it was interpolated on every packet,
@@ -174,7 +173,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     public init(manager: SocketManagerSpec, nsp: String) {
         // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
         self.manager = manager
-        let initial = State(namespace: NamespaceStateMachine(namespace: nsp, revision: manager.version.protocolRevision))
+        let initial = State(session: Session(namespace: nsp, revision: manager.version.protocolRevision))
         // A socket of a `SocketManager` is in the manager's serialization domain (one mutex for
         // the manager, its engines and its sockets); a socket of another manager has its own.
         if let manager = manager as? SocketManager {
@@ -193,7 +192,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Sets the status and reports `statusChange` with `[status, status.rawValue]`, as upstream's `didSet`.
     func setStatus(_ status: SocketIOStatus) {
         self.changeStatus { state in
-            state.namespace.setStatus(status.connectionStatus)
+            state.session.connection.setStatus(status.connectionStatus)
             return true
         }
     }
@@ -214,7 +213,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     func changeStatus(_ input: (inout State) -> Bool) -> Bool {
         let (changed, turn) = self.state.withLock { state -> (Bool, SocketIOStatus?) in
             guard input(&state) else { return (false, nil) }
-            return (true, state.statusTurns.offer(SocketIOStatus(state.namespace.status)))
+            return (true, state.statusTurns.offer(SocketIOStatus(state.session.connection.status)))
         }
         if let turn {
             self.handleClientEvent(.statusChange, data: [turn, turn.rawValue])
@@ -245,7 +244,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///                           has failed. Pass 0 to never timeout.
     /// - parameter handler: The handler to call when the client fails to connect.
     open func connect(withPayload payload: [String: Any]? = nil, timeoutAfter: Double, withHandler handler: (() -> Void)?) {
-        guard let manager = self.manager, self.changeStatus({ $0.namespace.startConnecting() }) else {
+        guard let manager = self.manager, self.changeStatus({ $0.session.connection.startConnecting() }) else {
             DefaultSocketLogger.Logger.log("Tried connecting on an already connected socket", type: logType)
             return
         }
@@ -266,7 +265,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         _ = self.timers.schedule(after: timeoutAfter) { [weak self] in
             queue.async { [weak self] in
                 guard let this = self,
-                    this.changeStatus({ $0.namespace.connectTimedOut() })
+                    this.changeStatus({ $0.session.connection.connectTimedOut() })
                 else { return }
 
                 this.leaveNamespace()
@@ -287,9 +286,9 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter payload: The CONNECT payload from the server (`{"sid": ...}` in Socket.IO v5).
     open func didConnect(toNamespace namespace: String, payload: [String: Any]?) {
         let sid = payload?["sid"] as? String
-        var buffered: [NamespaceAction] = []
+        var buffered: [SessionAction] = []
         let connected = self.changeStatus { state in
-            guard let deliveries = state.namespace.reportConnected(sid: sid) else { return false }
+            guard let deliveries = state.session.reportConnected(sid: sid) else { return false }
             buffered = deliveries
             return true
         }
@@ -303,7 +302,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // connect), what arrived while connecting is not kept waiting for it any more.
         perform(buffered, reason: "", receiving: nil)
         // Emits made while the kept ones went out were kept behind them: send those too.
-        while case let more = self.state.withLock({ $0.namespace.sendBufferFlushed() }), !more.isEmpty {
+        while case let more = self.state.withLock({ $0.session.sendBufferFlushed() }), !more.isEmpty {
             perform(more, reason: "", receiving: nil)
         }
         // Then the retry queue's head (again), as socket.io-client's `_drainQueue(true)`.
@@ -316,7 +315,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ///
     /// - parameter reason: The reason for the disconnection.
     open func didDisconnect(reason: String) {
-        let disconnected = self.changeStatus { $0.namespace.reportDisconnected() }
+        let disconnected = self.changeStatus { $0.session.connection.reportDisconnected() }
         guard disconnected else { return }
 
         DefaultSocketLogger.Logger.log("Disconnected: \(reason)", type: logType)
@@ -469,22 +468,26 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let nsp = self.nsp
         var outgoing: [OutgoingListener] = []
         var parser = SocketParser.json
-        let decision = self.state.withLock { state -> NamespaceStateMachine.EmitDecision in
+        // The ack's deadline is read from the timer source's clock before the critical section.
+        let sessionAck: Session.EmitAck
+        switch ack {
+        case nil: sessionAck = .none
+        case .id(let id)?: sessionAck = .id(id)
+        case .register(let pending, let timeout)?:
+            let timers = Self.timers(of: self.manager)
+            sessionAck = .register(pending, deadline: Session.ackDeadline(afterSeconds: timeout, now: timers.now))
+        }
+        let outcome = self.state.withLock { state -> Session.EmitOutcome in
             if !isAck { outgoing = state.outgoingListeners }
             parser = state.parser
-            if case .register(let pending, let timeout) = ack {
-                ackID = self.registerAck(timeout: timeout, pending, in: &state)
-            }
-            let writeID = state.nextWriteID
-            let decision = state.namespace.emit(
-                Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: ackID, data: data), writeID: writeID, volatile: volatile)
-            if case .buffered = decision {
-                state.nextWriteID += 1
-                state.bufferedCompletions[writeID] = wrappedCompletion.map(UncheckedSendable.init)
-            }
-            return decision
+            let outcome = state.session.emit(
+                { Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: $0, data: data) }, ack: sessionAck,
+                completion: wrappedCompletion.map(UncheckedSendable.init), volatile: volatile)
+            self.apply(outcome.ackTimer, to: &state)
+            return outcome
         }
-        switch decision {
+        ackID = outcome.ackID
+        switch outcome.decision {
         case .send:
             break
         case .buffered:
@@ -543,16 +546,20 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     open func handleAck(_ ack: Int, data: [Any]) {
         // The decoded arguments when this is the network ack the socket handed over unchanged;
         // the status from the same critical section.
-        let (connected, decoded) = self.state.withLock { state -> (Bool, [JSONValue]?) in
+        // The status checked and the ack resolved in one critical section.
+        let (connected, pending, decoded) = self.state.withLock { state -> (Bool, PendingAck?, [JSONValue]?) in
             defer { state.networkArguments = nil }
-            return (state.namespace.status == .connected, state.networkArguments?.decoded(for: data))
+            guard state.session.connection.status == .connected else { return (false, nil, nil) }
+            let (pending, ackTimer) = state.session.resolveAck(ack)
+            self.apply(ackTimer, to: &state)
+            return (true, pending, state.networkArguments?.decoded(for: data))
         }
         guard connected else { return }
 
         DefaultSocketLogger.Logger.log("Handling ack: \(ack)", type: logType)
 
         let items: AckItems = decoded.map { .values($0) } ?? .items(data)
-        switch self.resolveAck(ack) {
+        switch pending {
         case .callback(let callback)?: callback(data)
         case .waiter(let waiter)?: waiter(.ack(items))
         case .queued(let sequence)?: self.retryAcknowledged(sequence: sequence, items: items)
@@ -584,7 +591,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
                 decoded = state.networkArguments?.decoded(for: data)
                 state.networkArguments = nil
             }
-            guard state.namespace.status == .connected || isInternalMessage else { return (nil, [], [], nil) }
+            guard state.session.connection.status == .connected || isInternalMessage else { return (nil, [], [], nil) }
             return (
                 state.anyHandler, state.handlers.filter { $0.event == event }, isInternalMessage ? [] : state.incomingSubscribers,
                 decoded
@@ -630,8 +637,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     open func handlePacket(_ packet: SocketPacket) {
         guard packet.nsp == nsp else { return }
 
-        let actions = self.state.withLock { state -> [NamespaceAction] in
-            state.namespace.receive(SocketIOClient.protocolPacket(of: packet, full: !state.namespace.isConnected))
+        let actions = self.state.withLock { state -> [SessionAction] in
+            state.session.receive(SocketIOClient.protocolPacket(of: packet, full: !state.session.connection.isConnected)).actions
         }
         perform(actions, reason: "Got Disconnect", receiving: .upstream(packet))
 
@@ -656,7 +663,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     /// Joins `nsp` with the machine input `connect` (a fixed auth payload, or the provider's).
-    func join(_ connect: (inout NamespaceStateMachine) -> [NamespaceAction]) {
+    func join(_ connect: (inout Session) -> [SessionAction]) {
         guard let manager else { return }
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
@@ -665,22 +672,22 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let parser = options?.parser ?? .json
         if parser == .msgpack, revision == .v4 {
             DefaultSocketLogger.Logger.error(SocketParser.versionTwoRefusal, type: logType)
-            self.changeStatus { $0.namespace.connectRefused() }
+            self.changeStatus { $0.session.connection.connectRefused() }
             handleClientEvent(.error, data: [SocketParser.versionTwoRefusal])
             return
         }
-        func decide(_ state: inout State, _ managerStatus: SocketIOStatus) -> (Bool, [NamespaceAction]) {
+        func decide(_ state: inout State, _ managerStatus: SocketIOStatus) -> (Bool, [SessionAction]) {
             // The manager's version and send buffer as they are now (set after this socket was
             // made, they apply from this join on).
-            if !state.namespace.isConnected { state.namespace.revision = revision }
-            state.namespace.maximumSendBuffer = sendBuffer
+            if !state.session.connection.isConnected { state.session.connection.revision = revision }
+            state.session.connection.maximumSendBuffer = sendBuffer
             state.parser = parser
             Self.applyRetryOptions(
                 retries: options?.retries ?? 0, ackTimeout: options?.ackTimeout ?? 0, sendBuffer: sendBuffer, to: &state)
             let managerIsOpen = managerStatus == .connected
             // A socket created after the engine opened learns it here.
-            var actions = managerIsOpen ? state.namespace.transportOpened(engineSID: engineSID) : []
-            actions += connect(&state.namespace)
+            var actions = managerIsOpen ? state.session.transportOpened(engineSID: engineSID) : []
+            actions += connect(&state.session)
             return (managerIsOpen, actions)
         }
         // The manager's status is read in this join's critical section, so an engine open the

@@ -44,7 +44,7 @@ extension SocketIOClient {
     /// kept, not refused.
     package var keepsEmitsWhileConnecting: Bool {
         self.state.withLock { state in
-            state.namespace.keepsEmits || (state.retryQueue != nil && state.namespace.status == .connecting)
+            state.session.connection.keepsEmits || (state.retryQueue != nil && state.session.connection.status == .connecting)
         }
     }
 

@@ -1,0 +1,190 @@
+import EngineIOProtocol
+import RealtimeTime
+import Testing
+
+@testable import SocketIOProtocol
+
+/// One socket's session machine with no I/O: an emit registers its ack, checks the status and
+/// keeps or refuses itself in one input; a kept emit's completion comes back with it; an ACK is
+/// resolved where it arrives; and every change to the ack deadlines comes out as the change to
+/// the owner's one wake-up, from the `now` the input carried.
+@Suite struct NamespaceSessionMachineTests {
+    typealias Session = NamespaceSessionMachine<String, String>
+    static let start = MonotonicInstant(nanosecondsSinceOrigin: 1_000_000_000)
+    let decoder = SocketPacketDecoder()
+
+    func packet(_ text: String) throws -> SocketPacket {
+        try self.decoder.decode(text)
+    }
+
+    func event(_ name: String, ackID: Int? = nil) -> SocketPacket {
+        SocketPacket(type: .event, ackID: ackID, data: [.string(name)])
+    }
+
+    /// A session connected to `/` with sid `S`, reported connected.
+    func connected(sendBuffer: Int = 0) throws -> Session {
+        var session = Session(namespace: "/")
+        session.connection.maximumSendBuffer = sendBuffer
+        #expect(session.transportOpened() == [])
+        let started = session.connection.startConnecting()
+        #expect(started)
+        #expect(session.connect(auth: nil) == [.send(SocketPacket(type: .connect))])
+        #expect(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions == [.connected(sid: "S")])
+        #expect(session.reportConnected(sid: "S") == [])
+        return session
+    }
+
+    @Test func anAckDeadlineIsFromTheInputsNowAndZeroOrNonFiniteWaitsForever() {
+        #expect(Session.ackDeadline(afterSeconds: 2.5, now: Self.start) == Self.start + .milliseconds(2_500))
+        for forever in [0, -1, .infinity, .nan] as [Double] {
+            #expect(Session.ackDeadline(afterSeconds: forever, now: Self.start) == nil)
+        }
+    }
+
+    @Test func anEmitWhileConnectedIsSentWithItsAckRegisteredAndTheWakeUpArmed() throws {
+        var session = try self.connected()
+        let deadline = Self.start + .seconds(5)
+        var built: [Int?] = []
+        let outcome = session.emit(
+            {
+                built.append($0)
+                return self.event("e", ackID: $0)
+            }, ack: .register("cb0", deadline: deadline), completion: "done",
+            volatile: false)
+        #expect(outcome.decision == .send && outcome.ackID == 0)
+        #expect(outcome.completion == "done")  // not kept: the owner runs it once written
+        #expect(outcome.ackTimer == .arm(deadline))
+        #expect(built.isEmpty)  // sent now: the owner encodes it, the machine builds nothing
+        #expect(session.acks.count == 1)
+        // A later deadline leaves the wake-up where it is.
+        let later = session.emit(
+            { self.event("f", ackID: $0) }, ack: .register("cb1", deadline: deadline + .seconds(1)), completion: nil, volatile: false)
+        #expect(later.ackID == 1 && later.ackTimer == nil)
+    }
+
+    @Test func aRefusedEmitKeepsItsAckAndHandsTheCompletionBack() {
+        var session = Session(namespace: "/")
+        let outcome = session.emit({ self.event("e", ackID: $0) }, ack: .register("cb", deadline: nil), completion: "c", volatile: false)
+        // upstream: "Tried emitting when not connected"; the ack waits for its timeout.
+        #expect(outcome.decision == .notConnected && outcome.ackID == 0 && outcome.completion == "c")
+        #expect(outcome.ackTimer == nil)  // no deadline, no wake-up
+        #expect(session.acks.contains(id: 0))
+        let volatile = session.emit({ self.event("v", ackID: $0) }, ack: .none, completion: "v", volatile: true)
+        #expect(volatile.decision == .dropped && volatile.completion == "v" && volatile.ackID == nil)
+    }
+
+    @Test func aKeptEmitsCompletionComesBackWithItWhenConnected() throws {
+        var session = Session(namespace: "/")
+        session.connection.maximumSendBuffer = 4
+        _ = session.transportOpened()
+        _ = session.connection.startConnecting()
+        _ = session.connect(auth: nil)
+        let a = session.emit({ self.event("a", ackID: $0) }, ack: .register("ackA", deadline: nil), completion: "doneA", volatile: false)
+        let b = session.emit({ self.event("b", ackID: $0) }, ack: .none, completion: nil, volatile: false)
+        #expect(a.decision == .buffered && a.completion == nil && a.ackID == 0)
+        #expect(b.decision == .buffered)
+        let early = try self.packet(#"2["early"]"#)
+        #expect(session.receive(early).actions == [])  // held until the acknowledgement
+        #expect(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions == [.connected(sid: "S")])
+        #expect(
+            session.reportConnected(sid: "S")
+                == [.deliverEvent(early), .sendKept(self.event("a", ackID: 0), completion: "doneA"), .sendKept(self.event("b"), completion: nil)])
+        #expect(session.sendBufferFlushed() == [])
+        // Each completion is handed out once.
+        #expect(session.reportConnected(sid: "S") == nil)
+    }
+
+    @Test func keptEmitsLeftBehindHandTheirCompletionsBackInOrder() {
+        var session = Session(namespace: "/")
+        session.connection.maximumSendBuffer = 4
+        _ = session.transportOpened()
+        _ = session.connection.startConnecting()
+        _ = session.connect(auth: nil)
+        _ = session.emit({ self.event("a", ackID: $0) }, ack: .none, completion: "a", volatile: false)
+        _ = session.emit({ self.event("b", ackID: $0) }, ack: .none, completion: nil, volatile: false)
+        _ = session.emit({ self.event("c", ackID: $0) }, ack: .none, completion: "c", volatile: false)
+        let actions = session.disconnect()
+        // DISCONNECT (CONNECT went out), the socket's disconnect, then the kept emits' fate.
+        #expect(
+            actions == [
+                .send(SocketPacket(type: .disconnect)), .disconnected(.clientDisconnect), .discardKept(completions: ["a", nil, "c"]),
+            ])
+    }
+
+    @Test func anAckIsResolvedWhereItArrivesOnceAndOnlyWhileConnected() throws {
+        var session = try self.connected()
+        let deadline = Self.start + .seconds(5)
+        _ = session.emit({ self.event("e", ackID: $0) }, ack: .register("cb0", deadline: deadline), completion: nil, volatile: false)
+        let ack = try self.packet(#"30["ok"]"#)
+        // The owner's own ack path: handed on unresolved.
+        var other = session
+        #expect(other.receive(ack).actions == [.deliverAck(ack)])
+        #expect(other.acks.count == 1)
+        // Resolved in the step that ran the packet: the wake-up is no longer needed.
+        let step = session.receive(ack, resolvingAcks: true)
+        #expect(step.actions == [.ackResolved("cb0", ack)])
+        #expect(step.ackTimer == .cancel)
+        // A duplicate (or late) ACK: nothing to do.
+        let again = session.receive(ack, resolvingAcks: true)
+        #expect(again.actions == [] && again.ackTimer == nil)
+        // Not reported connected (upstream's handleAck ignores it): the entry keeps waiting.
+        _ = session.emit({ self.event("f", ackID: $0) }, ack: .register("cb1", deadline: nil), completion: nil, volatile: false)
+        let reported = session.connection.reportDisconnected()
+        #expect(reported)
+        #expect(session.receive(try self.packet(#"31["late"]"#), resolvingAcks: true).actions == [])
+        #expect(session.resolveAck(1, ifConnected: true).pending == nil)
+        #expect(session.acks.contains(id: 1))
+        #expect(session.resolveAck(1).pending == "cb1")
+    }
+
+    @Test func theSameAcksFedWholeOrSplitAcrossTheAcknowledgementResolveTheSame() throws {
+        // Whole: the session is connected before the ACKs arrive; resolved where they arrive.
+        var whole = try self.connected()
+        for name in ["a", "b"] {
+            _ = whole.emit({ self.event(name, ackID: $0) }, ack: .register(name, deadline: nil), completion: nil, volatile: false)
+        }
+        let acks = [try self.packet(#"31["b"]"#), try self.packet(#"30["a"]"#)]
+        let wholeResolved = acks.flatMap { whole.receive($0, resolvingAcks: true).actions }
+        #expect(wholeResolved == [.ackResolved("b", acks[0]), .ackResolved("a", acks[1])])
+
+        // Split: the emits are kept while connecting and their ACKs arrive before the CONNECT
+        // acknowledgement (a recovering server's replay); held, then handed on in order, and
+        // the owner resolves them through the same table.
+        var split = Session(namespace: "/")
+        split.connection.maximumSendBuffer = 2
+        _ = split.transportOpened()
+        _ = split.connection.startConnecting()
+        _ = split.connect(auth: nil)
+        for name in ["a", "b"] {
+            _ = split.emit({ self.event(name, ackID: $0) }, ack: .register(name, deadline: nil), completion: nil, volatile: false)
+        }
+        for ack in acks {
+            #expect(split.receive(ack, resolvingAcks: true).actions == [])
+        }
+        _ = split.receive(try self.packet(#"0{"sid":"S"}"#))
+        let reportedConnected = split.reportConnected(sid: "S")
+        let handedOn = try #require(reportedConnected)
+        #expect(Array(handedOn.prefix(2)) == [.deliverAck(acks[0]), .deliverAck(acks[1])])
+        let splitResolved = acks.map { split.resolveAck($0.ackID!, ifConnected: true).pending }
+        #expect(splitResolved == ["b", "a"])
+        #expect(split.acks.isEmpty && whole.acks.isEmpty)
+    }
+
+    @Test func expiredAcksLeaveByIdAndTheWakeUpMovesToTheNextDeadline() throws {
+        var session = try self.connected()
+        let first = Self.start + .seconds(1)
+        let second = Self.start + .seconds(3)
+        let a = session.emit({ self.event("a", ackID: $0) }, ack: .register("a", deadline: second), completion: nil, volatile: false)
+        let b = session.emit({ self.event("b", ackID: $0) }, ack: .register("b", deadline: first), completion: nil, volatile: false)
+        #expect(a.ackTimer == .arm(second) && b.ackTimer == .arm(first))
+        // Fired early (a stale wake-up): nothing is due, the wake-up stays.
+        let early = session.acksExpired(now: Self.start)
+        #expect(early.expired.isEmpty && early.ackTimer == nil)
+        let due = session.acksExpired(now: first)
+        #expect(due.expired.map(\.pending) == ["b"])
+        #expect(due.ackTimer == .arm(second))
+        // The waiters a disconnect ends leave too, and with them the wake-up.
+        let removed = session.removeAcks(where: { $0 == "a" })
+        #expect(removed.removed.map(\.id) == [0] && removed.ackTimer == .cancel)
+    }
+}
