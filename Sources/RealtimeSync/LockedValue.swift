@@ -85,6 +85,25 @@ public struct LockedValue<Value>: @unchecked Sendable {
     }
 }
 
+extension LockedValue {
+    /// Runs `body` with exclusive access to the value from inside the `withLock` of another
+    /// value of the same ``domain``, whose critical section already holds the one mutex: how an
+    /// object reaches a sibling it found in its own critical section (a manager, the socket a
+    /// packet is for) without leaving it.
+    ///
+    /// - Important: Only from inside the `body` of a `withLock` on a value of this value's
+    ///   domain, on the same thread. Debug builds check that the calling thread holds the
+    ///   mutex (their error-checking mutex refuses to be locked again by its owner).
+    @inlinable
+    public func withLockAlreadyHeld<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let header = self.storage.headerPointer
+        assert(LockedValueStorage<Value>.isHeldByCaller(header.pointee.mutex), "withLockAlreadyHeld outside its domain's critical section")
+        return try body(&header.pointee.value)
+    }
+}
+
 /// What a ``LockedValueStorage`` keeps before its tail: the value, the mutex it locks (its own
 /// tail element, or its domain's) and the domain that keeps a shared mutex alive.
 @usableFromInline
@@ -126,6 +145,16 @@ final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, p
     static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         let status = pthread_mutex_unlock(mutex)
         assert(status == 0, "pthread_mutex_unlock failed: \(status)")
+    }
+
+    /// `true` when the calling thread holds `mutex`, as an error-checking mutex (debug builds)
+    /// tells: locking it again fails with `EDEADLK`. Only for assertions: a mutex that is not
+    /// held is locked and released again.
+    @usableFromInline
+    static func isHeldByCaller(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Bool {
+        let status = pthread_mutex_lock(mutex)
+        if status == 0 { pthread_mutex_unlock(mutex) }
+        return status == EDEADLK
     }
 
     deinit {

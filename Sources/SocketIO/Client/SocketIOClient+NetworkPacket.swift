@@ -14,19 +14,18 @@ import SocketIOProtocol
 /// `handleQueue` on (a handler, an ack callback, a status change, a client event) is returned as
 /// one closure the manager runs on `handleQueue`, so the actions of a packet keep their order.
 extension SocketIOClient {
-    /// Runs the namespace machine for `packet` now.
+    /// Runs the session machine for `packet` now and performs what it can on this thread.
     ///
-    /// - Parameter direct: `false` when the manager still has earlier network work queued on
-    ///   `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
+    /// - Parameters:
+    ///   - direct: `false` when the manager still has earlier network work queued on
+    ///     `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
+    ///   - actions: the session machine's actions for `packet`, when the caller ran it already
+    ///     (``sessionActions(forDirect:)``, in the manager's critical section).
     /// - Returns: what is left to do, to be run on `handleQueue`; `nil` when nothing is.
-    func receive(networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool) -> (@Sendable () -> Void)? {
-        // An ACK for a connected socket is resolved in this critical section when this thread
-        // performs it.
-        let actions = self.state.withLock { state in
-            let step = state.session.receive(packet, resolvingAcks: direct)
-            self.apply(step.ackTimer, to: &state)
-            return step.actions
-        }
+    func receive(
+        networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool, actions given: [SessionAction]? = nil
+    ) -> (@Sendable () -> Void)? {
+        let actions = given ?? self.state.withLock { self.sessionStep(packet, resolvingAcks: direct, in: &$0) }
         var index = actions.startIndex
         // An ack callback resolved here (so the table is looked up once), called on `handleQueue`.
         var resolvedCallback: (AckCallback, [JSONValue])?
@@ -62,6 +61,24 @@ extension SocketIOClient {
                 self.handleEvent("error", data: items, isInternalMessage: true, withAck: packet.ackID ?? -1)
             }
         }
+    }
+
+    /// The session machine's actions for a packet performed on the reading thread, from inside
+    /// the critical section of the manager that decoded it (this socket shares its mutex): the
+    /// packet is decoded, routed and run through this socket's machine (an ACK resolved too)
+    /// in one section.
+    ///
+    /// - Important: Only inside the `withLock` of a value of this socket's lock domain.
+    func sessionActions(forDirect packet: SocketIOProtocol.SocketPacket) -> [SessionAction] {
+        self.state.withLockAlreadyHeld { self.sessionStep(packet, resolvingAcks: true, in: &$0) }
+    }
+
+    /// Runs the session machine for `packet` in the caller's critical section; an ACK read on
+    /// the thread that performs it is resolved in the same step.
+    private func sessionStep(_ packet: SocketIOProtocol.SocketPacket, resolvingAcks: Bool, in state: inout State) -> [SessionAction] {
+        let step = state.session.receive(packet, resolvingAcks: resolvingAcks)
+        self.apply(step.ackTimer, to: &state)
+        return step.actions
     }
 
     /// What ``performOnReadingThread(_:)`` did.

@@ -66,13 +66,17 @@ extension SocketManager {
     /// One Engine.IO message (text, or a binary attachment) from the engine, on the thread that
     /// read it, fed to the session machine (`read`), which decodes and reassembles it
     /// (socket.io-client-swift's rules: a text message while attachments are expected is
-    /// decoded too, at most 16 packets wait); a whole packet then runs through its
-    /// namespace's machine (``SocketIOClient/receive(networkPacket:direct:)``). Only `[Any]`
-    /// handlers, ack callbacks and client events wait for `handleQueue`.
+    /// decoded too, at most 16 packets wait); a whole packet then runs through its socket's
+    /// session machine, in the same critical section when the packet is performed on this
+    /// thread (the socket shares the manager's mutex), and its actions are performed
+    /// (``SocketIOClient/receive(networkPacket:direct:actions:)``). Only `[Any]` handlers, ack
+    /// callbacks and client events wait for `handleQueue`.
     func receiveFromEngine(_ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?) {
         enum Plan {
             case nothing
-            case direct(SocketIOClient, SocketIOProtocol.SocketPacket)
+            /// Performed on this thread; the socket's machine ran already when it shares the
+            /// manager's mutex (its actions).
+            case direct(SocketIOClient, SocketIOProtocol.SocketPacket, [SocketIOClient.SessionAction]?)
             case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
         }
         let plan = self.state.withLock { state -> Plan in
@@ -81,7 +85,10 @@ extension SocketManager {
                 guard let socket = state.nsps[packet.namespace] else { return .nothing }
                 // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
                 guard direct, type(of: socket) == SocketIOClient.self else { return .queued(socket, packet) }
-                return .direct(socket, packet)
+                // One critical section from the message to the socket's actions: the socket's
+                // state shares this mutex (a socket of this manager always does).
+                guard socket.state.domain === self.lockDomain else { return .direct(socket, packet, nil) }
+                return .direct(socket, packet, socket.sessionActions(forDirect: packet))
             case .rejected(.unexpectedAttachment)?:
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
             case .rejected(let error)?:
@@ -97,8 +104,8 @@ extension SocketManager {
         switch plan {
         case .nothing:
             return
-        case .direct(let socket, let packet):
-            if let rest = socket.receive(networkPacket: packet, direct: true) {
+        case .direct(let socket, let packet, let actions):
+            if let rest = socket.receive(networkPacket: packet, direct: true, actions: actions) {
                 self.onHandleQueue(rest)
             }
         case .queued(let socket, let packet):
