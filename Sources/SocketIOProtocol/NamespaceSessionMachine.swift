@@ -223,6 +223,20 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     ///   when no emit waits for its id (late, duplicate or unknown). `false`: it comes out as
     ///   ``NamespaceSessionAction/deliverAck(_:)``, for the owner's own ack path.
     package mutating func receive(_ packet: SocketPacket, resolvingAcks: Bool = false) -> Step {
+        // Nearly every packet: an EVENT or ACK while connected, one action and one list.
+        switch self.connection.deliveryWhileConnected(packet) {
+        case .deliverAck(let ack)? where resolvingAcks:
+            let (pending, ackTimer) = self.resolveAck(ack.ackID ?? -1, ifConnected: true)
+            return Step(pending.map { [.ackResolved($0, ack)] } ?? [], ackTimer: ackTimer)
+        case .deliverAck(let ack)?:
+            return Step([.deliverAck(ack)])
+        case .deliverEvent(let event)?:
+            return Step([.deliverEvent(event)])
+        case let other?:
+            return Step(self.translate(CollectionOfOne(other)))
+        case nil:
+            break
+        }
         let actions = self.connection.receive(packet)
         guard resolvingAcks, actions.contains(where: { if case .deliverAck = $0 { true } else { false } }) else {
             return Step(self.translate(actions))

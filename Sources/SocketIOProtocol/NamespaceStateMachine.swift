@@ -516,6 +516,17 @@ package struct NamespaceStateMachine: Sendable {
         }
     }
 
+    /// ``receive(_:)`` for the packet nearly every packet is, with no list: the delivery of an
+    /// EVENT or ACK while connected. `nil` for any other packet or state, which then goes to
+    /// ``receive(_:)``.
+    package mutating func deliveryWhileConnected(_ packet: SocketPacket) -> NamespaceAction? {
+        guard case .connected = self.state else { return nil }
+        switch packet.type {
+        case .event, .binaryEvent, .ack, .binaryAck: return self.delivery(of: packet)
+        case .connect, .connectError, .disconnect: return nil
+        }
+    }
+
     // MARK: Helpers
 
     private mutating func receiveConnect(_ packet: SocketPacket) -> [NamespaceAction] {

@@ -170,6 +170,36 @@ import Testing
         #expect(split.acks.isEmpty && whole.acks.isEmpty)
     }
 
+    /// The short way an EVENT or ACK takes while connected (no list from the connection
+    /// part) does what the connection's own `receive` does, recovery offset included.
+    @Test func theShortWayWhileConnectedMatchesTheConnectionsReceive() throws {
+        var session = Session(namespace: "/")
+        _ = session.transportOpened()
+        _ = session.connection.startConnecting()
+        _ = session.connect(auth: nil)
+        _ = session.receive(try self.packet(#"0{"sid":"S","pid":"P"}"#))
+        _ = session.reportConnected(sid: "S")
+        let packets = try [#"2["e","off-1"]"#, #"30["a"]"#, #"51-["b",{"_placeholder":true,"num":0}]"#, "1", "0{\"sid\":\"T\"}"].map {
+            try self.packet($0)
+        }
+        for packet in packets {
+            var reference = session.connection
+            let expected = reference.receive(packet)
+            let actions = session.receive(packet).actions
+            #expect(actions.count == expected.count, "\(packet)")
+            for (action, wanted) in zip(actions, expected) {
+                switch (action, wanted) {
+                case (.deliverEvent(let a), .deliverEvent(let b)), (.deliverAck(let a), .deliverAck(let b)): #expect(a == b)
+                case (.disconnected(let a), .disconnected(let b)): #expect(a == b)
+                default: Issue.record("\(action) for \(wanted)")
+                }
+            }
+            #expect(session.connection.recoveryOffset == reference.recoveryOffset)
+        }
+        #expect(session.connection.recoveryOffset == "off-1")
+        #expect(!session.connection.isConnected)  // the DISCONNECT took the long way
+    }
+
     @Test func expiredAcksLeaveByIdAndTheWakeUpMovesToTheNextDeadline() throws {
         var session = try self.connected()
         let first = Self.start + .seconds(1)
