@@ -55,12 +55,11 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         // `.retries`: queued, with `seconds` as each try's timeout (0: the manager's `.ackTimeout`).
         let retried = SocketIOClient.RetriedEmit(
             items: self.items, binary: self.binary, timeout: seconds > 0 ? seconds : nil, outcome: .callback(callback))
-        if let queued = socket.enqueueRetried(retried) {
-            if case .queued(let ticket) = queued { return ticket }
-            return nil
+        switch socket.emit(self.items, ack: .register(.callback(callback), timeout: seconds), binary: self.binary, retried: retried) {
+        case .direct(_, let ackID): return ackID
+        case .retried(.queued(let ticket)): return ticket
+        case .retried: return nil
         }
-
-        return socket.emit(self.items, ack: .register(.callback(callback), timeout: seconds), binary: self.binary).ackID
     }
 
     /// How ``sendWithAck(timingOut:waiter:)`` went.
@@ -88,14 +87,14 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         // `.retries`: queued, with `seconds` as each try's timeout; the ticket cancels it.
         let retried = SocketIOClient.RetriedEmit(
             items: self.items, binary: self.binary, timeout: seconds > 0 ? seconds : nil, outcome: .waiter(waiter))
-        switch socket.enqueueRetried(retried) {
-        case .queued(let ticket)?: return .sent(ackID: ticket)
-        case .notConnected?: return .notConnected
-        case .full(let limit)?: return .queueFull(limit: limit)
-        case nil: break
+        let sent: Bool
+        let id: Int?
+        switch socket.emit(self.items, ack: .register(.waiter(waiter), timeout: seconds), binary: self.binary, retried: retried) {
+        case .retried(.queued(let ticket)): return .sent(ackID: ticket)
+        case .retried(.notConnected): return .notConnected
+        case .retried(.full(let limit)): return .queueFull(limit: limit)
+        case .direct(let wasSent, let ackID): (sent, id) = (wasSent, ackID)
         }
-
-        let (sent, id) = socket.emit(self.items, ack: .register(.waiter(waiter), timeout: seconds), binary: self.binary)
         guard sent, let id else {
             if let id { socket.cancelAck(id) }
             return .notConnected

@@ -448,15 +448,41 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         volatile: Bool = false,
         completion: (() -> Void)? = nil
     ) -> (sent: Bool, ackID: Int?) {
+        // `.retries`: a plain emit goes through the retry queue, with an ack of its own.
+        let retried =
+            ack == nil && !isAck && !volatile
+            ? RetriedEmit(items: data, binary: binary, timeout: nil, outcome: .written(completion)) : nil
+        switch self.emit(data, ack: ack, binary: binary, isAck: isAck, volatile: volatile, completion: completion, retried: retried) {
+        case .direct(let sent, let ackID): return (sent, ackID)
+        case .retried(.queued): return (true, nil)
+        case .retried: return (false, nil)
+        }
+    }
+
+    /// Where an emit went.
+    enum EmitRoute {
+        /// Sent or kept (`sent`), or refused, by the socket itself; the ack id as
+        /// ``emit(_:ack:binary:isAck:volatile:completion:)`` returns it.
+        case direct(sent: Bool, ackID: Int?)
+        /// `.retries` is on: the retry queue took it, or refused it.
+        case retried(RetryEnqueue)
+    }
+
+    /// ``emit(_:ack:binary:isAck:volatile:completion:)``, or `retried` into the retry queue when
+    /// `.retries` is on. Whether it is on is read in the emit's own critical section, so an
+    /// emit without retries takes one critical section, not one to learn that and another to
+    /// send.
+    func emit(
+        _ data: [Any],
+        ack: EmitAck?,
+        binary: Bool = true,
+        isAck: Bool = false,
+        volatile: Bool = false,
+        completion: (() -> Void)? = nil,
+        retried: RetriedEmit?
+    ) -> EmitRoute {
         var ackID: Int?
         if case .id(let id) = ack { ackID = id }
-        // `.retries`: a plain emit goes through the retry queue, with an ack of its own.
-        if ack == nil, !isAck, !volatile,
-            let queued = self.enqueueRetried(RetriedEmit(items: data, binary: binary, timeout: nil, outcome: .written(completion)))
-        {
-            if case .queued = queued { return (true, nil) }
-            return (false, nil)
-        }
         // Wrap the completion handler so it always runs async on handleQueue.
         let queue = self.manager?.handleQueue
         let wrappedCompletion: (() -> Void)? = completion.map { completion in
@@ -477,7 +503,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             let timers = Self.timers(of: self.manager)
             sessionAck = .register(pending, deadline: Session.ackDeadline(afterSeconds: timeout, now: timers.now))
         }
-        let outcome = self.state.withLock { state -> Session.EmitOutcome in
+        let decided = self.state.withLock { state -> Session.EmitOutcome? in
+            if retried != nil, state.retryQueue != nil { return nil }
             if !isAck { outgoing = state.outgoingListeners }
             parser = state.parser
             let outcome = state.session.emit(
@@ -486,25 +513,30 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             self.apply(outcome.ackTimer, to: &state)
             return outcome
         }
+        guard let outcome = decided else {
+            if let retried, let queued = self.enqueueRetried(retried) { return .retried(queued) }
+            // `.retries` went off since: sent as a plain emit.
+            return self.emit(data, ack: ack, binary: binary, isAck: isAck, volatile: volatile, completion: completion, retried: nil)
+        }
         ackID = outcome.ackID
         switch outcome.decision {
         case .send:
             break
         case .buffered:
             DefaultSocketLogger.Logger.log("Keeping an emit until connected", type: logType)
-            return (true, ackID)
+            return .direct(sent: true, ackID: ackID)
         case .dropped:
             DefaultSocketLogger.Logger.log("Dropping a volatile emit: not connected", type: logType)
             wrappedCompletion?()
-            return (false, ackID)
+            return .direct(sent: false, ackID: ackID)
         case .notConnected:
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Tried emitting when not connected"])
-            return (false, ackID)
+            return .direct(sent: false, ackID: ackID)
         case .bufferFull(let limit):
             wrappedCompletion?()
             handleClientEvent(.error, data: ["Send buffer full (\(limit) emits): not sent"])
-            return (false, ackID)
+            return .direct(sent: false, ackID: ackID)
         }
 
         defer {
@@ -515,7 +547,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         if parser == .msgpack {
             // socket.io-msgpack-parser: one binary message per packet, binary data inline.
             self.send(Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: ackID, data: data), completion: wrappedCompletion)
-            return (true, ackID)
+            return .direct(sent: true, ackID: ackID)
         }
 
         let packet = SocketPacket.packetFromEmit(data, id: ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
@@ -526,7 +558,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             type: logType)
 
         self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
-        return (true, ackID)
+        return .direct(sent: true, ackID: ackID)
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.
