@@ -25,18 +25,23 @@ package import RealtimeTime
 ///   `now:` the owner read: the machine never reads a clock.
 ///
 /// ```swift
-/// var session = NamespaceSessionMachine<Callback, Completion>(namespace: "/")
+/// var session = NamespaceSessionMachine(namespace: "/")
 /// session.connect(auth: nil)                                   // [] until the transport opens
 /// session.transportOpened()                                    // [.send(0)]
 /// let emit = session.emit({ id in event(ackID: id) },
-///     ack: .register(callback, deadline: now + .seconds(5)), completion: nil, volatile: false)
+///     ack: .register(.callback(callback), deadline: now + .seconds(5)), completion: nil, volatile: false)
 ///                                                              // .notConnected, ack 0, .arm
 /// ```
 ///
 /// - Important: A value type with no locking; the owner keeps it under its one lock, applies
 ///   each wake-up change in the same critical section, and performs the actions in order after
 ///   releasing it.
-package struct NamespaceSessionMachine<PendingAck, Completion> {
+package struct NamespaceSessionMachine {
+    /// What runs when an emit is written: the owner's, kept with a kept emit.
+    package typealias Completion = () -> Void
+    /// The change to the owner's one ack wake-up an input asks for.
+    package typealias AckWakeUp = AckTable<PendingAck>.WakeUpChange
+
     /// The namespace connection and the status the socket reports. Inputs that return no
     /// actions (the status inputs) are given to it directly.
     package var connection: NamespaceStateMachine
@@ -55,10 +60,10 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     /// The machine's actions for what one input did, in order, and the change to the owner's
     /// ack wake-up (`nil`: keep it as it is).
     package struct Step {
-        package var actions: [NamespaceSessionAction<PendingAck, Completion>]
-        package var ackTimer: AckTable<PendingAck>.WakeUpChange?
+        package var actions: [NamespaceSessionAction]
+        package var ackTimer: AckWakeUp?
 
-        init(_ actions: [NamespaceSessionAction<PendingAck, Completion>] = [], ackTimer: AckTable<PendingAck>.WakeUpChange? = nil) {
+        init(_ actions: [NamespaceSessionAction] = [], ackTimer: AckWakeUp? = nil) {
             self.actions = actions
             self.ackTimer = ackTimer
         }
@@ -75,7 +80,7 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
 
     /// Registers `pending` under a new ack id, outside any emit (upstream's public ack
     /// registration and tests).
-    package mutating func registerAck(_ pending: PendingAck, deadline: MonotonicInstant?) -> (id: Int, ackTimer: AckTable<PendingAck>.WakeUpChange?) {
+    package mutating func registerAck(_ pending: PendingAck, deadline: MonotonicInstant?) -> (id: Int, ackTimer: AckWakeUp?) {
         let id = self.acks.register(pending, deadline: deadline)
         return (id, self.acks.wakeUpChange())
     }
@@ -83,15 +88,14 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     /// Removes and returns what waits for `id`: `nil` for an unknown, answered or expired id,
     /// and, with `ifConnected`, while the socket is not reported connected (upstream's
     /// `handleAck` ignores acks then).
-    package mutating func resolveAck(_ id: Int, ifConnected: Bool = false) -> (pending: PendingAck?, ackTimer: AckTable<PendingAck>.WakeUpChange?) {
+    package mutating func resolveAck(_ id: Int, ifConnected: Bool = false) -> (pending: PendingAck?, ackTimer: AckWakeUp?) {
         guard !ifConnected || self.connection.status == .connected else { return (nil, nil) }
         let pending = self.acks.resolve(id: id)
         return (pending, self.acks.wakeUpChange())
     }
 
     /// The owner's wake-up fired at `now`: every ack whose deadline passed, by increasing id.
-    package mutating func acksExpired(now: MonotonicInstant) -> (expired: [AckTable<PendingAck>.Entry], ackTimer: AckTable<PendingAck>.WakeUpChange?)
-    {
+    package mutating func acksExpired(now: MonotonicInstant) -> (expired: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?) {
         let expired = self.acks.expire(now: now)
         return (expired, self.acks.wakeUpChange())
     }
@@ -99,7 +103,7 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     /// Removes the acks whose pending value matches (the waiters a disconnect ends, a retry's
     /// try), by increasing id.
     package mutating func removeAcks(where matches: (PendingAck) -> Bool) -> (
-        removed: [AckTable<PendingAck>.Entry], ackTimer: AckTable<PendingAck>.WakeUpChange?
+        removed: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?
     ) {
         let removed = self.acks.remove(where: matches)
         return (removed, self.acks.wakeUpChange())
@@ -128,7 +132,7 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
         /// refused): the owner runs it.
         package var completion: Completion?
         /// The change to the owner's ack wake-up.
-        package var ackTimer: AckTable<PendingAck>.WakeUpChange?
+        package var ackTimer: AckWakeUp?
     }
 
     /// An EVENT or ACK to send: the ack registered, the status checked and the emit kept or
@@ -143,7 +147,7 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
         _ packet: (_ ackID: Int?) -> SocketPacket, ack: EmitAck, completion: Completion?, volatile: Bool
     ) -> EmitOutcome {
         var ackID: Int?
-        var ackTimer: AckTable<PendingAck>.WakeUpChange?
+        var ackTimer: AckWakeUp?
         switch ack {
         case .none:
             break
@@ -165,53 +169,53 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
 
     /// The kept emits handed out by ``reportConnected(sid:)`` are sent: those kept meanwhile
     /// (which waited behind them) come out the same way; none left ends the flush.
-    package mutating func sendBufferFlushed() -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func sendBufferFlushed() -> [NamespaceSessionAction] {
         self.translate(self.connection.sendBufferFlushed())
     }
 
     // MARK: Inputs from the user and the socket
 
     /// Starts connecting with a fixed auth payload (``NamespaceStateMachine/connect(auth:)``).
-    package mutating func connect(auth: JSONValue?) -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func connect(auth: JSONValue?) -> [NamespaceSessionAction] {
         self.translate(self.connection.connect(auth: auth))
     }
 
     /// Starts connecting with the payload of the owner's auth provider, asked before each
     /// CONNECT (``NamespaceStateMachine/connectAskingForAuth()``).
-    package mutating func connectAskingForAuth() -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func connectAskingForAuth() -> [NamespaceSessionAction] {
         self.translate(self.connection.connectAskingForAuth())
     }
 
     /// The provider's answer to `request`.
-    package mutating func authProvided(_ auth: JSONValue?, request: Int) -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func authProvided(_ auth: JSONValue?, request: Int) -> [NamespaceSessionAction] {
         self.translate(self.connection.authProvided(auth, request: request))
     }
 
     /// The provider failed to answer `request`.
-    package mutating func authFailed(_ message: String, request: Int) -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func authFailed(_ message: String, request: Int) -> [NamespaceSessionAction] {
         self.translate(self.connection.authFailed(message, request: request))
     }
 
     /// Leaves the namespace.
-    package mutating func disconnect() -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func disconnect() -> [NamespaceSessionAction] {
         self.translate(self.connection.disconnect())
     }
 
     /// The socket reports `connected` (`didConnect`): `nil` when it was; otherwise what arrived
     /// before the acknowledgement and the kept emits, in order.
-    package mutating func reportConnected(sid: String?) -> [NamespaceSessionAction<PendingAck, Completion>]? {
+    package mutating func reportConnected(sid: String?) -> [NamespaceSessionAction]? {
         self.connection.reportConnected(sid: sid).map { self.translate($0) }
     }
 
     // MARK: Inputs from the Engine.IO session
 
     /// The Engine.IO session opened (or reopened).
-    package mutating func transportOpened(engineSID: String? = nil) -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func transportOpened(engineSID: String? = nil) -> [NamespaceSessionAction] {
         self.translate(self.connection.transportOpened(engineSID: engineSID))
     }
 
     /// The Engine.IO session closed; `willReconnect` when the manager opens another.
-    package mutating func transportClosed(willReconnect: Bool) -> [NamespaceSessionAction<PendingAck, Completion>] {
+    package mutating func transportClosed(willReconnect: Bool) -> [NamespaceSessionAction] {
         self.translate(self.connection.transportClosed(willReconnect: willReconnect))
     }
 
@@ -258,8 +262,8 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     // MARK: Helpers
 
     /// The connection part's actions, with each kept emit's write id swapped for its completion.
-    private mutating func translate(_ actions: some Collection<NamespaceAction>) -> [NamespaceSessionAction<PendingAck, Completion>] {
-        var translated: [NamespaceSessionAction<PendingAck, Completion>] = []
+    private mutating func translate(_ actions: some Collection<NamespaceAction>) -> [NamespaceSessionAction] {
+        var translated: [NamespaceSessionAction] = []
         translated.reserveCapacity(actions.count)
         for action in actions {
             switch action {
@@ -283,21 +287,16 @@ package struct NamespaceSessionMachine<PendingAck, Completion> {
     }
 }
 
-extension NamespaceSessionMachine: Sendable where PendingAck: Sendable, Completion: Sendable {}
-extension NamespaceSessionMachine.Step: Sendable where PendingAck: Sendable, Completion: Sendable {}
-extension NamespaceSessionMachine.EmitAck: Sendable where PendingAck: Sendable {}
-extension NamespaceSessionMachine.EmitOutcome: Sendable where PendingAck: Sendable, Completion: Sendable {}
-
 /// What the owner of a ``NamespaceSessionMachine`` must do, in order: the connection's
 /// actions (``NamespaceAction``), with the machine's own parts resolved.
-package enum NamespaceSessionAction<PendingAck, Completion> {
+package enum NamespaceSessionAction {
     /// Encode and send this packet over the Engine.IO session.
     case send(SocketPacket)
     /// Send an emit kept while connecting, then run its completion when it is written.
-    case sendKept(SocketPacket, completion: Completion?)
+    case sendKept(SocketPacket, completion: NamespaceSessionMachine.Completion?)
     /// The emits kept while connecting were discarded (the namespace was left or refused):
     /// their completions, in order (`nil` for one without).
-    case discardKept(completions: [Completion?])
+    case discardKept(completions: [NamespaceSessionMachine.Completion?])
     /// Ask the auth provider for the CONNECT payload (``NamespaceAction/requestAuth(_:)``).
     case requestAuth(Int)
     /// The namespace is connected.
@@ -316,6 +315,3 @@ package enum NamespaceSessionAction<PendingAck, Completion> {
     /// The namespace is disconnected.
     case disconnected(NamespaceDisconnectReason)
 }
-
-extension NamespaceSessionAction: Sendable where PendingAck: Sendable, Completion: Sendable {}
-extension NamespaceSessionAction: Equatable where PendingAck: Equatable, Completion: Equatable {}

@@ -9,9 +9,49 @@ import Testing
 /// resolved where it arrives; and every change to the ack deadlines comes out as the change to
 /// the owner's one wake-up, from the `now` the input carried.
 @Suite struct NamespaceSessionMachineTests {
-    typealias Session = NamespaceSessionMachine<String, String>
+    typealias Session = NamespaceSessionMachine
     static let start = MonotonicInstant(nanosecondsSinceOrigin: 1_000_000_000)
     let decoder = SocketPacketDecoder()
+
+    /// An action as the tests compare it: a pending ack by its retry sequence (the tests
+    /// register `.queued(n)` markers), a kept emit without its completion (run to see it).
+    enum Seen: Equatable {
+        case send(SocketPacket)
+        case sendKept(SocketPacket)
+        case discardKept(count: Int)
+        case requestAuth(Int)
+        case connected(String)
+        case deliverEvent(SocketPacket)
+        case deliverAck(SocketPacket)
+        case ackResolved(Int?, SocketPacket)
+        case connectError(String)
+        case reconnecting
+        case disconnected(NamespaceDisconnectReason)
+    }
+
+    func seen(_ actions: [NamespaceSessionAction]) -> [Seen] {
+        actions.map { action in
+            switch action {
+            case .send(let packet): .send(packet)
+            case .sendKept(let packet, _): .sendKept(packet)
+            case .discardKept(let completions): .discardKept(count: completions.count)
+            case .requestAuth(let request): .requestAuth(request)
+            case .connected(let sid): .connected(sid)
+            case .deliverEvent(let packet): .deliverEvent(packet)
+            case .deliverAck(let packet): .deliverAck(packet)
+            case .ackResolved(let pending, let packet): .ackResolved(pending.queuedSequence, packet)
+            case .connectError(let message, _): .connectError(message)
+            case .reconnecting: .reconnecting
+            case .disconnected(let reason): .disconnected(reason)
+            }
+        }
+    }
+
+    /// What the completions handed back wrote, in the order they ran.
+    final class Log {
+        var lines: [String] = []
+        func completion(_ line: String) -> () -> Void { { self.lines.append(line) } }
+    }
 
     func packet(_ text: String) throws -> SocketPacket {
         try self.decoder.decode(text)
@@ -25,12 +65,12 @@ import Testing
     func connected(sendBuffer: Int = 0) throws -> Session {
         var session = Session(namespace: "/")
         session.connection.maximumSendBuffer = sendBuffer
-        #expect(session.transportOpened() == [])
+        #expect(self.seen(session.transportOpened()) == [])
         let started = session.connection.startConnecting()
         #expect(started)
-        #expect(session.connect(auth: nil) == [.send(SocketPacket(type: .connect))])
-        #expect(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions == [.connected(sid: "S")])
-        #expect(session.reportConnected(sid: "S") == [])
+        #expect(self.seen(session.connect(auth: nil)) == [.send(SocketPacket(type: .connect))])
+        #expect(self.seen(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions) == [.connected("S")])
+        #expect(session.reportConnected(sid: "S").map(self.seen) == [])
         return session
     }
 
@@ -43,109 +83,134 @@ import Testing
 
     @Test func anEmitWhileConnectedIsSentWithItsAckRegisteredAndTheWakeUpArmed() throws {
         var session = try self.connected()
+        let log = Log()
         let deadline = Self.start + .seconds(5)
         var built: [Int?] = []
         let outcome = session.emit(
             {
                 built.append($0)
                 return self.event("e", ackID: $0)
-            }, ack: .register("cb0", deadline: deadline), completion: "done",
-            volatile: false)
+            }, ack: .register(.queued(10), deadline: deadline),
+            completion: log.completion("done"), volatile: false)
         #expect(outcome.decision == .send && outcome.ackID == 0)
-        #expect(outcome.completion == "done")  // not kept: the owner runs it once written
+        // Not kept: the owner runs the completion once the emit is written.
+        outcome.completion?()
+        #expect(log.lines == ["done"])
         #expect(outcome.ackTimer == .arm(deadline))
         #expect(built.isEmpty)  // sent now: the owner encodes it, the machine builds nothing
         #expect(session.acks.count == 1)
         // A later deadline leaves the wake-up where it is.
         let later = session.emit(
-            { self.event("f", ackID: $0) }, ack: .register("cb1", deadline: deadline + .seconds(1)), completion: nil, volatile: false)
+            { self.event("f", ackID: $0) }, ack: .register(.queued(11), deadline: deadline + .seconds(1)), completion: nil,
+            volatile: false)
         #expect(later.ackID == 1 && later.ackTimer == nil)
     }
 
     @Test func aRefusedEmitKeepsItsAckAndHandsTheCompletionBack() {
         var session = Session(namespace: "/")
-        let outcome = session.emit({ self.event("e", ackID: $0) }, ack: .register("cb", deadline: nil), completion: "c", volatile: false)
+        let log = Log()
+        let outcome = session.emit(
+            { self.event("e", ackID: $0) }, ack: .register(.queued(7), deadline: nil), completion: log.completion("c"),
+            volatile: false)
         // upstream: "Tried emitting when not connected"; the ack waits for its timeout.
-        #expect(outcome.decision == .notConnected && outcome.ackID == 0 && outcome.completion == "c")
+        #expect(outcome.decision == .notConnected && outcome.ackID == 0)
+        outcome.completion?()
+        #expect(log.lines == ["c"])
         #expect(outcome.ackTimer == nil)  // no deadline, no wake-up
         #expect(session.acks.contains(id: 0))
-        let volatile = session.emit({ self.event("v", ackID: $0) }, ack: .none, completion: "v", volatile: true)
-        #expect(volatile.decision == .dropped && volatile.completion == "v" && volatile.ackID == nil)
+        let volatile = session.emit({ self.event("v", ackID: $0) }, ack: .none, completion: log.completion("v"), volatile: true)
+        #expect(volatile.decision == .dropped && volatile.ackID == nil)
+        volatile.completion?()
+        #expect(log.lines == ["c", "v"])
     }
 
     @Test func aKeptEmitsCompletionComesBackWithItWhenConnected() throws {
         var session = Session(namespace: "/")
+        let log = Log()
         session.connection.maximumSendBuffer = 4
         _ = session.transportOpened()
         _ = session.connection.startConnecting()
         _ = session.connect(auth: nil)
-        let a = session.emit({ self.event("a", ackID: $0) }, ack: .register("ackA", deadline: nil), completion: "doneA", volatile: false)
+        let a = session.emit(
+            { self.event("a", ackID: $0) }, ack: .register(.queued(1), deadline: nil), completion: log.completion("doneA"),
+            volatile: false)
         let b = session.emit({ self.event("b", ackID: $0) }, ack: .none, completion: nil, volatile: false)
         #expect(a.decision == .buffered && a.completion == nil && a.ackID == 0)
         #expect(b.decision == .buffered)
         let early = try self.packet(#"2["early"]"#)
-        #expect(session.receive(early).actions == [])  // held until the acknowledgement
-        #expect(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions == [.connected(sid: "S")])
-        #expect(
-            session.reportConnected(sid: "S")
-                == [.deliverEvent(early), .sendKept(self.event("a", ackID: 0), completion: "doneA"), .sendKept(self.event("b"), completion: nil)])
-        #expect(session.sendBufferFlushed() == [])
+        #expect(self.seen(session.receive(early).actions) == [])  // held until the acknowledgement
+        #expect(self.seen(session.receive(try self.packet(#"0{"sid":"S"}"#)).actions) == [.connected("S")])
+        let reported = session.reportConnected(sid: "S")
+        let handedOut = try #require(reported)
+        #expect(self.seen(handedOut) == [.deliverEvent(early), .sendKept(self.event("a", ackID: 0)), .sendKept(self.event("b"))])
+        // Each kept emit carries its own completion (or none).
+        for action in handedOut {
+            if case .sendKept(_, let completion) = action { completion?() }
+        }
+        #expect(log.lines == ["doneA"])
+        #expect(self.seen(session.sendBufferFlushed()) == [])
         // Each completion is handed out once.
         #expect(session.reportConnected(sid: "S") == nil)
     }
 
     @Test func keptEmitsLeftBehindHandTheirCompletionsBackInOrder() {
         var session = Session(namespace: "/")
+        let log = Log()
         session.connection.maximumSendBuffer = 4
         _ = session.transportOpened()
         _ = session.connection.startConnecting()
         _ = session.connect(auth: nil)
-        _ = session.emit({ self.event("a", ackID: $0) }, ack: .none, completion: "a", volatile: false)
+        _ = session.emit({ self.event("a", ackID: $0) }, ack: .none, completion: log.completion("a"), volatile: false)
         _ = session.emit({ self.event("b", ackID: $0) }, ack: .none, completion: nil, volatile: false)
-        _ = session.emit({ self.event("c", ackID: $0) }, ack: .none, completion: "c", volatile: false)
+        _ = session.emit({ self.event("c", ackID: $0) }, ack: .none, completion: log.completion("c"), volatile: false)
         let actions = session.disconnect()
         // DISCONNECT (CONNECT went out), the socket's disconnect, then the kept emits' fate.
         #expect(
-            actions == [
-                .send(SocketPacket(type: .disconnect)), .disconnected(.clientDisconnect), .discardKept(completions: ["a", nil, "c"]),
-            ])
+            self.seen(actions) == [.send(SocketPacket(type: .disconnect)), .disconnected(.clientDisconnect), .discardKept(count: 3)])
+        if case .discardKept(let completions)? = actions.last {
+            #expect(completions.map { $0 == nil } == [false, true, false])
+            for completion in completions { completion?() }
+        }
+        #expect(log.lines == ["a", "c"])
     }
 
     @Test func anAckIsResolvedWhereItArrivesOnceAndOnlyWhileConnected() throws {
         var session = try self.connected()
         let deadline = Self.start + .seconds(5)
-        _ = session.emit({ self.event("e", ackID: $0) }, ack: .register("cb0", deadline: deadline), completion: nil, volatile: false)
+        _ = session.emit({ self.event("e", ackID: $0) }, ack: .register(.queued(0), deadline: deadline), completion: nil, volatile: false)
         let ack = try self.packet(#"30["ok"]"#)
         // The owner's own ack path: handed on unresolved.
         var other = session
-        #expect(other.receive(ack).actions == [.deliverAck(ack)])
+        #expect(self.seen(other.receive(ack).actions) == [.deliverAck(ack)])
         #expect(other.acks.count == 1)
         // Resolved in the step that ran the packet: the wake-up is no longer needed.
         let step = session.receive(ack, resolvingAcks: true)
-        #expect(step.actions == [.ackResolved("cb0", ack)])
+        #expect(self.seen(step.actions) == [.ackResolved(0, ack)])
         #expect(step.ackTimer == .cancel)
         // A duplicate (or late) ACK: nothing to do.
         let again = session.receive(ack, resolvingAcks: true)
-        #expect(again.actions == [] && again.ackTimer == nil)
+        #expect(again.actions.isEmpty && again.ackTimer == nil)
         // Not reported connected (upstream's handleAck ignores it): the entry keeps waiting.
-        _ = session.emit({ self.event("f", ackID: $0) }, ack: .register("cb1", deadline: nil), completion: nil, volatile: false)
+        _ = session.emit({ self.event("f", ackID: $0) }, ack: .register(.queued(1), deadline: nil), completion: nil, volatile: false)
         let reported = session.connection.reportDisconnected()
         #expect(reported)
-        #expect(session.receive(try self.packet(#"31["late"]"#), resolvingAcks: true).actions == [])
+        #expect(session.receive(try self.packet(#"31["late"]"#), resolvingAcks: true).actions.isEmpty)
         #expect(session.resolveAck(1, ifConnected: true).pending == nil)
         #expect(session.acks.contains(id: 1))
-        #expect(session.resolveAck(1).pending == "cb1")
+        #expect(session.resolveAck(1).pending?.queuedSequence == 1)
     }
 
     @Test func theSameAcksFedWholeOrSplitAcrossTheAcknowledgementResolveTheSame() throws {
         // Whole: the session is connected before the ACKs arrive; resolved where they arrive.
         var whole = try self.connected()
-        for name in ["a", "b"] {
-            _ = whole.emit({ self.event(name, ackID: $0) }, ack: .register(name, deadline: nil), completion: nil, volatile: false)
+        for sequence in [0, 1] {
+            _ = whole.emit(
+                { self.event("e\(sequence)", ackID: $0) }, ack: .register(.queued(sequence), deadline: nil), completion: nil,
+                volatile: false)
         }
         let acks = [try self.packet(#"31["b"]"#), try self.packet(#"30["a"]"#)]
-        let wholeResolved = acks.flatMap { whole.receive($0, resolvingAcks: true).actions }
-        #expect(wholeResolved == [.ackResolved("b", acks[0]), .ackResolved("a", acks[1])])
+        let wholeResolved = acks.flatMap { self.seen(whole.receive($0, resolvingAcks: true).actions) }
+        #expect(wholeResolved == [.ackResolved(1, acks[0]), .ackResolved(0, acks[1])])
 
         // Split: the emits are kept while connecting and their ACKs arrive before the CONNECT
         // acknowledgement (a recovering server's replay); held, then handed on in order, and
@@ -155,18 +220,20 @@ import Testing
         _ = split.transportOpened()
         _ = split.connection.startConnecting()
         _ = split.connect(auth: nil)
-        for name in ["a", "b"] {
-            _ = split.emit({ self.event(name, ackID: $0) }, ack: .register(name, deadline: nil), completion: nil, volatile: false)
+        for sequence in [0, 1] {
+            _ = split.emit(
+                { self.event("e\(sequence)", ackID: $0) }, ack: .register(.queued(sequence), deadline: nil), completion: nil,
+                volatile: false)
         }
         for ack in acks {
-            #expect(split.receive(ack, resolvingAcks: true).actions == [])
+            #expect(split.receive(ack, resolvingAcks: true).actions.isEmpty)
         }
         _ = split.receive(try self.packet(#"0{"sid":"S"}"#))
         let reportedConnected = split.reportConnected(sid: "S")
         let handedOn = try #require(reportedConnected)
-        #expect(Array(handedOn.prefix(2)) == [.deliverAck(acks[0]), .deliverAck(acks[1])])
-        let splitResolved = acks.map { split.resolveAck($0.ackID!, ifConnected: true).pending }
-        #expect(splitResolved == ["b", "a"])
+        #expect(Array(self.seen(handedOn).prefix(2)) == [.deliverAck(acks[0]), .deliverAck(acks[1])])
+        let splitResolved = acks.map { split.resolveAck($0.ackID!, ifConnected: true).pending?.queuedSequence }
+        #expect(splitResolved == [1, 0])
         #expect(split.acks.isEmpty && whole.acks.isEmpty)
     }
 
@@ -179,7 +246,7 @@ import Testing
         _ = session.connect(auth: nil)
         _ = session.receive(try self.packet(#"0{"sid":"S","pid":"P"}"#))
         _ = session.reportConnected(sid: "S")
-        let packets = try [#"2["e","off-1"]"#, #"30["a"]"#, #"51-["b",{"_placeholder":true,"num":0}]"#, "1", "0{\"sid\":\"T\"}"].map {
+        let packets = try [#"2["e","off-1"]"#, #"30["a"]"#, #"51-["b",{"_placeholder":true,"num":0}]"#, "1", #"0{"sid":"T"}"#].map {
             try self.packet($0)
         }
         for packet in packets {
@@ -191,7 +258,7 @@ import Testing
                 switch (action, wanted) {
                 case (.deliverEvent(let a), .deliverEvent(let b)), (.deliverAck(let a), .deliverAck(let b)): #expect(a == b)
                 case (.disconnected(let a), .disconnected(let b)): #expect(a == b)
-                default: Issue.record("\(action) for \(wanted)")
+                default: Issue.record("\(self.seen([action])) for \(wanted)")
                 }
             }
             #expect(session.connection.recoveryOffset == reference.recoveryOffset)
@@ -204,17 +271,17 @@ import Testing
         var session = try self.connected()
         let first = Self.start + .seconds(1)
         let second = Self.start + .seconds(3)
-        let a = session.emit({ self.event("a", ackID: $0) }, ack: .register("a", deadline: second), completion: nil, volatile: false)
-        let b = session.emit({ self.event("b", ackID: $0) }, ack: .register("b", deadline: first), completion: nil, volatile: false)
+        let a = session.emit({ self.event("a", ackID: $0) }, ack: .register(.queued(0), deadline: second), completion: nil, volatile: false)
+        let b = session.emit({ self.event("b", ackID: $0) }, ack: .register(.queued(1), deadline: first), completion: nil, volatile: false)
         #expect(a.ackTimer == .arm(second) && b.ackTimer == .arm(first))
         // Fired early (a stale wake-up): nothing is due, the wake-up stays.
         let early = session.acksExpired(now: Self.start)
         #expect(early.expired.isEmpty && early.ackTimer == nil)
         let due = session.acksExpired(now: first)
-        #expect(due.expired.map(\.pending) == ["b"])
+        #expect(due.expired.map(\.pending.queuedSequence) == [1])
         #expect(due.ackTimer == .arm(second))
         // The waiters a disconnect ends leave too, and with them the wake-up.
-        let removed = session.removeAcks(where: { $0 == "a" })
+        let removed = session.removeAcks(where: { $0.queuedSequence == 0 })
         #expect(removed.removed.map(\.id) == [0] && removed.ackTimer == .cancel)
     }
 }

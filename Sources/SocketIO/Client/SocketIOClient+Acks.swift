@@ -4,7 +4,7 @@ package import EngineIOProtocol
 import Foundation
 import RealtimeSync
 import RealtimeTime
-import SocketIOProtocol
+package import SocketIOProtocol
 
 /// The acks this socket's emits wait for: a `SocketIOProtocol.AckTable` under the socket's
 /// lock, and one scheduled wake-up for the table's earliest deadline.
@@ -13,38 +13,21 @@ import SocketIOProtocol
 /// id. Ids count from 0. A timed-out ack is called with upstream's `["NO ACK"]` on the
 /// manager's `handleQueue`.
 extension SocketIOClient {
-    /// What an ack entry holds: upstream's callback (called on `handleQueue`) or an awaiting
-    /// operation of `SocketIOConcurrency` (called at once, from whichever thread settles it).
-    enum PendingAck {
-        case callback(AckCallback)
-        case waiter((AckWaiterOutcome) -> Void)
-        /// A try of the retry queue's emit `sequence` (see `SocketIOClient+Retries.swift`).
-        case queued(Int)
-    }
+    /// What an ack entry holds (`SocketIOProtocol.PendingAck`): upstream's callback (called
+    /// on `handleQueue`), an awaiting operation of `SocketIOConcurrency` (called at once, from
+    /// whichever thread settles it) or a try of the retry queue.
+    typealias PendingAck = SocketIOProtocol.PendingAck
 
     /// The items of an ack, in the form they arrived in.
-    package enum AckItems {
-        /// From the network: as the protocol layer decoded them (binary attachments in place).
-        case values([JSONValue])
-        /// From a caller of the public `handleAck(_:data:)`.
-        case items([Any])
-    }
+    package typealias AckItems = SocketIOProtocol.AckItems
 
     /// How an awaited ack ends.
-    package enum AckWaiterOutcome {
-        /// The server acknowledged with these items.
-        case ack(AckItems)
-        /// The deadline passed first.
-        case timedOut
-        /// The socket disconnected first (upstream's reason string).
-        case disconnected(reason: String)
-    }
+    package typealias AckWaiterOutcome = SocketIOProtocol.AckWaiterOutcome
 
-    /// The socket's session machine: its pending acks hold ``PendingAck``s, its kept emits
-    /// their completions (to run on `handleQueue`).
-    typealias Session = NamespaceSessionMachine<PendingAck, UncheckedSendable<() -> Void>>
+    /// The socket's session machine: its pending acks, its kept emits and their completions.
+    typealias Session = NamespaceSessionMachine
     /// What the session machine asks the socket to do.
-    typealias SessionAction = NamespaceSessionAction<PendingAck, UncheckedSendable<() -> Void>>
+    typealias SessionAction = NamespaceSessionAction
 
     /// Registers `callback` under a new ack id; after `seconds` (0: never) it is called with
     /// `["NO ACK"]` unless an ack or ``cancelAck(_:)`` removed it first.
@@ -140,7 +123,7 @@ extension SocketIOClient {
     /// like any other caller.
     ///
     /// - Parameter timers: the manager's timer source, when the caller has it already.
-    func apply(_ change: AckTable<PendingAck>.WakeUpChange?, to state: inout State, timers: (any SocketTimerSource)? = nil) {
+    func apply(_ change: Session.AckWakeUp?, to state: inout State, timers: (any SocketTimerSource)? = nil) {
         guard let change else { return }
         state.ackTimer?.cancel()
         state.ackTimer = nil

@@ -73,7 +73,7 @@ extension SocketIOClient {
             case .requestAuth(let request):
                 self.requestAuth(request)
             case .sendKept(let packet, let completion):
-                self.send(packet, completion: completion?.value)
+                self.send(packet, completion: completion)
                 if let name = packet.eventName {
                     self.reportOutgoing(
                         self.outgoingListeners, event: name, items: packet.arguments.map { SocketValueConversion.any(from: $0) })
@@ -81,7 +81,7 @@ extension SocketIOClient {
             case .discardKept(let completions):
                 // As an emit while not connected: its completion, and upstream's error.
                 for completion in completions {
-                    completion?.value()
+                    completion?()
                     self.handleClientEvent(.error, data: ["Tried emitting when not connected"])
                 }
             case .connected:

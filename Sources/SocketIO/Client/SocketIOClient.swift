@@ -509,7 +509,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             parser = state.parser
             let outcome = state.session.emit(
                 { Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: $0, data: data) }, ack: sessionAck,
-                completion: wrappedCompletion.map(UncheckedSendable.init), volatile: volatile)
+                completion: wrappedCompletion, volatile: volatile)
             self.apply(outcome.ackTimer, to: &state)
             return outcome
         }
