@@ -227,59 +227,55 @@ package struct NamespaceSessionMachine {
     ///   when no emit waits for its id (late, duplicate or unknown). `false`: it comes out as
     ///   ``NamespaceSessionAction/deliverAck(_:)``, for the owner's own ack path.
     package mutating func receive(_ packet: SocketPacket, resolvingAcks: Bool = false) -> Step {
-        // Nearly every packet: an EVENT or ACK while connected, one action and one list.
-        switch self.connection.deliveryWhileConnected(packet) {
-        case .deliverAck(let ack)? where resolvingAcks:
-            let (pending, ackTimer) = self.resolveAck(ack.ackID ?? -1, ifConnected: true)
-            return Step(pending.map { [.ackResolved($0, ack)] } ?? [], ackTimer: ackTimer)
-        case .deliverAck(let ack)?:
-            return Step([.deliverAck(ack)])
-        case .deliverEvent(let event)?:
-            return Step([.deliverEvent(event)])
-        case let other?:
-            return Step(self.translate(CollectionOfOne(other)))
-        case nil:
-            break
+        // Nearly every packet is an EVENT or ACK while connected: one action, one list.
+        if let delivery = self.connection.deliveryWhileConnected(packet) {
+            return self.step(CollectionOfOne(delivery), resolvingAcks: resolvingAcks)
         }
-        let actions = self.connection.receive(packet)
-        guard resolvingAcks, actions.contains(where: { if case .deliverAck = $0 { true } else { false } }) else {
-            return Step(self.translate(actions))
-        }
+        return self.step(self.connection.receive(packet), resolvingAcks: resolvingAcks)
+    }
+
+    // MARK: Helpers
+
+    /// The connection part's actions for a received packet, translated, with each ACK resolved
+    /// when `resolvingAcks`.
+    private mutating func step(_ actions: some Collection<NamespaceAction>, resolvingAcks: Bool) -> Step {
         var step = Step()
         step.actions.reserveCapacity(actions.count)
         for action in actions {
-            guard case .deliverAck(let ack) = action else {
-                step.actions += self.translate(CollectionOfOne(action))
+            guard resolvingAcks, case .deliverAck(let ack) = action else {
+                step.actions.append(self.translate(action))
                 continue
             }
             let (pending, ackTimer) = self.resolveAck(ack.ackID ?? -1, ifConnected: true)
-            if ackTimer != nil { step.ackTimer = ackTimer }
+            if let ackTimer { step.ackTimer = ackTimer }
             if let pending { step.actions.append(.ackResolved(pending, ack)) }
         }
         return step
     }
-
-    // MARK: Helpers
 
     /// The connection part's actions, with each kept emit's write id swapped for its completion.
     private mutating func translate(_ actions: some Collection<NamespaceAction>) -> [NamespaceSessionAction] {
         var translated: [NamespaceSessionAction] = []
         translated.reserveCapacity(actions.count)
         for action in actions {
-            switch action {
-            case .send(let packet): translated.append(.send(packet))
-            case .sendBuffered(let packet, let writeID): translated.append(.sendKept(packet, completion: self.takeCompletion(writeID)))
-            case .discardBuffered(let writeIDs): translated.append(.discardKept(completions: writeIDs.map { self.takeCompletion($0) }))
-            case .requestAuth(let request): translated.append(.requestAuth(request))
-            case .connected(let sid): translated.append(.connected(sid: sid))
-            case .deliverEvent(let packet): translated.append(.deliverEvent(packet))
-            case .deliverAck(let packet): translated.append(.deliverAck(packet))
-            case .connectError(let message, let data): translated.append(.connectError(message: message, data: data))
-            case .reconnecting: translated.append(.reconnecting)
-            case .disconnected(let reason): translated.append(.disconnected(reason))
-            }
+            translated.append(self.translate(action))
         }
         return translated
+    }
+
+    private mutating func translate(_ action: NamespaceAction) -> NamespaceSessionAction {
+        switch action {
+        case .send(let packet): .send(packet)
+        case .sendBuffered(let packet, let writeID): .sendKept(packet, completion: self.takeCompletion(writeID))
+        case .discardBuffered(let writeIDs): .discardKept(completions: writeIDs.map { self.takeCompletion($0) })
+        case .requestAuth(let request): .requestAuth(request)
+        case .connected(let sid): .connected(sid: sid)
+        case .deliverEvent(let packet): .deliverEvent(packet)
+        case .deliverAck(let packet): .deliverAck(packet)
+        case .connectError(let message, let data): .connectError(message: message, data: data)
+        case .reconnecting: .reconnecting
+        case .disconnected(let reason): .disconnected(reason)
+        }
     }
 
     private mutating func takeCompletion(_ writeID: Int?) -> Completion? {
