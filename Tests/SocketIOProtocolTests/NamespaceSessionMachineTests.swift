@@ -61,6 +61,17 @@ import Testing
         SocketPacket(type: .event, ackID: ackID, data: [.string(name)])
     }
 
+    /// A session joining `/` over an open transport (CONNECT sent), keeping up to
+    /// `sendBuffer` emits until the acknowledgement.
+    func connecting(sendBuffer: Int) -> Session {
+        var session = Session(namespace: "/")
+        session.connection.maximumSendBuffer = sendBuffer
+        _ = session.transportOpened()
+        _ = session.connection.startConnecting()
+        _ = session.connect(auth: nil)
+        return session
+    }
+
     /// A session connected to `/` with sid `S`, reported connected.
     func connected(sendBuffer: Int = 0) throws -> Session {
         var session = Session(namespace: "/")
@@ -125,12 +136,8 @@ import Testing
     }
 
     @Test func aKeptEmitsCompletionComesBackWithItWhenConnected() throws {
-        var session = Session(namespace: "/")
+        var session = self.connecting(sendBuffer: 4)
         let log = Log()
-        session.connection.maximumSendBuffer = 4
-        _ = session.transportOpened()
-        _ = session.connection.startConnecting()
-        _ = session.connect(auth: nil)
         let a = session.emit(
             { self.event("a", ackID: $0) }, ack: .register(.queued(1), deadline: nil), completion: log.completion("doneA"),
             volatile: false)
@@ -154,12 +161,8 @@ import Testing
     }
 
     @Test func keptEmitsLeftBehindHandTheirCompletionsBackInOrder() {
-        var session = Session(namespace: "/")
+        var session = self.connecting(sendBuffer: 4)
         let log = Log()
-        session.connection.maximumSendBuffer = 4
-        _ = session.transportOpened()
-        _ = session.connection.startConnecting()
-        _ = session.connect(auth: nil)
         _ = session.emit({ self.event("a", ackID: $0) }, ack: .none, completion: log.completion("a"), volatile: false)
         _ = session.emit({ self.event("b", ackID: $0) }, ack: .none, completion: nil, volatile: false)
         _ = session.emit({ self.event("c", ackID: $0) }, ack: .none, completion: log.completion("c"), volatile: false)
@@ -215,11 +218,7 @@ import Testing
         // Split: the emits are kept while connecting and their ACKs arrive before the CONNECT
         // acknowledgement (a recovering server's replay); held, then handed on in order, and
         // the owner resolves them through the same table.
-        var split = Session(namespace: "/")
-        split.connection.maximumSendBuffer = 2
-        _ = split.transportOpened()
-        _ = split.connection.startConnecting()
-        _ = split.connect(auth: nil)
+        var split = self.connecting(sendBuffer: 2)
         for sequence in [0, 1] {
             _ = split.emit(
                 { self.event("e\(sequence)", ackID: $0) }, ack: .register(.queued(sequence), deadline: nil), completion: nil,

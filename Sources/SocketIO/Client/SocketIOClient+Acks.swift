@@ -47,11 +47,10 @@ extension SocketIOClient {
         }
     }
 
-    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired), with
-    /// `handleAck`'s check that the socket is connected when `ifConnected`.
-    func resolveAck(_ id: Int, ifConnected: Bool = false) -> PendingAck? {
+    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).
+    func resolveAck(_ id: Int) -> PendingAck? {
         self.state.withLock { state in
-            let (pending, ackTimer) = state.session.resolveAck(id, ifConnected: ifConnected)
+            let (pending, ackTimer) = state.session.resolveAck(id)
             self.apply(ackTimer, to: &state)
             return pending
         }
