@@ -25,7 +25,7 @@ APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|EngineIOClientTests
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests
-	./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple --Xswiftc=-DREALTIME_NO_NATIVE_STACK --rerun-toolchain-crashes --reruns 2 --filter '^($(APPLE_CONFIG_TESTS))'
+	REALTIME_URLSESSION_HOSTILE=1 ./scripts/run-tests.py --shards $(TEST_SHARDS) --scratch-path .build-apple --Xswiftc=-DREALTIME_NO_NATIVE_STACK --rerun-toolchain-crashes --reruns 2 --filter '^($(APPLE_CONFIG_TESTS))'
 
 # Every target (libraries, tools, tests) compiled for iOS against the real SDK's interfaces,
 # with arm64 object code, at the declared minimum (Package.swift) and at iOS 18, by
@@ -82,7 +82,7 @@ asan: bootstrap
 	./scripts/sanitize.sh address
 
 TSAN_SHARDS ?= 4
-TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests EventSourceTests EngineIOClientTests SocketIOTests SocketIOConcurrencyTests
+TSAN_CI_SUITES = RealtimeSyncTests RealtimeIOTests RealtimeHTTPTests EventSourceTests EngineIOClientTests SocketIOTests SocketIOConcurrencyTests
 tsan-ci: bootstrap
 	SANITIZE_SHARDS=$(TSAN_SHARDS) ./scripts/sanitize.sh thread $(TSAN_CI_SUITES)
 

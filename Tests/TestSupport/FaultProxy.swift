@@ -95,15 +95,8 @@ package final class FaultProxy: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = FileHandle.standardError
         let collector = LineCollector()
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                collector.append(data)
-            }
-        }
         try process.run()
+        PipeLines.collect(stdout, into: collector)  // not readabilityHandler: see PipeLines
         let deadline = MonotonicInstant.now + .seconds(30)
         while MonotonicInstant.now < deadline {
             if let line = collector.lines().first(where: { $0.hasPrefix("PORT=") }),
