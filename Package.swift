@@ -1,5 +1,5 @@
-import Foundation
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
@@ -103,6 +103,11 @@ var targets: [Target] = [
         name: "sse", dependencies: ["EventSource", "CommandLineSupport"],
         path: "Tools/sse", swiftSettings: strict),
 
+    // The seed's usage as the top-level code of a `main.swift` (Tests/ToolsTests runs it).
+    .executableTarget(
+        name: "SeedTopLevelExample", dependencies: ["SocketIOConcurrency"],
+        path: "Tests/Fixtures/SeedTopLevelExample", swiftSettings: [.swiftLanguageMode(.v6)]),
+
     // MARK: Test support (server processes, certificates, free ports)
     .target(name: "TestSupport", dependencies: ["RealtimeTime", "CAllocationProbe"], path: "Tests/TestSupport", swiftSettings: strict),
     // Counts the test process's large allocations (copies per event); see its source.
@@ -124,7 +129,7 @@ targets += [
     testTarget("EngineIOClientTests", ["EngineIOClient", "EngineIOProtocol", "RealtimeHTTP", "RealtimeTransport"]),
     testTarget("SocketIOTests", ["SocketIO", "EngineIOClient", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "EngineIOClient", "RealtimeIO"]),
-    testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse"]),
+    testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse", "SeedTopLevelExample"]),
     // The code blocks of the DocC articles, compiled (scripts/docs.sh checks they are here).
     testTarget("DocExamplesTests", ["SocketIO", "SocketIOConcurrency", "EventSource"]),
 ]

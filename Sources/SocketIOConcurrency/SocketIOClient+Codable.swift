@@ -92,11 +92,14 @@ extension SocketIOClient {
     /// Once encoded it is ``emit(_:with:)``: the same delivery and the same
     /// "not connected" reporting.
     ///
+    /// At least one value is required, so that `await socket.emit("ping")` (no arguments) is
+    /// ``emit(_:_:)`` and not ambiguous with this method.
+    ///
     /// - Throws: ``Error/invalidSocketData(event:message:)`` naming `event` when a value cannot
     ///   be encoded (nothing is sent); ``Error/cancelled`` when the task is already cancelled.
-    public func emit(_ event: String, encoding values: any Encodable...) async throws(Error) {
+    public func emit(_ event: String, encoding value: any Encodable, _ more: any Encodable...) async throws(Error) {
         guard !Task.isCancelled else { throw .cancelled }
-        let payloads = try Self.encode(values, event: event)
+        let payloads = try Self.encode([value] + more, event: event)
         await self.emit(event, with: payloads)
     }
 
@@ -109,18 +112,20 @@ extension SocketIOClient {
     /// ```
     ///
     /// An ack with one item decodes that item; with zero or several, the array of them (as
-    /// ``emitWithAck(_:_:timeout:)`` returns it).
+    /// ``emitWithAck(_:_:timeout:)`` returns it). At least one value is required, so that
+    /// `try await socket.emitWithAck("ping")` (no arguments) is ``emitWithAck(_:_:timeout:)``.
     ///
     /// - Throws: what ``emitWithAck(_:with:timeout:)`` throws, and
     ///   ``Error/invalidSocketData(event:message:)`` naming `event` when a value cannot be
     ///   encoded (nothing is sent) or the ack does not decode as `Response`.
     public func emitWithAck<Response: Decodable>(
         _ event: String,
-        encoding values: any Encodable...,
+        encoding value: any Encodable,
+        _ more: any Encodable...,
         timeout: TimeInterval = 5,
         as responseType: Response.Type = Response.self
     ) async throws(Error) -> Response {
-        let payloads = try Self.encode(values, event: event)
+        let payloads = try Self.encode([value] + more, event: event)
         let ack = try await self.emitWithAck(event, with: payloads, timeout: timeout)
         return try ack.decode(responseType, event: event)
     }
@@ -156,6 +161,12 @@ extension SocketIOClient {
     /// The stream of ``on(_:bufferingPolicy:)`` (same registration, ending and buffering), with
     /// each event's payload (one argument: that argument; several: their array) decoded.
     ///
+    /// Only the event's own arguments are decoded. A server with connection state recovery on
+    /// (socket.io 4.6+, `connectionStateRecovery`) appends an offset string to every event it
+    /// sends without asking for an ack; ``on(_:bufferingPolicy:)`` and `[Any]` handlers see it
+    /// as the last argument (as socket.io-client's handlers do), this stream never decodes it.
+    /// An ack decoded with `emitWithAck(_:_:timeout:as:)` carries no offset.
+    ///
     /// - Parameters:
     ///   - event: The event name.
     ///   - type: The type each event decodes as.
@@ -169,7 +180,7 @@ extension SocketIOClient {
         as type: Value.Type,
         bufferingPolicy: AsyncThrowingStream<Value, Error>.BufferingPolicy = .bufferingNewest(100)
     ) -> AsyncThrowingStream<Value, Error> {
-        self.subscribe(to: event, bufferingPolicy: bufferingPolicy) { payload throws(Error) in
+        self.subscribe(to: event, bufferingPolicy: bufferingPolicy, ownArgumentsOnly: true) { payload throws(Error) in
             try payload.decode(type, event: event)
         }
     }

@@ -29,7 +29,11 @@ extension SocketIOClient {
     ///   ``Error/invalidSocketData(event:message:)`` when `payload` cannot be represented.
     /// - Important: Outside an `async` function (at the top level of `main.swift`),
     ///   `try await socket.connect()` binds to socket.io-client-swift's synchronous
-    ///   `connect(withPayload:)`; call this one from an `async` function.
+    ///   `connect(withPayload:)`, which returns while the socket is still connecting (Swift's
+    ///   overload ranking, not something a library can change). The async ``emit(_:_:)`` and
+    ///   ``emitWithAck(_:_:timeout:)`` wait for a connecting socket, so code written as the
+    ///   seed's usage works there too; call this method from an `async` function to learn
+    ///   whether and why a connect failed.
     public func connect(
         withPayload payload: [String: SocketData]? = nil,
         timeout: TimeInterval = 5

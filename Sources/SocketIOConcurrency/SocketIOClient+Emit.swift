@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 import RealtimeSync
 public import SocketIO
@@ -15,7 +16,13 @@ extension SocketIOClient {
     /// room, so a fast producer is slowed to the transport's pace instead of being refused at
     /// the bound; cancelling the task during that wait sends nothing. As there, a failure is not thrown but reported to the socket's
     /// `.error` handlers (e.g. `"Tried emitting when not connected"`); the call then returns
-    /// at once. It also returns when the socket disconnects or the task is cancelled. With the
+    /// at once. It also returns when the socket disconnects or the task is cancelled.
+    ///
+    /// An emit made while the socket is connecting (a `connect()` not completed yet, or the
+    /// manager reconnecting) first waits for the connection, as socket.io-client's emits do:
+    /// it is sent once the socket connects, and reported as not connected if the socket stops
+    /// connecting instead (a refused or failed connect, a disconnect). Cancelling the task
+    /// during that wait sends nothing. With the
     /// manager's `.retries(n)` it returns once the server acknowledged the emit, or it was
     /// given up (reported as `.error`).
     /// Use ``emitWithAck(_:_:timeout:)`` for a delivery you can check.
@@ -27,6 +34,9 @@ extension SocketIOClient {
     ///
     /// The array form of ``emit(_:_:)``; see there.
     public func emit(_ event: String, with items: [SocketData]) async {
+        // socket.io-client's rule: an emit made while the socket connects waits for it.
+        _ = await self.waitWhileConnecting(timeout: nil)
+        guard !Task.isCancelled else { return }
         // Backpressure: wait for room rather than run into the engine's bound.
         await self.waitForOutboundRoom()
         guard !Task.isCancelled else { return }
@@ -60,8 +70,9 @@ extension SocketIOClient {
     ///   - event: The event name.
     ///   - items: The event's arguments.
     ///   - timeout: Seconds to wait for the ack; finite and `> 0`.
-    /// - Throws: ``Error/invalidTimeout(_:)``; ``Error/notConnected(event:)`` at once when the
-    ///   socket is not connected; ``Error/ackTimedOut(event:timeout:)``;
+    /// - Throws: ``Error/invalidTimeout(_:)``; ``Error/notConnected(event:)`` when the socket
+    ///   is not connected: at once when it is not connecting either, else when it stops
+    ///   connecting or is still connecting after `timeout`; ``Error/ackTimedOut(event:timeout:)``;
     ///   ``Error/disconnected(event:reason:)`` when the socket disconnects first;
     ///   ``Error/cancelled`` when the calling task is cancelled;
     ///   ``Error/invalidSocketData(event:message:)`` when an item cannot be represented;
@@ -69,6 +80,12 @@ extension SocketIOClient {
     /// - Important: However the call ends (ack, timeout, disconnection, cancellation), the
     ///   socket's ack entry for the emit is removed with it (`SocketIOClient.cancelAck(_:)`):
     ///   no callback and no timer is left behind; a late ack from the server is ignored.
+    ///
+    /// An emit made while the socket is connecting (a `connect()` not completed yet, or the
+    /// manager reconnecting) waits for the connection first, as socket.io-client's emits do;
+    /// `timeout` counts from the call, so it bounds the wait for the connection and the ack
+    /// together. This is what lets the seed's usage run as the top-level code of `main.swift`,
+    /// where `try await socket.connect()` binds to the synchronous `connect(withPayload:)`.
     ///
     /// With the manager's `.retries(n)`, the emit is queued behind the socket's other emits
     /// (also while the socket reconnects), `timeout` bounds each try, and
@@ -93,6 +110,17 @@ extension SocketIOClient {
     ) async throws(Error) -> Payload {
         try Error.validate(timeout: timeout)
         guard !Task.isCancelled else { throw .cancelled }
+        // The ack's own wait: what is left of `timeout` after a wait for the connection.
+        var ackWait = timeout
+        if self.status == .connecting, !self.keepsEmitsWhileConnecting {
+            // socket.io-client's rule: an emit made while the socket connects waits for it,
+            // within the call's timeout.
+            let start = DispatchTime.now()
+            let connected = await self.waitWhileConnecting(timeout: timeout)
+            guard !Task.isCancelled else { throw .cancelled }
+            guard connected else { throw .notConnected(event: event) }
+            ackWait = secondsLeft(of: timeout, since: start)
+        }
         guard self.status == .connected || self.keepsEmitsWhileConnecting else { throw .notConnected(event: event) }
         // One entry in the socket's ack table settles the wait: the ack, the deadline (the
         // manager's timer source) or the socket's disconnect; no handler, no second timer.
@@ -101,7 +129,7 @@ extension SocketIOClient {
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Payload, Error>, Never>) in
                 guard wait.install(continuation) else { return }
-                let sent = ack.sendWithAck(timingOut: timeout) { outcome in
+                let sent = ack.sendWithAck(timingOut: ackWait) { outcome in
                     switch outcome {
                     case .ack(.values(let values)):
                         // From the network, settled on the thread that read it.

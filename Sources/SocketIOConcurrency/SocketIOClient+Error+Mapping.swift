@@ -35,7 +35,9 @@ extension SocketIOClient.Error {
         }
         // A CONNECT_ERROR packet's payload: [{"message": ..., "data": ...}].
         if items.count == 1, let object = items[0] as? [String: Any], let message = object["message"] as? String {
-            self = .clientError(event: event, message: message, source: .socketIO)
+            // `data` as socket.io-client's `err.data`: absent is nil, JSON null is `.null`.
+            let data = object["data"].flatMap { try? SocketIOClient.Payload(socketValue: $0) }
+            self = .clientError(event: event, message: message, source: .socketIO(data: data))
             return
         }
         if let error = items.last as? SocketIOClient.Error {

@@ -26,16 +26,66 @@ extension SocketIOClient {
     /// }
     /// ```
     public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
-        /// Where a ``clientError(event:message:source:)`` came from.
-        public enum Source: String, Sendable, Hashable {
+        /// Where a ``clientError(event:message:source:)`` came from, and what the server added.
+        ///
+        /// One of four layers: ``socketIO``, ``engine``, ``transport`` and ``application``,
+        /// matched as before (`catch .clientError(_, let message, .socketIO)`). A server's
+        /// CONNECT_ERROR (`next(err)` with `err.data = …` in socket.io) comes from
+        /// ``socketIO`` with the error's `data` in ``data`` (socket.io-client's `err.data`);
+        /// ``Error/data`` reads it from the error.
+        ///
+        /// ```swift
+        /// do {
+        ///     try await socket.connect(withPayload: ["token": token])
+        /// } catch .clientError(_, let message, .socketIO) {
+        ///     print("refused:", message)
+        /// }
+        /// ```
+        ///
+        /// - Important: Two sources are equal when they name the same layer, whatever their
+        ///   ``data``: patterns such as `.socketIO` match a CONNECT_ERROR with data too.
+        public struct Source: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            /// The layer's name: `socketIO`, `engine`, `transport` or `application`.
+            public let rawValue: String
+            /// The `data` of the server's CONNECT_ERROR, when it sent one; `nil` otherwise.
+            public let data: SocketIOClient.Payload?
+
+            /// The source named `rawValue` (one of the four layers), or `nil`.
+            public init?(rawValue: String) {
+                guard Self.layers.contains(rawValue) else { return nil }
+                self.rawValue = rawValue
+                self.data = nil
+            }
+
+            private init(layer: String, data: SocketIOClient.Payload? = nil) {
+                self.rawValue = layer
+                self.data = data
+            }
+
+            private static let layers: Set<String> = ["socketIO", "engine", "transport", "application"]
+
             /// The Socket.IO layer (namespace, packets, the server's CONNECT_ERROR).
-            case socketIO
+            public static let socketIO = Source(layer: "socketIO")
             /// The Engine.IO layer (session, heartbeat, engine protocol).
-            case engine
+            public static let engine = Source(layer: "engine")
             /// The transport (WebSocket, HTTP long-polling, the upgrade between them).
-            case transport
+            public static let transport = Source(layer: "transport")
             /// This package's async layer.
-            case application
+            public static let application = Source(layer: "application")
+
+            /// The Socket.IO layer, for a CONNECT_ERROR that carried `data`.
+            public static func socketIO(data: SocketIOClient.Payload?) -> Source {
+                Source(layer: "socketIO", data: data)
+            }
+
+            /// The layer's name (``rawValue``).
+            public var description: String { self.rawValue }
+
+            /// Equal when both name the same layer; ``data`` is not compared.
+            public static func == (lhs: Source, rhs: Source) -> Bool { lhs.rawValue == rhs.rawValue }
+
+            /// Hashes the layer only, as ``==`` compares it.
+            public func hash(into hasher: inout Hasher) { hasher.combine(self.rawValue) }
         }
 
         /// The calling task was cancelled.
@@ -80,7 +130,8 @@ extension SocketIOClient {
             case .disconnected(let event, let reason):
                 return "disconnected (\(reason)) while waiting on '\(event)'"
             case .clientError(let event, let message, let source):
-                return "\(source.rawValue) error\(event.map { " on '\($0)'" } ?? ""): \(message)"
+                let data = source.data.map { " (data: \($0))" } ?? ""
+                return "\(source.rawValue) error\(event.map { " on '\($0)'" } ?? ""): \(message)\(data)"
             case .invalidSocketData(let event, let message):
                 return "invalid socket data\(event.map { " for '\($0)'" } ?? ""): \(message)"
             case .unsupportedPayloadType(let typeName):
@@ -89,6 +140,23 @@ extension SocketIOClient {
                 return "unsupported dictionary key type \(typeName)"
             }
         }
+    }
+}
+
+extension SocketIOClient.Error {
+    /// The `data` of the server's CONNECT_ERROR (socket.io-client's `err.data`), when this is
+    /// the ``clientError(event:message:source:)`` of a refused connection that carried one.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await socket.connect(withPayload: ["token": token])
+    /// } catch {
+    ///     if error.data?["reason"] == "expired" { token = try await refresh() }
+    /// }
+    /// ```
+    public var data: SocketIOClient.Payload? {
+        guard case .clientError(_, _, let source) = self else { return nil }
+        return source.data
     }
 }
 

@@ -29,8 +29,8 @@ extension SocketIOClient.Payload {
 
     /// The payload of an event's arguments or an ack's items, as ``init(socketItems:)`` makes
     /// it: one value is that value's payload; zero or several are an ``array(_:)``.
-    init(arguments: [JSONValue]) {
-        self = arguments.count == 1 ? Self(arguments[0]) : .array(arguments.map { Self($0) })
+    init(arguments: some Collection<JSONValue>) {
+        self = arguments.count == 1 ? Self(arguments.first!) : .array(arguments.map { Self($0) })
     }
 }
 

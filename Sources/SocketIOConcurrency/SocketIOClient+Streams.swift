@@ -47,9 +47,14 @@ extension SocketIOClient {
 
     /// The stream of ``on(_:bufferingPolicy:)`` with each payload passed through `transform`;
     /// a transform that throws ends the stream with its error.
+    ///
+    /// With `ownArgumentsOnly`, the payload leaves out the offset a server with connection
+    /// state recovery appends to an event (`NamespaceStateMachine.endsWithRecoveryOffset`):
+    /// what decodes an event as a type sees only the arguments the server's app emitted.
     func subscribe<Element>(
         to event: String,
         bufferingPolicy: AsyncThrowingStream<Element, Error>.BufferingPolicy,
+        ownArgumentsOnly: Bool = false,
         transform: @escaping @Sendable (Payload) throws(Error) -> Element
     ) -> AsyncThrowingStream<Element, Error> {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
@@ -59,12 +64,15 @@ extension SocketIOClient {
                 event,
                 values: { arguments in
                     do throws(Error) {
-                        continuation.yield(try transform(Payload(arguments: arguments)))
+                        let payload = ownArgumentsOnly ? Payload(arguments: arguments.own) : Payload(arguments: arguments.values)
+                        continuation.yield(try transform(payload))
                     } catch {
                         continuation.finish(throwing: error)
                     }
                 },
-                items: { items, _ in
+                items: { [weak self] items, ack in
+                    var items = items
+                    if ownArgumentsOnly, let self, self.endsWithRecoveryOffset(items, ack: ack) { items.removeLast() }
                     do throws(Error) {
                         continuation.yield(try transform(try Payload(socketItems: items)))
                     } catch {

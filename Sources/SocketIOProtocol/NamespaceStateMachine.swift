@@ -611,18 +611,32 @@ package struct NamespaceStateMachine: Sendable {
     }
 
     /// The action delivering `packet`; an event's last argument becomes the recovery offset
-    /// while a session is known (socket.io-client's `emitEvent`: the last element of the
-    /// packet's array when it is a string).
+    /// when it is one (``endsWithRecoveryOffset(asksForAck:lastArgumentIsString:)``).
     private mutating func delivery(of packet: SocketPacket) -> NamespaceAction {
         switch packet.type {
         case .ack, .binaryAck:
             return .deliverAck(packet)
         default:
-            if self.recoveryPID != nil, case .array(let elements)? = packet.data, case .string(let offset)? = elements.last {
+            if case .array(let elements)? = packet.data, case .string(let offset)? = elements.last,
+                self.endsWithRecoveryOffset(asksForAck: packet.ackID != nil, lastArgumentIsString: true)
+            {
                 self.recoveryOffset = offset
             }
             return .deliverEvent(packet)
         }
+    }
+
+    /// Whether an event's last argument is the offset a recovering server appended, not the
+    /// application's: a session is known (the server recovers state), the event asks for no
+    /// ack, and its last argument is a string.
+    ///
+    /// socket.io 4.6+ with `connectionStateRecovery` appends the offset to every event it sends
+    /// without an ack (its `SessionAwareAdapter`), and socket.io-client's `onevent` reads the
+    /// last argument only after pushing an ack function for an event that asks for one. The
+    /// offset stays among the event's arguments (socket.io-client hands it to handlers too);
+    /// what decodes an event as a type leaves it out.
+    package func endsWithRecoveryOffset(asksForAck: Bool, lastArgumentIsString: Bool) -> Bool {
+        self.recoveryPID != nil && !asksForAck && lastArgumentIsString
     }
 }
 

@@ -77,6 +77,46 @@ import Testing
         #expect(try await iterator.next() == .error(.clientError(event: nil, message: "forbidden", source: .socketIO)))
     }
 
+    /// A CONNECT_ERROR's `data` (socket.io-client's `err.data`) is kept as a `Payload`; the
+    /// source still matches `.socketIO`, and errors without data have none.
+    @Test(
+        arguments: [
+            (
+                UncheckedItems([["message": "token expired", "data": ["reason": "expired", "codes": [1, 2]] as [String: Any]]]),
+                SocketIOClient.Payload.object(["reason": "expired", "codes": [1, 2]])
+            ),
+            (UncheckedItems([["message": "token expired", "data": NSNull()]]), .null),
+            (UncheckedItems([["message": "token expired"]]), nil),
+        ] as [(UncheckedItems, SocketIOClient.Payload?)])
+    func aConnectErrorsDataIsKeptAndStillMatchesItsSource(items: UncheckedItems, data: SocketIOClient.Payload?) async {
+        let (_, socket) = makeRecordingSocket(connect: .failSoon(items))
+        do {
+            try await socket.connect(timeout: 2)
+            Issue.record("connected")
+        } catch .clientError(let event, let message, .socketIO) {
+            #expect(event == "connect")
+            #expect(message == "token expired")
+        } catch {
+            Issue.record("got \(error)")
+        }
+        do {
+            try await socket.connect(timeout: 2)
+        } catch {
+            #expect(error.data == data)
+            #expect(error == .clientError(event: "connect", message: "token expired", source: .socketIO))
+        }
+    }
+
+    @Test func sourcesAreTheirLayer() {
+        #expect(Error.notConnected(event: "e").data == nil)
+        #expect(Error.Source(rawValue: "engine") == .engine)
+        #expect(Error.Source(rawValue: "elsewhere") == nil)
+        #expect(Error.Source.socketIO(data: ["a": 1]) == .socketIO)
+        #expect(Error.Source.socketIO(data: ["a": 1]) != .engine)
+        #expect(Error.Source.socketIO(data: ["a": 1]).data == ["a": 1])
+        #expect(Set([Error.Source.socketIO(data: 1), .socketIO, .transport]).count == 2)
+    }
+
     @Test func descriptionsNameTheProblem() {
         #expect(Error.ackTimedOut(event: "message:send", timeout: 3).description.contains("message:send"))
         #expect(Error.disconnected(event: "e", reason: .pingTimeout).description.contains("Ping timeout"))

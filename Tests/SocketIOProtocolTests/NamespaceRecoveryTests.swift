@@ -121,4 +121,25 @@ import Testing
         _ = machine.receive(try self.packet(#"2["ping"]"#))
         #expect(machine.recoveryOffset == "ping")
     }
+
+    /// An event that asks for an ack carries no offset (the server appends one only to events
+    /// without ack, and socket.io-client pushes the ack function before reading the last
+    /// argument): its string last argument is the app's, and the offset stays as it was.
+    @Test func anEventAskingForAnAckLeavesTheOffsetAlone() throws {
+        var machine = try self.connected()
+        _ = machine.receive(try self.packet(#"2["room",1,"o1"]"#))
+        _ = machine.receive(try self.packet(#"27["question","the app's own string"]"#))
+        #expect(machine.recoveryOffset == "o1")
+    }
+
+    /// The rule a typed decoder uses to leave the offset out of an event's own arguments.
+    @Test func whichEventsEndWithARecoveryOffset() throws {
+        var machine = NamespaceStateMachine(namespace: "/", revision: .v5)
+        // No session known (the server does not recover): a string last argument is the app's.
+        #expect(!machine.endsWithRecoveryOffset(asksForAck: false, lastArgumentIsString: true))
+        machine = try self.connected()
+        #expect(machine.endsWithRecoveryOffset(asksForAck: false, lastArgumentIsString: true))
+        #expect(!machine.endsWithRecoveryOffset(asksForAck: true, lastArgumentIsString: true))
+        #expect(!machine.endsWithRecoveryOffset(asksForAck: false, lastArgumentIsString: false))
+    }
 }

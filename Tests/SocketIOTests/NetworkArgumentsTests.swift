@@ -36,7 +36,7 @@ import Testing
         let values = Recorder<[JSONValue]>()
         let fromItems = Recorder<[Any]>()
         socket.on("n") { data, _ in items.append(data) }
-        _ = socket.on("n", values: { values.append($0) }, items: { data, _ in fromItems.append(data) })
+        _ = socket.on("n", values: { values.append($0.values) }, items: { data, _ in fromItems.append(data) })
         // The [Any] handler sends the event to handleQueue, through handleEvent.
         manager.parseEngineMessage(#"2["n",1.5,{"a":[1,2]},9007199254740991]"#)
         drain(queue)

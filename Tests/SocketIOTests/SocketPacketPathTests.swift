@@ -56,7 +56,7 @@ import Testing
         let (manager, _, socket, queue) = connectedSocket()
         let values = Recorder<[Any]>()
         let id = socket.on(
-            "tick", values: { values.append($0.map { SocketValueConversion.any(from: $0) }) },
+            "tick", values: { values.append($0.values.map { SocketValueConversion.any(from: $0) }) },
             items: { _, _ in Issue.record("the [Any] callback ran for a network event") })
         queue.suspend()
         manager.parseEngineMessage(#"2["tick",1,true]"#)

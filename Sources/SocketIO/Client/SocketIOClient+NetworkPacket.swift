@@ -107,29 +107,29 @@ extension SocketIOClient {
             guard let name = event.eventName else { return .done }
             enum Plan {
                 case drop, handleQueue
-                case values([([JSONValue]) -> Void])
+                case values([(NetworkEventArguments) -> Void], endsWithRecoveryOffset: Bool)
             }
             let plan = self.state.withLock { state -> Plan in
                 guard state.session.connection.status == .connected else { return .drop }
                 guard state.anyHandler == nil else { return .handleQueue }
-                var subscribers: [([JSONValue]) -> Void] = []
+                var subscribers: [(NetworkEventArguments) -> Void] = []
                 for subscriber in state.incomingSubscribers {
                     let values = subscriber.values
-                    subscribers.append { values(name, $0) }
+                    subscribers.append { values(name, $0.values) }
                 }
                 for handler in state.handlers where handler.event == name {
                     guard let values = handler.values else { return .handleQueue }
                     subscribers.append(values)
                 }
-                return .values(subscribers)
+                return .values(subscribers, endsWithRecoveryOffset: Self.endsWithRecoveryOffset(event, in: state))
             }
             switch plan {
             case .drop:
                 return .done
             case .handleQueue:
                 return .handleQueue
-            case .values(let subscribers):
-                let arguments = event.arguments
+            case .values(let subscribers, let endsWithRecoveryOffset):
+                let arguments = NetworkEventArguments(values: event.arguments, endsWithRecoveryOffset: endsWithRecoveryOffset)
                 for subscriber in subscribers {
                     subscriber(arguments)
                 }
@@ -168,12 +168,28 @@ extension SocketIOClient {
     /// `handleEvent(_:data:isInternalMessage:withAck:)` reaches `items`. It is one of
     /// ``handlers``, removed with ``off(id:)``.
     package func on(
-        _ event: String, values: @escaping ([JSONValue]) -> Void,
+        _ event: String, values: @escaping (NetworkEventArguments) -> Void,
         items: @escaping NormalCallback
     ) -> UUID {
         var handler = SocketEventHandler(event: event, id: UUID(), callback: items)
         handler.values = values
         self.state.withLock { $0.handlers.append(handler) }
         return handler.id
+    }
+
+    /// Whether the last of `items` (an event's, with `ack`) is a recovering server's offset
+    /// (`NamespaceStateMachine.endsWithRecoveryOffset(asksForAck:lastArgumentIsString:)`), for a
+    /// subscriber that got the event's `[Any]`.
+    package func endsWithRecoveryOffset(_ items: [Any], ack: SocketAckEmitter) -> Bool {
+        let lastIsString = items.last is String
+        return self.state.withLock {
+            $0.session.connection.endsWithRecoveryOffset(asksForAck: ack.expected, lastArgumentIsString: lastIsString)
+        }
+    }
+
+    /// Whether `event`'s last argument is a recovering server's offset, in the caller's section.
+    static func endsWithRecoveryOffset(_ event: SocketIOProtocol.SocketPacket, in state: State) -> Bool {
+        let lastIsString = if case .string? = event.arguments.last { true } else { false }
+        return state.session.connection.endsWithRecoveryOffset(asksForAck: event.ackID != nil, lastArgumentIsString: lastIsString)
     }
 }

@@ -615,14 +615,17 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// - parameter ack: If > 0 then this event expects to get an ack back from the client.
     open func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
         let (anyHandler, handlers, subscribers, decoded) = self.state.withLock {
-            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber], [JSONValue]?) in
+            state -> (((SocketAnyEvent) -> Void)?, [SocketEventHandler], [IncomingSubscriber], NetworkEventArguments?) in
             // The decoded arguments when this is the network event the socket handed over
             // unchanged (``NetworkArguments``).
-            var decoded: [JSONValue]?
-            if !isInternalMessage {
-                decoded = state.networkArguments?.decoded(for: data)
-                state.networkArguments = nil
+            var decoded: NetworkEventArguments?
+            if !isInternalMessage, let values = state.networkArguments?.decoded(for: data) {
+                let lastIsString = if case .string? = values.last { true } else { false }
+                let endsWithOffset = state.session.connection.endsWithRecoveryOffset(
+                    asksForAck: ack >= 0, lastArgumentIsString: lastIsString)
+                decoded = NetworkEventArguments(values: values, endsWithRecoveryOffset: endsWithOffset)
             }
+            if !isInternalMessage { state.networkArguments = nil }
             guard state.session.connection.status == .connected || isInternalMessage else { return (nil, [], [], nil) }
             return (
                 state.anyHandler, state.handlers.filter { $0.event == event }, isInternalMessage ? [] : state.incomingSubscribers,
@@ -631,7 +634,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
         for subscriber in subscribers {
             if let decoded {
-                subscriber.values(event, decoded)
+                subscriber.values(event, decoded.values)
             } else {
                 subscriber.items(event, data)
             }
