@@ -8,7 +8,7 @@ import Testing
 /// EventSource against real servers on 127.0.0.1: a raw asyncio server for edge cases,
 /// aiohttp-sse and sse-starlette. Each test starts its own server process; the suite runs
 /// serialized only to keep a loaded machine's timing margins (idle timeouts) meaningful.
-@Suite(.serialized) struct LoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct LoopbackTests {
     private func request(_ server: TestServer, _ path: String) -> URLRequest {
         URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
     }
@@ -217,26 +217,44 @@ import Testing
         let monitor = LiveDataMonitor()
         await monitor.connect(to: url)
         _ = try await server.waitForLine { $0 == "LAST-EVENT-ID -" }
-        try await Task.sleep(.milliseconds(500))  // the stream (ids 1...5) ends
+        // The monitor has seen the whole stream (ids 1...5) when its data task's last id is 5:
+        // that, not a sleep, says when to reconnect.
+        let deadline = MonotonicInstant.now + .seconds(30)
+        var seen = await monitor.lastEventIdForTests
+        while seen != "5" && MonotonicInstant.now < deadline {
+            try await Task.sleep(.milliseconds(10))
+            seen = await monitor.lastEventIdForTests
+        }
+        #expect(seen == "5")
+        // Reconnecting sends it as Last-Event-ID, so the server resumes after 5.
         await monitor.connect(to: url)
-        _ = try await server.waitForLine { $0 == "LAST-EVENT-ID 5" }
+        _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "LAST-EVENT-ID 5" }
         await monitor.disconnect()
     }
 
-    @Test func seedReadmeExampleRunsAgainstALocalServer() async throws {
+    /// What the README example's task can be seen to do from outside (it only prints): it
+    /// requests the stream, and its task ends once the server has closed the stream (its
+    /// `for await` loop ends with `.closed`; the suite's time limit catches a task that does not).
+    @Test func seedReadmeExampleRequestsTheStreamAndEndsWhenTheServerClosesIt() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
         await seedReadmeConnect(urlRequest: self.request(server, "/events?count=2")).value
-        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /events") }
+        #expect(server.lines.count(where: { $0.hasPrefix("REQUEST GET /events") }) == 1)
     }
 
     @Test func seedResilientClientStopsRetryingOnCancel() async throws {
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
         let client = ResilientSSEClient()
-        await client.connect(to: URL(string: "http://127.0.0.1:\(server.port)/status/404")!)
-        _ = try await server.waitForLine { $0.hasPrefix("REQUEST GET /status/404") }
+        // A 503, which the client retries (after 2 s, then 4, 8...): only the cancel stops it.
+        await client.connect(to: URL(string: "http://127.0.0.1:\(server.port)/status/503")!)
+        let loop = try #require(await client.connectionTaskForTests)
+        _ = try await server.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("REQUEST GET /status/503") }
         await client.disconnect()
+        // The retry loop ends (without the cancel it would run about a minute, its five retries),
+        // and it made no other request.
+        await loop.value
+        #expect(server.lines.count(where: { $0.hasPrefix("REQUEST GET /status/503") }) == 1)
     }
 
     // MARK: - sse-starlette

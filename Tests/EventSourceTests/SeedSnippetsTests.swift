@@ -609,3 +609,16 @@ func seedReadmeDataOnly() {
         #expect(event.customField == "extra")
     }
 }
+
+// MARK: - What LoopbackTests observe of the seed's types (test code, not the seed's)
+
+extension LiveDataMonitor {
+    /// The last event id the monitor's current data task has seen: what its next `connect`
+    /// sends as Last-Event-ID.
+    var lastEventIdForTests: String? { self.dataTask?.lastMessageId }
+}
+
+extension ResilientSSEClient {
+    /// The task running the client's connect-and-retry loop (nil after `disconnect()`).
+    var connectionTaskForTests: Task<Void, Never>? { self.connectionTask }
+}

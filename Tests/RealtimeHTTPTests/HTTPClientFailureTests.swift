@@ -9,7 +9,7 @@ import Testing
 
 /// The native client against servers that fail: refused, reset, truncated, oversized,
 /// silent (`Tests/Servers/http_raw_server.py` and `http_server.py`).
-@Suite(.serialized) struct HTTPClientFailureTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct HTTPClientFailureTests {
     @Test func refusedConnection() async throws {
         let port = try unusedLocalPort()
         let client = HTTPClient()
@@ -139,7 +139,9 @@ import Testing
         let start = MonotonicInstant.now
         task.cancel()
         #expect(await task.value == .http(.cancelled))
-        #expect(MonotonicInstant.now - start < .milliseconds(500))
+        // Promptly: well before the 60 s idle timeout that would end the request otherwise. The
+        // bound is generous so a loaded machine cannot trip it (what it costs is a benchmark's).
+        #expect(MonotonicInstant.now - start < .seconds(15))
     }
 
     @Test func cancellingTheTaskStopsABodyStream() async throws {
@@ -155,7 +157,8 @@ import Testing
         let start = MonotonicInstant.now
         task.cancel()
         #expect(await task.value == .http(.cancelled))
-        #expect(MonotonicInstant.now - start < .milliseconds(500))
+        // Promptly: the server would go on for 20 s more (100 chunks, 200 ms apart); generous, as above.
+        #expect(MonotonicInstant.now - start < .seconds(10))
         #expect(client.idleConnectionCount == 0)
     }
 

@@ -31,11 +31,13 @@ import RealtimeIO
     }
 
     @Test func waitsThatEndInTimeNeverStopTheTarget() async throws {
-        let watchdog = HTTPIdleWatchdog(timeout: .milliseconds(40))
+        // Waits of about 5 ms against a 1 s timeout (a loaded machine stretches a 5 ms sleep, but
+        // not to a second), for more than two timeouts: the timer re-arms (or disarms) each time
+        // it fires.
+        let watchdog = HTTPIdleWatchdog(timeout: .seconds(1))
         let target = Target()
         let started = MonotonicInstant.now
-        // Short waits for several timeouts: the timer re-arms (or disarms) each time it fires.
-        while MonotonicInstant.now - started < .milliseconds(200) {
+        while MonotonicInstant.now - started < .milliseconds(2_500) {
             watchdog.beginWait(on: target)
             try await Task.sleep(.milliseconds(5))
             watchdog.endWait()

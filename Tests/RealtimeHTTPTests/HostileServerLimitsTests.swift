@@ -10,7 +10,7 @@ import Testing
 /// The native HTTP and WebSocket clients against servers that try to exhaust them
 /// (`http_raw_server.py`, `ws_hostile_server.py`): each ends in a typed error with the peak
 /// resident memory bounded by the configured limit, and the process goes on working.
-@Suite(.serialized) struct HostileServerLimitsTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct HostileServerLimitsTests {
     /// A generous bound on what one hostile exchange may add to the peak resident set: the
     /// limit it hits plus buffers, far below what the server would make an unbounded client hold.
     static func expectBounded(_ peak: PeakMemory, limit: Int, _ label: String) {

@@ -8,7 +8,7 @@ import Testing
 /// TLS verification through the HTTP and WebSocket clients (not only `TLSStream`): with the
 /// test CA trusted, a certificate for another name, an expired one and one from an unknown
 /// issuer are each refused with their own typed error; only an explicit option weakens it.
-@Suite(.serialized) struct TLSVerificationEntryPointTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct TLSVerificationEntryPointTests {
     static let certificates = Task { try await TestCertificates.makeOffThePool() }
 
     static let cases: [(leaf: String, kind: NetworkError.Kind)] = [

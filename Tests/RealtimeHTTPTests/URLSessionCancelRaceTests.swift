@@ -14,7 +14,7 @@ import FoundationNetworking
 /// a cancelled FoundationNetworking task reports is not a failure of its own. The same race,
 /// on swift-corelibs-foundation, could also trap in TaskRegistry ("a task that in not in the
 /// registry"); see `URLSessionTransportDelegate.urlSession(_:task:didCompleteWithError:)`.
-@Suite struct URLSessionCancelRaceTests {
+@Suite(TestTimeLimit.minutes(2)) struct URLSessionCancelRaceTests {
     /// Rounds of one exchange each (`REALTIME_CANCEL_RACE_ROUNDS`, default 300).
     static let rounds = Int(ProcessInfo.processInfo.environment["REALTIME_CANCEL_RACE_ROUNDS"] ?? "") ?? 300
 

@@ -10,7 +10,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite(.serialized) struct URLSessionHTTPTransportTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct URLSessionHTTPTransportTests {
     @Test func echoesMethodHeadersAndBody() async throws {
         let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()

@@ -7,7 +7,7 @@ import Testing
 /// Keep-alive as URLSession does it: the requests of one ``URLSessionHTTPTransport`` (one
 /// engine's polling, one event source process-wide) reuse the session's connection, and
 /// separate transports (separate engines) do not share connections.
-@Suite(.serialized) struct URLSessionKeepAliveTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct URLSessionKeepAliveTests {
     @Test func sequentialRequestsReuseTheSessionsConnection() async throws {
         let server = try await SharedTestServer.http.server()
         let transport = URLSessionHTTPTransport()

@@ -13,7 +13,7 @@ import FoundationNetworking
 /// delegate (it streams the bodies) and asks the caller's one about authentication challenges
 /// first. FoundationNetworking issues no server-trust challenge on Linux, but it does issue an
 /// HTTP Basic one for a 401, so that is the challenge proven here against `http_server.py`.
-@Suite(.serialized) struct URLSessionSessionDelegateTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct URLSessionSessionDelegateTests {
     /// Records every task-level challenge and answers it as told.
     final class RecordingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         struct Challenge: Sendable, Equatable {

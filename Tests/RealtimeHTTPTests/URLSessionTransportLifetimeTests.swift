@@ -13,7 +13,7 @@ import FoundationNetworking
 /// data tasks were in (suspended for backpressure, cancelled at a redirect, timed out).
 /// LeakSanitizer found a whole session left behind (docs/RELIABILITY.md); these tests see it
 /// without a sanitizer, through weak references.
-@Suite(.serialized) struct URLSessionTransportLifetimeTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct URLSessionTransportLifetimeTests {
     enum Scenario: String, CaseIterable, CustomTestStringConvertible {
         case suspendedThenCancelled
         case suspendedThenDropped

@@ -8,7 +8,7 @@ import Testing
 /// The native client against a hand-written asyncio server that breaks the protocol
 /// (`Tests/Servers/ws_hostile_server.py`): each violation must end in the right close code
 /// on the wire and a typed error, with bounded memory.
-@Suite(.serialized) struct WebSocketHostileServerTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct WebSocketHostileServerTests {
     static func connect(
         _ server: TestServer, _ path: String,
         options: WebSocketOptions = WebSocketOptions()

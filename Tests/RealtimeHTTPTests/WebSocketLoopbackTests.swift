@@ -6,7 +6,7 @@ import Testing
 
 /// The native client against the real Python `websockets` 17.4 server
 /// (`Tests/Servers/ws_echo_server.py`).
-@Suite(.serialized) struct WebSocketLoopbackTests {
+@Suite(.serialized, TestTimeLimit.minutes(2)) struct WebSocketLoopbackTests {
     static func connect(
         _ server: TestServer, _ path: String, options: WebSocketOptions = WebSocketOptions(),
         scheme: String = "ws", host: String = "127.0.0.1"

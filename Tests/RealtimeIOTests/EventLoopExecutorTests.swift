@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import RealtimeIO
 
-@Suite("EventLoop as an opt-in task executor")
+@Suite("EventLoop as an opt-in task executor", TestTimeLimit.minutes(2))
 struct EventLoopExecutorTests {
     @Test("a task preferring the loop runs its I/O on the loop thread and echoes correctly")
     func echoOnLoop() async throws {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import RealtimeIO
 
-@Suite("Connecting to the first of several addresses (RFC 8305, simplified)")
+@Suite("Connecting to the first of several addresses (RFC 8305, simplified)", TestTimeLimit.minutes(2))
 struct HappyEyeballsTests {
     private func address(_ host: String, _ port: Int) throws -> SocketAddress {
         try #require(SocketAddress(numericHost: host, port: UInt16(port)))

@@ -7,7 +7,7 @@ import TestSupport
 import Glibc
 @testable import RealtimeIO
 
-@Suite("TCP streams against a real asyncio peer")
+@Suite("TCP streams against a real asyncio peer", TestTimeLimit.minutes(2))
 struct TCPStreamTests {
     @Test("small echo round trip")
     func smallEcho() async throws {
@@ -144,9 +144,14 @@ struct TCPStreamTests {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["greet"]) { server in
             let stream = try await IOTestHelpers.connect(port: server.port)
             defer { stream.close() }
-            // By now "hello" and the FIN are in the receive queue and their edge was reported:
-            // the short read takes both, and the 0 that follows brings no new edge.
-            try await Task.sleep(nanoseconds: 300_000_000)
+            // Wait until "hello" and the FIN are in the receive queue (the kernel shows the socket
+            // in CLOSE_WAIT), not for a sleep that is long enough only usually: the short read
+            // takes both, and the 0 that follows brings no new edge.
+            _ = try await server.waitForLine(timeout: .seconds(30)) { $0 == "CLOSED" }
+            let finQueued = await ProcessResources.eventually(timeout: .seconds(30)) {
+                LoopbackSockets.peerClosed(remotePort: server.port) ?? true
+            }
+            #expect(finQueued, "the server's FIN never arrived")
             #expect(try await stream.read(maxLength: 100) == Array("hello".utf8))
             let eof = Task { try await stream.read(maxLength: 100) }
             let watchdog = Task {
@@ -273,12 +278,31 @@ struct TCPStreamTests {
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
             let stream = try await IOTestHelpers.connect(port: server.port)
             defer { stream.close() }
-            let first = Task { try await stream.read(maxLength: 10) }
-            try await Task.sleep(.milliseconds(50))
-            let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
-            #expect(error?.kind == .concurrentOperation)
+            // Two reads at once, no sleep deciding which starts first: the one that comes second
+            // fails at once (nothing was written, so the other cannot end), and that failure is
+            // the signal that the other read is pending. Then the pending read gets the byte.
+            let (ended, ends) = AsyncStream.makeStream(of: (Int, Result<[UInt8], any Error>).self)
+            let readers = (0..<2).map { index in
+                Task {
+                    do {
+                        ends.yield((index, .success(try await stream.read(maxLength: 10))))
+                    } catch {
+                        ends.yield((index, .failure(error)))
+                    }
+                }
+            }
+            var results = ended.makeAsyncIterator()
+            let (second, failure) = try #require(await results.next())
+            if case .failure(let error as NetworkError) = failure {
+                #expect(error.kind == .concurrentOperation)
+            } else {
+                Issue.record("the second read did not fail with a NetworkError: \(failure)")
+            }
             try await stream.write([42])
-            #expect(try await first.value == [42])
+            let (first, read) = try #require(await results.next())
+            #expect(first != second)
+            #expect(try read.get() == [42])
+            for reader in readers { await reader.value }
         }
     }
 
@@ -381,9 +405,16 @@ struct TCPStreamTests {
                 }
                 try await Task.sleep(.microseconds(iteration % 7 * 500))
                 stream.close()
-                for result in [await writer.result.map { _ in () }, await reader.result] {
-                    if case .failure(let error as NetworkError) = result {
-                        #expect([.closed, .connectionReset].contains(error.kind), "\(error)")
+                // Neither loop ends on its own (the echo server closes only after we do): each must
+                // end with a NetworkError, closed or reset; a success or another error fails.
+                for (name, result) in [("writer", await writer.result.map { _ in () }), ("reader", await reader.result)] {
+                    switch result {
+                    case .failure(let error as NetworkError):
+                        #expect([.closed, .connectionReset].contains(error.kind), "\(name): \(error)")
+                    case .failure(let error):
+                        Issue.record("\(name) ended with \(type(of: error)): \(error)")
+                    case .success:
+                        Issue.record("\(name) ended without an error after close()")
                     }
                 }
             }

@@ -9,7 +9,7 @@ import TestSupport
 /// Certificates made once for the whole suite (RSA key generation is slow), off the pool.
 private let sharedCertificates = Task { try await TestCertificates.makeOffThePool() }
 
-@Suite("TLS streams against a real asyncio TLS peer")
+@Suite("TLS streams against a real asyncio TLS peer", TestTimeLimit.minutes(2))
 struct TLSStreamTests {
     /// Runs `body` against a TLS server presenting `leaf`.pem.
     private func withServer(
@@ -233,12 +233,31 @@ struct TLSStreamTests {
         try await self.withServer("localhost") { server in
             let stream = try await IOTestHelpers.connect(port: server.port, tls: try await self.trustingTestCA())
             defer { stream.close() }
-            let first = Task { try await stream.read(maxLength: 10) }
-            try await Task.sleep(.milliseconds(50))
-            let error = await IOTestHelpers.expectError(.concurrentOperation) { try await stream.read(maxLength: 10) }
-            #expect(error?.kind == .concurrentOperation)
+            // Two reads at once, no sleep deciding which starts first: the one that comes second
+            // fails at once (nothing was written, so the other cannot end), and that failure is
+            // the signal that the other read is pending. Then the pending read gets the byte.
+            let (ended, ends) = AsyncStream.makeStream(of: (Int, Result<[UInt8], any Error>).self)
+            let readers = (0..<2).map { index in
+                Task {
+                    do {
+                        ends.yield((index, .success(try await stream.read(maxLength: 10))))
+                    } catch {
+                        ends.yield((index, .failure(error)))
+                    }
+                }
+            }
+            var results = ended.makeAsyncIterator()
+            let (second, failure) = try #require(await results.next())
+            if case .failure(let error as NetworkError) = failure {
+                #expect(error.kind == .concurrentOperation)
+            } else {
+                Issue.record("the second read did not fail with a NetworkError: \(failure)")
+            }
             try await stream.write([42])
-            #expect(try await first.value == [42])
+            let (first, read) = try #require(await results.next())
+            #expect(first != second)
+            #expect(try read.get() == [42])
+            for reader in readers { await reader.value }
         }
     }
 
@@ -300,9 +319,16 @@ struct TLSStreamTests {
                 }
                 try await Task.sleep(.microseconds(iteration % 5 * 1000))
                 stream.close()
-                for result in [await writer.result.map { _ in () }, await reader.result] {
-                    if case .failure(let error as NetworkError) = result {
-                        #expect([.closed, .connectionReset].contains(error.kind), "\(error)")
+                // Neither loop ends on its own (the echo server closes only after we do): each must
+                // end with a NetworkError, closed or reset; a success or another error fails.
+                for (name, result) in [("writer", await writer.result.map { _ in () }), ("reader", await reader.result)] {
+                    switch result {
+                    case .failure(let error as NetworkError):
+                        #expect([.closed, .connectionReset].contains(error.kind), "\(name): \(error)")
+                    case .failure(let error):
+                        Issue.record("\(name) ended with \(type(of: error)): \(error)")
+                    case .success:
+                        Issue.record("\(name) ended without an error after close()")
                     }
                 }
             }

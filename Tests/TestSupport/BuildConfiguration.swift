@@ -14,7 +14,7 @@ public enum BuildConfiguration {
 
     /// Why WebSocket tests are skipped in that build.
     public static let noWebSocketReason: Comment =
-        "REALTIME_NO_NATIVE_STACK: the default transport is URLSession, and FoundationNetworking's libcurl on Linux cannot open a WebSocket (NSURLErrorUnsupportedURL); the URLSession WebSocket adapter is covered by URLSessionWebSocketUpgradeTests"
+        "REALTIME_NO_NATIVE_STACK: the default transport is URLSession, and FoundationNetworking's libcurl on Linux cannot open a WebSocket (NSURLErrorUnsupportedURL); the URLSession WebSocket adapter is exercised only against scripted tasks (URLSessionWebSocketUpgradeTests): on Linux it never meets a real server"
 }
 
 extension Trait where Self == ConditionTrait {
