@@ -13,6 +13,7 @@
 #
 # Environment: SANITIZE_JOBS (build jobs, default 2), SANITIZE_NICE (default 5),
 # SANITIZE_SHARDS (run the suites in that many processes at once, see below; default 1),
+# SANITIZE_SUITE_TIMEOUT (seconds per test target when SANITIZE_SHARDS is 1; default 7200),
 # SANITIZE_EXTRA_TSAN / SANITIZE_EXTRA_ASAN (appended to the options).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,9 +69,13 @@ failed=()
 for suite in "${suites[@]}"; do
   t0=$(date +%s)
   log="$logs/$suite.log"
-  nice -n "$nice" swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" \
-    --filter "^$suite([./]|\$)" > "$log" 2>&1
+  # A time limit per test target (SANITIZE_SUITE_TIMEOUT seconds, default 7200): a hang fails
+  # instead of holding the run forever. (CI's SANITIZE_SHARDS path goes through run-tests.py,
+  # whose shard limit also prints every thread of the hung process.)
+  timeout -k 30 "${SANITIZE_SUITE_TIMEOUT:-7200}" nice -n "$nice" swift test --skip-build --no-parallel \
+    --sanitize="$kind" --scratch-path "$scratch" --filter "^$suite([./]|\$)" > "$log" 2>&1
   rc=$?
+  if [ "$rc" -eq 124 ]; then echo "sanitize: $suite TIMED OUT after ${SANITIZE_SUITE_TIMEOUT:-7200} s"; fi
   reports=$(grep -cE "$banner" "$log")
   summary=$(grep -E 'Test run with [0-9]+ tests' "$log" | tail -1 | sed 's/^.*Test run/Test run/')
   echo "sanitize: $suite rc=$rc reports=$reports $(( $(date +%s) - t0 )) s ${summary}"
