@@ -7,7 +7,10 @@ package enum ToolVersion {
 
 /// `sio`'s exit statuses (shown by `sio --help`).
 package enum SIOExitStatus: Int32, Sendable, CaseIterable {
-    /// The emit was acknowledged (or sent, with `--no-ack`); stdin ended; the tool was stopped.
+    /// The emit was acknowledged (or sent, with `--no-ack`); stdin ended in interactive mode.
+    ///
+    /// SIGINT and SIGTERM are not handled: they end the process at once (no clean disconnect),
+    /// and a shell reports 130 and 143 (``signalRows``).
     case success = 0
     case usage = 1
     /// No connection: refused, timed out, TLS failure, the namespace refused (CONNECT_ERROR).
@@ -23,11 +26,21 @@ package enum SIOExitStatus: Int32, Sendable, CaseIterable {
         case .success: "Success: the --emit was acknowledged (or sent, with --no-ack), or stdin ended in interactive mode."
         case .usage: "Usage error: unknown option, invalid value, unreadable --cacert file."
         case .connectionFailed:
-            "Connection failed: refused, timed out (--connect-timeout), TLS failure, or the namespace refused the connection (its message is printed)."
+            "Connection failed: refused, timed out (--connect-timeout), TLS failure, or the namespace refused the connection (its message and data are printed)."
         case .ackTimeout: "No ack within --ack-timeout (--emit)."
         case .disconnected: "Disconnected after connecting: by the server, or the connection dropped and was not (or could not be) re-established."
         }
     }
+
+    /// What a shell reports when `sio` is stopped by a signal: it installs no handler, so the
+    /// default action ends the process at once, and the status is 128 + the signal's number.
+    static let signalRows: [(label: String, help: String)] = [
+        (
+            "130",
+            "Interrupted (SIGINT, Ctrl-C): sio installs no signal handler, so the signal ends it at once, without a clean disconnect; the shell reports 128 + 2."
+        ),
+        ("143", "Terminated (SIGTERM): ended the same way; the shell reports 128 + 15."),
+    ]
 }
 
 /// What `sio` does once connected.
@@ -69,7 +82,17 @@ package struct SIOOptions: ToolOptions {
     package var interactive = false
     package var listenOnly = false
     package var reconnects = true
+    /// `--reconnect-delay`: the manager's `reconnectWait`, whole seconds; `nil`: its default.
+    package var reconnectDelay: Int?
+    /// `--reconnect-delay-max`: the manager's `reconnectWaitMax`, whole seconds; `nil`: its default.
+    package var reconnectDelayMax: Int?
     package var silent = false
+
+    /// The manager's defaults for `reconnectWait` and `reconnectWaitMax` (socket.io-client-swift's).
+    package static let defaultReconnectDelay = 10
+    package static let defaultReconnectDelayMax = 30
+    /// How often a connect still pending says so on stderr, in seconds.
+    package static let stillConnectingInterval = 5
 
     package init(serverURL: URL) {
         self.serverURL = serverURL
@@ -96,13 +119,21 @@ extension SIOOptions {
         discussion: """
             Every event the server sends is printed on stdout as one JSON line, {"event":"name","args":[...]}; \
             an ack as {"event":"name","ack":[...]}. Binary values are {"$binary":"<base64>"} (the same form \
-            sends binary). Progress (connecting, reconnecting, disconnected) goes to stderr.
+            sends binary). Progress (connecting, still connecting every \(stillConnectingInterval) s, reconnecting, disconnected) goes to \
+            stderr.
 
             Modes: with --emit, emit one event, print its ack and exit. Otherwise, with -i or when stdin is \
             not a terminal (unless --listen), read lines 'event [json ...]' from stdin (the event name as a \
             word or a JSON string, then whitespace-separated JSON arguments), emit each asking for an ack, \
-            and exit 0 at the end of stdin once the acks are in (or timed out). Otherwise print events \
-            until disconnected.
+            and exit 0 at the end of stdin once the acks are in (or timed out). Blank lines and lines whose \
+            first character other than a space or tab is # are skipped (comments); a line that does not \
+            parse is reported on stderr with its number and skipped. Otherwise print events until disconnected.
+
+            Reconnection: when the connection drops after connecting, sio tries again at once, then waits \
+            between tries --reconnect-delay seconds times 1.5 for each try made, plus up to half that again at \
+            random, kept between --reconnect-delay and --reconnect-delay-max, until it connects again (it \
+            prints 'reconnected'); with --no-reconnect it exits with status 4. A first connect that fails is not \
+            retried: sio exits with status 2.
 
               sio http://localhost:3000 --auth '{"token":"abc"}'
               sio https://example.com/admin --emit message:send --data '"hello"' --data 42
@@ -134,12 +165,22 @@ extension SIOOptions {
             OptionDescription(["--no-ack"], help: "With --emit: ask for no ack; exit once the event is sent."),
             OptionDescription(["-i", "--interactive"], help: "Read 'event [json ...]' lines from stdin and emit them."),
             OptionDescription(["-l", "--listen"], help: "Only print incoming events; never read stdin."),
-            OptionDescription(["--connect-timeout"], value: "seconds", help: "Give up connecting after <seconds> (default: 20)."),
+            OptionDescription(
+                ["--connect-timeout"], value: "seconds",
+                help: "Give up connecting after <seconds> (default: 20); meanwhile, every \(stillConnectingInterval) s, say so on stderr."),
             OptionDescription(["--no-reconnect"], help: "Do not reconnect when the connection drops: exit with status 4."),
+            OptionDescription(
+                ["--reconnect-delay"], value: "seconds",
+                help: "The least wait between reconnection tries, in whole seconds (default: 10)."),
+            OptionDescription(
+                ["--reconnect-delay-max"], value: "seconds",
+                help: "The most wait between reconnection tries, in whole seconds (default: 30, or --reconnect-delay when larger)."),
             OptionDescription(["-s", "--silent"], help: "Print no progress on stderr (errors are still printed)."),
         ],
         sections: [
-            HelpSection(title: "Exit status", rows: SIOExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) })
+            HelpSection(
+                title: "Exit status",
+                rows: SIOExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) } + SIOExitStatus.signalRows)
         ])
 
     /// Interprets a parsed command line (see ``parse(_:)`` for the whole way from `[String]`).
@@ -174,6 +215,7 @@ extension SIOOptions {
         options.interactive = parsed.flag("--interactive")
         options.listenOnly = parsed.flag("--listen")
         options.reconnects = !parsed.flag("--no-reconnect")
+        try options.readReconnectDelays(parsed)
         options.silent = parsed.flag("--silent")
 
         let emit = parsed.spelling("--emit")
@@ -190,6 +232,28 @@ extension SIOOptions {
             throw .conflictingOptions(parsed.spelling("--interactive"), parsed.spelling("--listen"))
         }
         return options
+    }
+
+    /// `--reconnect-delay` and `--reconnect-delay-max`, as the manager's `reconnectWait` and
+    /// `reconnectWaitMax` (whole seconds). Given one, the other follows it: the manager waits
+    /// `max(reconnectWait, min(backoff, reconnectWaitMax))`, so a maximum below the minimum
+    /// would be ignored.
+    private mutating func readReconnectDelays(_ parsed: ParsedCommandLine) throws(UsageError) {
+        let delay = try parsed.positiveInteger("--reconnect-delay")
+        let delayMax = try parsed.positiveInteger("--reconnect-delay-max")
+        guard delay != nil || delayMax != nil else { return }
+        if !self.reconnects {
+            let given = delay != nil ? "--reconnect-delay" : "--reconnect-delay-max"
+            throw .conflictingOptions(parsed.spelling("--no-reconnect"), parsed.spelling(given))
+        }
+        if let delay, let delayMax, delayMax < delay {
+            throw .invalidValue(
+                option: parsed.spelling("--reconnect-delay-max"), value: String(delayMax),
+                reason: "expected at least --reconnect-delay (\(delay))")
+        }
+        let wait = delay ?? min(Self.defaultReconnectDelay, delayMax ?? Self.defaultReconnectDelay)
+        self.reconnectDelay = wait
+        self.reconnectDelayMax = delayMax ?? max(Self.defaultReconnectDelayMax, wait)
     }
 
     /// The URL as the manager wants it (`http`/`https`, no path, no query), its query items, and

@@ -27,21 +27,21 @@ struct SIOTool {
         let socket = EventPrintingSocket(manager: manager, nsp: self.options.namespace, console: self.console)
         manager.nsps[self.options.namespace] = socket
         let finished = Completion<SIOExitStatus>()
-        let connected = SetOnceFlag()
-        self.reportProgress(of: socket, connected: connected, finished: finished)
+        let progress = ConnectionProgress(console: self.console)
+        progress.observe(socket, finished: finished)
 
         self.console.progress(
             "connecting to \(self.options.serverURL.absoluteString) "
                 + "(namespace \(self.options.namespace), transport \(self.options.transport.rawValue))")
+        let reminders = Task { await self.remindWhileConnecting(progress) }
         do {
+            defer { reminders.cancel() }
             try await socket.connect(withPayload: self.authPayload(), timeout: self.options.connectTimeout)
         } catch {
-            self.console.error("could not connect: \(error)")
+            self.console.error("could not connect: \(progress.failureMessage(for: error))")
             manager.disconnect()
             return .connectionFailed
         }
-        connected.set()
-        self.console.progress("connected (sid \(socket.sid ?? "?"))")
 
         switch self.mode {
         case .emit(let event, let arguments, let waitsForAck):
@@ -98,6 +98,8 @@ struct SIOTool {
             .reconnects(self.options.reconnects),
             .handleQueue(DispatchQueue(label: "sio.handlers")),
         ]
+        if let wait = self.options.reconnectDelay { config.insert(.reconnectWait(wait)) }
+        if let waitMax = self.options.reconnectDelayMax { config.insert(.reconnectWaitMax(waitMax)) }
         if let path = self.options.path { config.insert(.path(path)) }
         switch self.options.transport {
         case .auto: break
@@ -143,28 +145,22 @@ struct SIOTool {
 
     // MARK: Progress
 
-    /// Lifecycle events on stderr; a disconnection after connecting ends the run.
-    private func reportProgress(of socket: SocketIOClient, connected: SetOnceFlag, finished: Completion<SIOExitStatus>) {
-        let console = self.console
-        socket.on(clientEvent: .reconnect) { items, _ in
-            console.progress("connection lost (\(items.first.map { "\($0)" } ?? "no reason")); reconnecting")
-        }
-        socket.on(clientEvent: .reconnectAttempt) { items, _ in
-            let remaining = items.first as? Int ?? -1
-            console.progress(remaining >= 0 ? "reconnecting (\(remaining) attempts left)" : "reconnecting")
-        }
-        socket.on(clientEvent: .connect) { _, _ in
-            // The first connect is reported by `run()` once `connect` returns.
-            if connected.isSet { console.progress("reconnected (sid \(socket.sid ?? "?"))") }
-        }
-        socket.on(clientEvent: .error) { items, _ in
-            // Before the first connect, `connect` throws the error and `run()` reports it.
-            if connected.isSet { console.progress("error: \(items.map { "\($0)" }.joined(separator: ", "))") }
-        }
-        socket.on(clientEvent: .disconnect) { items, _ in
-            guard connected.isSet else { return }
-            console.progress("disconnected (\(items.first.map { "\($0)" } ?? "no reason"))")
-            finished.finish(.disconnected)
+    /// Until cancelled, every `SIOOptions.stillConnectingInterval` seconds within the connect timeout:
+    /// "still connecting to URL (N s)...", with the last error the socket reported, if any.
+    private func remindWhileConnecting(_ progress: ConnectionProgress) async {
+        let url = self.options.serverURL.absoluteString
+        let interval = Double(SIOOptions.stillConnectingInterval)
+        var elapsed = interval
+        while elapsed < self.options.connectTimeout {
+            do {
+                try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+            } catch {
+                return
+            }
+            guard !Task.isCancelled, !progress.hasConnected else { return }
+            let lastError = progress.lastErrorWhileConnecting.map { "; last error: \($0)" } ?? ""
+            self.console.progress("still connecting to \(url) (\(Self.format(seconds: elapsed)) s)...\(lastError)")
+            elapsed += interval
         }
     }
 
