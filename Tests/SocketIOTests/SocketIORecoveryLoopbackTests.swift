@@ -20,7 +20,7 @@ struct SocketIORecoveryLoopbackTests {
 
         /// `reconnectWait` 1: the first try is at once, the next one a second later (0 would start
         /// a new try before the first one's handshake is done).
-        init(port: Int, mode: TransportMode, reconnects: Bool = true) {
+        init(port: Int, mode: TransportMode, reconnects: Bool = true, subclassed: Bool = false) {
             self.manager = SocketManager(
                 socketURL: URL(string: "http://127.0.0.1:\(port)")!,
                 config: mode.options + [
@@ -28,7 +28,14 @@ struct SocketIORecoveryLoopbackTests {
                     .reconnectWait(1), .reconnectWaitMax(1),
                     .randomizationFactor(0),
                 ])
-            self.socket = self.manager.defaultSocket
+            if subclassed {
+                // As `sio` and upstream apps install one: the manager's socket for "/".
+                let socket = EventCountingSocket(manager: self.manager, nsp: "/")
+                self.manager.nsps["/"] = socket
+                self.socket = socket
+            } else {
+                self.socket = self.manager.defaultSocket
+            }
             let log = self.log
             self.socket.on(clientEvent: .connect) { _, _ in log.append("connect") }
             for event in ["room", "bin", "vol", "withack", "fake"] {
@@ -99,10 +106,36 @@ struct SocketIORecoveryLoopbackTests {
             #expect(client.socket.recovered, "round \(round)")
             #expect(client.socket.sid == sid)
         }
-        // The CONNECTs after the cuts carried the session id and the last offset.
+        // The CONNECTs after the cuts carried the session id and the last offset. (The
+        // server's line of the last one may come after the client saw `connect`: wait for it.)
+        _ = try await server.waitForLine { _ in server.lines.filter { $0.hasPrefix(#"{"connection""#) }.count >= 3 }
         let connections = server.lines.filter { $0.hasPrefix(#"{"connection""#) }
         #expect(connections.count == 3)
         #expect(connections.dropFirst().allSatisfy { $0.contains(#""recovered":true"#) && $0.contains(#""pid":"#) && $0.contains(#""offset":"#) })
+    }
+
+    /// A `SocketIOClient` subclass that overrides the open `handleEvent` and calls `super` (its
+    /// packets take `handleQueue` and the open `handlePacket`) recovers as the base class does:
+    /// the offset of the last event goes with the reconnection's CONNECT, the missed events
+    /// are replayed and the override sees each of them.
+    @Test(arguments: TransportMode.available)
+    func aSubclassedSocketIsRecoveredToo(_ mode: TransportMode) async throws {
+        let server = try await TestServer.startNode("node_recovery_server.js")
+        defer { server.stop() }
+        let client = Client(port: server.port, mode: mode, subclassed: true)
+        defer { client.manager.disconnect() }
+
+        let sid = try #require(await client.connectAndWarm())
+        let mark = client.log.count
+        #expect(await client.ask("cut", "server") != nil)
+        #expect(await client.log.wait { $0.count >= mark + Self.replay.count })
+        #expect(client.log(after: mark) == Self.replay)
+        #expect(client.socket.recovered)
+        #expect(client.socket.sid == sid)
+        let reconnected = try await server.waitForLine { $0.hasPrefix(#"{"connection""#) && $0.contains(#""pid":"#) }
+        #expect(reconnected.contains(#""recovered":true"#) && reconnected.contains(#""offset":"#), "\(reconnected)")
+        let overridden = try #require(client.socket as? EventCountingSocket)
+        #expect(overridden.networkEvents.values.filter { $0 == "room" }.count == 4)  // "room" 0, 1, 2, 3
     }
 
     /// The client closes its own engine (the manager reconnects): the same recovery.
@@ -193,5 +226,17 @@ struct SocketIORecoveryLoopbackTests {
             #expect(!client.socket.recovered)
             #expect(client.socket.sid != sid)
         }
+    }
+}
+
+/// A socket subclass as apps (and `sio`) write them: it overrides the open `handleEvent` and
+/// calls `super`, which sends its packets through `handleQueue` and the open `handlePacket`.
+final class EventCountingSocket: SocketIOClient, @unchecked Sendable {
+    // @unchecked: SocketIOClient is thread-safe; this adds one Sendable `let`.
+    let networkEvents = Recorder<String>()
+
+    override func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
+        if !isInternalMessage { self.networkEvents.append(event) }
+        super.handleEvent(event, data: data, isInternalMessage: isInternalMessage, withAck: ack)
     }
 }

@@ -97,7 +97,9 @@ extension SocketIOClient {
                 self.didConnect(toNamespace: self.nsp, payload: payload)
             case .deliverEvent(let event):
                 if case .upstream(let packet)? = received {
-                    let event = event.data == nil ? packet : SocketIOClient.publicPacket(from: event)
+                    // The received event itself, as given; an event kept while connecting
+                    // (delivered with the CONNECT) back in the public shape.
+                    let event = packet.type.isEvent ? packet : SocketIOClient.publicPacket(from: event)
                     self.handleEvent(event.event, data: event.args, isInternalMessage: false, withAck: event.id)
                 } else {
                     self.deliverNetworkEvent(event)
@@ -170,15 +172,20 @@ extension SocketIOClient {
 
     /// The protocol layer's view of `packet` for the machine.
     ///
-    /// - Parameter full: convert the payload of an event or ack too (needed while connecting,
-    ///   when the machine keeps it); otherwise only its header, and the received packet itself
-    ///   is delivered.
+    /// An event's payload is always converted: the machine reads the recovery offset from its
+    /// last argument (so a packet given to the open `handlePacket(_:)`, a subclass's path,
+    /// keeps the session's offset as the direct path does) and keeps it while connecting.
+    ///
+    /// - Parameter full: convert an ack's payload too (needed while connecting, when the
+    ///   machine keeps it); otherwise only its header, and the received packet itself is
+    ///   delivered.
     static func protocolPacket(of packet: SocketPacket, full: Bool) -> SocketIOProtocol.SocketPacket {
         let data: JSONValue? =
             switch packet.type {
             case .connect, .error: packet.data.first.map { SocketValueConversion.jsonValue(from: $0) }
             case .disconnect: nil
-            case .event, .ack, .binaryEvent, .binaryAck:
+            case .event, .binaryEvent: .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) })
+            case .ack, .binaryAck:
                 full ? .array(packet.data.map { SocketValueConversion.jsonValue(from: $0) }) : nil
             }
         return SocketIOProtocol.SocketPacket(

@@ -39,6 +39,11 @@ public struct SocketPacket: CustomStringConvertible {
         public var isBinary: Bool {
             return self == .binaryAck || self == .binaryEvent
         }
+
+        /// An EVENT or BINARY_EVENT.
+        var isEvent: Bool {
+            self == .event || self == .binaryEvent
+        }
     }
 
     // MARK: Properties
