@@ -4,8 +4,13 @@ import SocketIO
 /// The shared state of one ``SocketIOClient/AsyncThrowingStream``: a bounded buffer, the
 /// waiting consumers, the terminal result and the termination handler, behind one lock.
 ///
-/// Every input takes the lock, updates ``State``, and returns what to do; resuming waiters and
-/// calling the termination handler happen after the lock is released.
+/// Every input takes the lock, updates ``State``, and returns what to do; resuming waiters,
+/// reporting backpressure and calling the termination handler happen after the lock is
+/// released.
+///
+/// With a ``StreamBackpressure``, the buffer reports when it reaches its high-water mark
+/// (the consumer fell behind) and when the consumer drained it to the low-water mark, or the
+/// stream ended (it caught up): each "behind" is followed by exactly one "caught up".
 final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>: Sendable {
     typealias Stream = SocketIOClient.AsyncThrowingStream<Element, Failure>
     typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
@@ -27,73 +32,104 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
         var terminationHandler: (@Sendable (Stream.Termination) -> Void)?
         /// Set once the termination happened, so a handler installed later still runs once.
         var termination: Stream.Termination?
+        /// The buffer reached the backpressure's high-water mark and was not drained since.
+        var behind = false
+        /// Values the policy dropped.
+        var dropped = 0
+
+        /// Leaves "behind" (when it was): `true` when the caller must report it.
+        mutating func catchUp() -> Bool {
+            defer { self.behind = false }
+            return self.behind
+        }
     }
 
     private enum YieldAction {
         case resume(Waiter)
-        case result(Stream.Continuation.YieldResult)
+        case result(Stream.Continuation.YieldResult, fellBehind: Bool)
     }
 
     private let policy: Stream.BufferingPolicy
+    private let backpressure: StreamBackpressure?
     private let state = LockedValue(State())
 
-    init(policy: Stream.BufferingPolicy) {
+    init(policy: Stream.BufferingPolicy, backpressure: StreamBackpressure? = nil) {
         self.policy = policy
+        self.backpressure = backpressure
     }
+
+    /// Values the buffering policy dropped so far.
+    var droppedCount: Int { self.state.withLock { $0.dropped } }
 
     // MARK: Producer inputs
 
     func yield(_ element: Element) -> Stream.Continuation.YieldResult {
         let action: YieldAction = self.state.withLock { state in
-            guard case .active = state.phase else { return .result(.terminated) }
+            guard case .active = state.phase else { return .result(.terminated, fellBehind: false) }
             if !state.waiters.isEmpty {
                 return .resume(state.waiters.removeFirst())
             }
+            let result: Stream.Continuation.YieldResult
             switch self.policy {
             case .unbounded:
                 state.buffer.append(element)
-                return .result(.enqueued(remaining: Int.max))
+                result = .enqueued(remaining: Int.max)
             case .bufferingOldest(let limit):
-                guard state.buffer.count < limit else { return .result(.dropped(element)) }
-                state.buffer.append(element)
-                return .result(.enqueued(remaining: limit - state.buffer.count))
-            case .bufferingNewest(let limit):
-                guard limit > 0 else { return .result(.dropped(element)) }
-                if state.buffer.count >= limit, let oldest = state.buffer.popFirst() {
+                if state.buffer.count < limit {
                     state.buffer.append(element)
-                    return .result(.dropped(oldest))
+                    result = .enqueued(remaining: limit - state.buffer.count)
+                } else {
+                    result = .dropped(element)
                 }
-                state.buffer.append(element)
-                return .result(.enqueued(remaining: limit - state.buffer.count))
+            case .bufferingNewest(let limit):
+                if limit <= 0 {
+                    result = .dropped(element)
+                } else if state.buffer.count >= limit, let oldest = state.buffer.popFirst() {
+                    state.buffer.append(element)
+                    result = .dropped(oldest)
+                } else {
+                    state.buffer.append(element)
+                    result = .enqueued(remaining: limit - state.buffer.count)
+                }
             }
+            if case .dropped = result { state.dropped += 1 }
+            guard let backpressure = self.backpressure, !state.behind, state.buffer.count >= backpressure.highWater else {
+                return .result(result, fellBehind: false)
+            }
+            state.behind = true
+            return .result(result, fellBehind: true)
         }
         switch action {
         case .resume(let waiter):
             waiter.resume(returning: .success(element))
             return .enqueued(remaining: self.capacity)
-        case .result(let result):
+        case .result(let result, let fellBehind):
+            if fellBehind { self.backpressure?.report(true) }
             return result
         }
     }
 
     func finish(_ result: Result<Void, Failure>) {
-        let (waiters, failure, handler): ([Waiter], Failure?, (@Sendable (Stream.Termination) -> Void)?) =
+        let (waiters, failure, handler, caughtUp): ([Waiter], Failure?, (@Sendable (Stream.Termination) -> Void)?, Bool) =
             self.state.withLock { state in
-                guard case .active = state.phase else { return ([], nil, nil) }
+                guard case .active = state.phase else { return ([], nil, nil, false) }
                 let failure: Failure? = if case .failure(let error) = result { error } else { nil }
                 state.termination = .finished(failure)
                 let handler = state.terminationHandler
                 state.terminationHandler = nil
+                // Nothing more comes from the socket: it need not wait for this consumer.
+                let caughtUp = state.catchUp()
                 guard state.buffer.isEmpty, !state.waiters.isEmpty else {
                     state.phase = .finishing(result)
-                    return ([], failure, handler)
+                    return ([], failure, handler, caughtUp)
                 }
                 // Waiters exist only with an empty buffer: the first gets the result.
                 state.phase = .terminated
                 let waiters = state.waiters
                 state.waiters = []
-                return (waiters, failure, handler)
+                return (waiters, failure, handler, caughtUp)
             }
+        if caughtUp { self.backpressure?.report(false) }
         // The termination handler first (it removes the socket handlers of `on(_:)` streams),
         // so a consumer that sees the end finds nothing of the stream left registered.
         handler?(.finished(failure))
@@ -119,18 +155,20 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
 
     /// The consumer went away (its task was cancelled, or the stream was released).
     func cancel() {
-        let (waiters, handler): ([Waiter], (@Sendable (Stream.Termination) -> Void)?) = self.state.withLock { state in
-            if case .terminated = state.phase, state.waiters.isEmpty { return ([], nil) }
+        let (waiters, handler, caughtUp): ([Waiter], (@Sendable (Stream.Termination) -> Void)?, Bool) = self.state.withLock { state in
+            let caughtUp = state.catchUp()
+            if case .terminated = state.phase, state.waiters.isEmpty { return ([], nil, caughtUp) }
             state.phase = .terminated
             state.buffer.removeAll()
             let waiters = state.waiters
             state.waiters = []
-            guard state.termination == nil else { return (waiters, nil) }
+            guard state.termination == nil else { return (waiters, nil, caughtUp) }
             state.termination = .cancelled
             let handler = state.terminationHandler
             state.terminationHandler = nil
-            return (waiters, handler)
+            return (waiters, handler, caughtUp)
         }
+        if caughtUp { self.backpressure?.report(false) }
         for waiter in waiters { waiter.resume(returning: .success(nil)) }
         handler?(.cancelled)
     }
@@ -138,8 +176,14 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
     func next() async throws(Failure) -> Element? {
         let result: Result<Element?, Failure> = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
+                var caughtUp = false
                 let ready: Result<Element?, Failure>? = self.state.withLock { state in
-                    if let element = state.buffer.popFirst() { return .success(element) }
+                    if let element = state.buffer.popFirst() {
+                        if let backpressure = self.backpressure, state.buffer.count <= backpressure.lowWater {
+                            caughtUp = state.catchUp()
+                        }
+                        return .success(element)
+                    }
                     switch state.phase {
                     case .active:
                         state.waiters.append(waiter)
@@ -154,6 +198,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                         return .success(nil)
                     }
                 }
+                if caughtUp { self.backpressure?.report(false) }
                 if let ready { waiter.resume(returning: ready) }
             }
         } onCancel: {
@@ -167,6 +212,21 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
         case .unbounded: Int.max
         case .bufferingOldest(let limit), .bufferingNewest(let limit): max(0, limit)
         }
+    }
+}
+
+/// The bound of a stream fed by a socket, and how it tells the socket: `report(true)` when the
+/// buffer reaches `highWater` values, `report(false)` when the consumer drained it to
+/// `lowWater` or the stream ended.
+struct StreamBackpressure: Sendable {
+    let highWater: Int
+    let lowWater: Int
+    let report: @Sendable (_ behind: Bool) -> Void
+
+    /// A stream of a socket's events: 256 values waiting stop the socket's reading, 128 let
+    /// it read again.
+    static func socket(_ report: @escaping @Sendable (_ behind: Bool) -> Void) -> Self {
+        Self(highWater: 256, lowWater: 128, report: report)
     }
 }
 

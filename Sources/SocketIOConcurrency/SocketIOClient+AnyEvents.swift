@@ -33,13 +33,14 @@ extension SocketIOClient {
     /// (``Error/disconnected(event:reason:)`` with the event `"*"`), or reports `.error`.
     ///
     /// - Parameter bufferingPolicy: What to keep while the consumer is slower than the server;
-    ///   the default keeps the newest 100.
+    ///   the default keeps every event, holding the connection's reading back while 256 wait
+    ///   (see ``on(_:bufferingPolicy:)``).
     /// - Returns: A unicast stream; iterate it from one task.
     public func anyEvents(
-        bufferingPolicy: AsyncThrowingStream<IncomingEvent, Error>.BufferingPolicy = .bufferingNewest(100)
+        bufferingPolicy: AsyncThrowingStream<IncomingEvent, Error>.BufferingPolicy = .unbounded
     ) -> AsyncThrowingStream<IncomingEvent, Error> {
         let event = "*"
-        return AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
+        return AsyncThrowingStream(bufferingPolicy: bufferingPolicy, backpressure: self.streamBackpressure()) { continuation in
             let subscriberID = self.onAnyIncoming(
                 values: { name, arguments in
                     continuation.yield(IncomingEvent(name: name, payload: Payload(arguments: arguments)))

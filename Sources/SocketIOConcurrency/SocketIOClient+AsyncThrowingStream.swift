@@ -129,6 +129,28 @@ extension SocketIOClient {
             build(Continuation(storage: storage))
         }
 
+        /// A stream fed by a socket: with `.unbounded`, the socket stops reading while
+        /// `backpressure`'s bound of values waits (``StreamBackpressure``).
+        init(
+            bufferingPolicy: BufferingPolicy, backpressure: StreamBackpressure?,
+            _ build: (Continuation) -> Void
+        ) {
+            let storage = AsyncThrowingStreamStorage<Element, Failure>(
+                policy: bufferingPolicy, backpressure: bufferingPolicy == .unbounded ? backpressure : nil)
+            self.consumer = AsyncThrowingStreamConsumer(storage: storage)
+            build(Continuation(storage: storage))
+        }
+
+        /// How many values the stream's ``BufferingPolicy`` dropped so far: always 0 with
+        /// `.unbounded` (the default of the socket's streams), which drops nothing.
+        ///
+        /// ```swift
+        /// let latest = socket.on("price", bufferingPolicy: .bufferingNewest(1))
+        /// // ...
+        /// print("skipped", latest.droppedCount, "stale prices")
+        /// ```
+        public var droppedCount: Int { self.consumer.storage.droppedCount }
+
         /// Creates a stream and returns it with its continuation.
         public static func makeStream(
             of elementType: Element.Type = Element.self,

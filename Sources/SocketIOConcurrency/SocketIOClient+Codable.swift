@@ -171,14 +171,15 @@ extension SocketIOClient {
     ///   - event: The event name.
     ///   - type: The type each event decodes as.
     ///   - bufferingPolicy: What to keep while the consumer is slower than the server; the
-    ///     default keeps the newest 100.
+    ///     default keeps every event, holding the connection's reading back while 256 wait
+    ///     (see ``on(_:bufferingPolicy:)``).
     /// - Returns: A unicast stream; a payload that does not decode ends it with
     ///   ``Error/invalidSocketData(event:message:)`` naming `event`, the type and the coding
     ///   path.
     public func on<Value: Decodable & Sendable>(
         _ event: String,
         as type: Value.Type,
-        bufferingPolicy: AsyncThrowingStream<Value, Error>.BufferingPolicy = .bufferingNewest(100)
+        bufferingPolicy: AsyncThrowingStream<Value, Error>.BufferingPolicy = .unbounded
     ) -> AsyncThrowingStream<Value, Error> {
         self.subscribe(to: event, bufferingPolicy: bufferingPolicy, ownArgumentsOnly: true) { payload throws(Error) in
             try payload.decode(type, event: event)

@@ -126,6 +126,10 @@ extension SocketIOClient {
         // manager's timer source) or the socket's disconnect; no handler, no second timer.
         let ack: OnAckCallback = self.emitWithAck(event, with: items)
         let wait = AckWait()
+        // While the ack is awaited, the socket reads on even when a stream of it is behind:
+        // the caller may be that stream's consumer, and the ack comes behind its events.
+        self.ack(awaited: true)
+        defer { self.ack(awaited: false) }
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Payload, Error>, Never>) in
                 guard wait.install(continuation) else { return }

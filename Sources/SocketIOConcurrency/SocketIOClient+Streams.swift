@@ -31,16 +31,23 @@ extension SocketIOClient {
     /// - Parameters:
     ///   - event: The event name.
     ///   - bufferingPolicy: What to keep while the consumer is slower than the server. The
-    ///     default keeps the newest 100 payloads: once 100 wait, each new one drops the oldest.
-    ///     Pass `.unbounded` to keep every payload (memory then grows with the backlog), or
-    ///     `.bufferingOldest(n)` to keep the first `n` and drop newer ones.
+    ///     default, `.unbounded`, keeps every payload, with bounded memory: while 256 payloads
+    ///     wait, the socket's manager stops reading its connection (the server feels TCP
+    ///     backpressure), and it reads again once the consumer is down to 128. Dropping is
+    ///     opt-in: `.bufferingNewest(n)` keeps the latest `n`, `.bufferingOldest(n)` the first
+    ///     `n`; the stream's `droppedCount` says how many were dropped.
     /// - Returns: A unicast stream; iterate it from one task.
+    /// - Important: Every stream and handler of the manager's sockets shares one connection:
+    ///   while any stream is 256 behind, reading stops for all of them (the slowest consumer
+    ///   governs, as with TCP), so end the streams you no longer iterate (leave the loop or
+    ///   cancel its task). While an `emitWithAck` of the async API waits for its ack, reading
+    ///   goes on regardless, so a loop that awaits acks does not wait on itself.
     /// - Important: The handlers are registered before this returns, so every event handled
     ///   after the call is delivered. Removal happens in the stream's termination handler, on
     ///   the thread that ends the stream.
     public func on(
         _ event: String,
-        bufferingPolicy: AsyncThrowingStream<Payload, Error>.BufferingPolicy = .bufferingNewest(100)
+        bufferingPolicy: AsyncThrowingStream<Payload, Error>.BufferingPolicy = .unbounded
     ) -> AsyncThrowingStream<Payload, Error> {
         self.subscribe(to: event, bufferingPolicy: bufferingPolicy) { payload throws(Error) in payload }
     }
@@ -57,7 +64,7 @@ extension SocketIOClient {
         ownArgumentsOnly: Bool = false,
         transform: @escaping @Sendable (Payload) throws(Error) -> Element
     ) -> AsyncThrowingStream<Element, Error> {
-        AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
+        AsyncThrowingStream(bufferingPolicy: bufferingPolicy, backpressure: self.streamBackpressure()) { continuation in
             // Network events arrive as decoded values (on the thread that read them, when no
             // `[Any]` handler wants the event); `handleEvent` callers' items are converted.
             let eventID = self.on(
@@ -122,10 +129,11 @@ extension SocketIOClient {
     /// - Parameters:
     ///   - event: The client event.
     ///   - bufferingPolicy: What to keep while the consumer is slower than the socket; the
-    ///     default keeps the newest 100 (see ``on(_:bufferingPolicy:)``).
+    ///     default keeps every event (client events come from the socket itself, a few a
+    ///     minute, so they do not hold the connection's reading back).
     public func on(
         clientEvent event: SocketClientEvent,
-        bufferingPolicy: AsyncThrowingStream<ClientEventPayload, Error>.BufferingPolicy = .bufferingNewest(100)
+        bufferingPolicy: AsyncThrowingStream<ClientEventPayload, Error>.BufferingPolicy = .unbounded
     ) -> AsyncThrowingStream<ClientEventPayload, Error> {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
             let handlerID = self.on(clientEvent: event) { items, _ in
@@ -152,9 +160,9 @@ extension SocketIOClient {
     /// `SocketIOClient.status` first if you need it.
     ///
     /// - Parameter bufferingPolicy: What to keep while the consumer is slower than the socket;
-    ///   the default keeps the newest 100 changes.
+    ///   the default keeps every change.
     public func onStatusChange(
-        bufferingPolicy: AsyncThrowingStream<SocketIOStatus, Error>.BufferingPolicy = .bufferingNewest(100)
+        bufferingPolicy: AsyncThrowingStream<SocketIOStatus, Error>.BufferingPolicy = .unbounded
     ) -> AsyncThrowingStream<SocketIOStatus, Error> {
         AsyncThrowingStream(bufferingPolicy: bufferingPolicy) { continuation in
             let handlerID = self.on(clientEvent: .statusChange) { items, _ in
@@ -169,5 +177,14 @@ extension SocketIOClient {
             }
             continuation.onTermination { _ in self.off(id: handlerID) }
         }
+    }
+}
+
+extension SocketIOClient {
+    /// The bound of a stream of this socket's network events: while 256 values wait, the
+    /// socket's manager stops reading (the slowest of its streams governs); at 128 it reads
+    /// again (``StreamBackpressure``, `InboundBacklog`).
+    func streamBackpressure() -> StreamBackpressure {
+        .socket { [weak self] behind in self?.consumer(behind: behind) }
     }
 }

@@ -1,12 +1,24 @@
-/// The work a manager has queued on its `handleQueue` and not run yet, and the rule that
-/// bounds it: past ``pauseAt`` queued items the engine stops reading from the network, and it
-/// reads again once the queue is down to ``resumeAt`` (hysteresis, so a queue hovering at the
-/// bound does not toggle reading on every item).
+/// What holds the engine's reading back, and the rules that decide it.
 ///
-/// An application whose `handleQueue` is busy (the main queue during a long layout, a handler
-/// that blocks) no longer makes the client buffer everything the server sends meanwhile: the
-/// bytes wait in the kernel's socket buffer and then in the server, as TCP backpressure
-/// intends. Sans-I/O: the manager feeds ``queued()`` and ``ran()`` and applies the change.
+/// Two kinds of consumer can fall behind the network:
+/// - the work a manager has queued on its `handleQueue` and not run yet: past ``pauseAt``
+///   queued items the engine stops reading, and it reads again once the queue is down to
+///   ``resumeAt`` (hysteresis, so a queue hovering at the bound does not toggle reading on
+///   every item);
+/// - the async streams of SocketIOConcurrency: a stream whose buffer reaches its bound reports
+///   that it ``consumerFellBehind()``, and ``consumerCaughtUp()`` once its consumer drained it
+///   to half. Reading stops while any stream is behind: the slowest consumer governs, as
+///   with TCP.
+///
+/// A stream's consumer may itself wait for an ack the server sends behind the events it has
+/// not read yet (an awaited `emitWithAck` inside a `for await` loop). So while any awaited ack
+/// is outstanding (``ackAwaited()`` / ``ackSettled()``), behind streams do not stop the reading:
+/// the stream keeps buffering for that round trip instead of the two waiting on each other.
+///
+/// An application whose `handleQueue` is busy or whose loop is slow no longer makes the client
+/// buffer everything the server sends meanwhile: the bytes wait in the kernel's socket buffer
+/// and then in the server, as TCP backpressure intends. Sans-I/O: the manager feeds the inputs
+/// and applies each ``Change`` to the engine's read gate.
 package struct InboundBacklog: Sendable, Hashable {
     /// What the driver does to the engine's reading.
     package enum Change: Sendable, Hashable {
@@ -24,10 +36,19 @@ package struct InboundBacklog: Sendable, Hashable {
     package let resumeAt: Int
     /// Items queued and not run yet.
     package private(set) var pending = 0
-    /// Whether the driver was told to stop reading (and not told to resume since).
-    package private(set) var readingPaused = false
     /// The most items that ever waited at once (what a test checks the bound against).
     package private(set) var peak = 0
+    /// Streams whose buffer reached their bound and was not drained to half since.
+    package private(set) var consumersBehind = 0
+    /// Awaited acks not settled yet.
+    package private(set) var acksAwaited = 0
+    /// The queue reached ``pauseAt`` and did not come down to ``resumeAt`` since.
+    private var queueOverBound = false
+
+    /// Whether the driver was told to stop reading (and not told to resume since).
+    package var readingPaused: Bool {
+        self.queueOverBound || (self.consumersBehind > 0 && self.acksAwaited == 0)
+    }
 
     /// - Parameters:
     ///   - pauseAt: at least 1.
@@ -37,23 +58,56 @@ package struct InboundBacklog: Sendable, Hashable {
         self.resumeAt = max(0, min(resumeAt ?? self.pauseAt / 2, self.pauseAt - 1))
     }
 
+    // MARK: Inputs
+
     /// One item was queued.
     /// - Returns: ``Change/pauseReading`` when this item reached ``pauseAt``.
     package mutating func queued() -> Change? {
-        self.pending += 1
-        self.peak = max(self.peak, self.pending)
-        guard !self.readingPaused, self.pending >= self.pauseAt else { return nil }
-        self.readingPaused = true
-        return .pauseReading
+        self.changing { backlog in
+            backlog.pending += 1
+            backlog.peak = max(backlog.peak, backlog.pending)
+            if backlog.pending >= backlog.pauseAt { backlog.queueOverBound = true }
+        }
     }
 
     /// One queued item ran.
     /// - Returns: ``Change/resumeReading`` when reading was paused and the queue is down to
-    ///   ``resumeAt``.
+    ///   ``resumeAt`` (and no stream is behind).
     package mutating func ran() -> Change? {
-        self.pending = max(0, self.pending - 1)
-        guard self.readingPaused, self.pending <= self.resumeAt else { return nil }
-        self.readingPaused = false
-        return .resumeReading
+        self.changing { backlog in
+            backlog.pending = max(0, backlog.pending - 1)
+            if backlog.pending <= backlog.resumeAt { backlog.queueOverBound = false }
+        }
+    }
+
+    /// A stream's buffer reached its bound.
+    package mutating func consumerFellBehind() -> Change? {
+        self.changing { $0.consumersBehind += 1 }
+    }
+
+    /// A stream that was behind was drained to half its bound, or ended.
+    package mutating func consumerCaughtUp() -> Change? {
+        self.changing { $0.consumersBehind = max(0, $0.consumersBehind - 1) }
+    }
+
+    /// An awaited ack was asked for: reading goes on until it is settled.
+    package mutating func ackAwaited() -> Change? {
+        self.changing { $0.acksAwaited += 1 }
+    }
+
+    /// An awaited ack arrived, timed out or was given up.
+    package mutating func ackSettled() -> Change? {
+        self.changing { $0.acksAwaited = max(0, $0.acksAwaited - 1) }
+    }
+
+    /// Applies `update`, and returns the change to reading it caused, if any.
+    private mutating func changing(_ update: (inout Self) -> Void) -> Change? {
+        let wasPaused = self.readingPaused
+        update(&self)
+        switch (wasPaused, self.readingPaused) {
+        case (false, true): return .pauseReading
+        case (true, false): return .resumeReading
+        default: return nil
+        }
     }
 }

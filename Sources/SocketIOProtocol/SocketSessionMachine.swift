@@ -188,13 +188,35 @@ package struct SocketSessionMachine: Sendable {
     /// One item of work was queued on `handleQueue` (a packet's handlers, an engine report).
     /// - Returns: ``Action/pauseReading`` when it reached the bound.
     package mutating func workQueued() -> Action? {
-        self.backlog.queued().map { _ in .pauseReading }
+        Self.action(self.backlog.queued())
     }
 
     /// One queued item ran.
     /// - Returns: ``Action/resumeReading`` when reading was paused and the queue is down.
     package mutating func workRan() -> Action? {
-        self.backlog.ran().map { _ in .resumeReading }
+        Self.action(self.backlog.ran())
+    }
+
+    /// A stream of the async API fell behind its bound (`true`) or caught up (`false`)
+    /// (``InboundBacklog/consumerFellBehind()``).
+    /// - Returns: ``Action/pauseReading`` or ``Action/resumeReading`` when reading changes.
+    package mutating func consumer(behind: Bool) -> Action? {
+        Self.action(behind ? self.backlog.consumerFellBehind() : self.backlog.consumerCaughtUp())
+    }
+
+    /// An awaited ack was asked for (`true`) or settled (`false`)
+    /// (``InboundBacklog/ackAwaited()``).
+    /// - Returns: ``Action/pauseReading`` or ``Action/resumeReading`` when reading changes.
+    package mutating func ack(awaited: Bool) -> Action? {
+        Self.action(awaited ? self.backlog.ackAwaited() : self.backlog.ackSettled())
+    }
+
+    private static func action(_ change: InboundBacklog.Change?) -> Action? {
+        switch change {
+        case .pauseReading?: .pauseReading
+        case .resumeReading?: .resumeReading
+        case nil: nil
+        }
     }
 
     // MARK: Inputs: the manager's entry points

@@ -100,9 +100,10 @@ func concurrencyCancellation(socket: SocketIOClient) async {
 }
 
 func concurrencyBuffering(socket: SocketIOClient) async throws {
-    // Keep every price update, however slow the loop is:
-    for try await price in socket.on("price", bufferingPolicy: .unbounded) {
-        print(price)
+    // Only the latest price matters: keep one, drop the stale ones, and count them.
+    let prices = socket.on("price", bufferingPolicy: .bufferingNewest(1))
+    for try await price in prices {
+        print(price, "(skipped \(prices.droppedCount) so far)")
     }
 }
 

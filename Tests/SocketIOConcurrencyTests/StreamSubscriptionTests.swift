@@ -94,14 +94,16 @@ import Testing
         #expect(socket.handlers.count == baseline)
     }
 
-    @Test func slowConsumerGetsTheNewestByDefaultOrEverythingWhenAsked() async throws {
+    @Test func slowConsumerGetsEverythingByDefaultOrTheNewestWhenAsked() async throws {
         let (_, socket) = makeRecordingSocket()
         socket.didConnect(toNamespace: "/", payload: nil)
-        var newest = socket.on("tick").makeAsyncIterator()
-        var everything = socket.on("tick", bufferingPolicy: .unbounded).makeAsyncIterator()
+        let newestStream = socket.on("tick", bufferingPolicy: .bufferingNewest(100))
+        var newest = newestStream.makeAsyncIterator()
+        var everything = socket.on("tick").makeAsyncIterator()  // the default drops nothing
         for tick in 0..<150 { socket.handleEvent("tick", data: [tick], isInternalMessage: false) }
-        #expect(try await newest.next() == 50)  // the default keeps the newest 100
-        #expect(try await everything.next() == 0)
+        #expect(try await newest.next() == 50)  // the newest 100, on request
+        #expect(newestStream.droppedCount == 50)
+        for tick in 0..<150 { #expect(try await everything.next() == .int(tick)) }
     }
 
     @Test func clientEventStreamTypesLifecycleEvents() async throws {

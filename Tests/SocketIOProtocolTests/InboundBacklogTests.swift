@@ -51,4 +51,53 @@ import Testing
         #expect(inverted.resumeAt == 9)
         #expect(InboundBacklog().pauseAt == 1024 && InboundBacklog().resumeAt == 512)
     }
+
+    /// Streams of the async API: reading stops when the first falls behind and resumes only
+    /// when the last catches up (the slowest governs); a stream that catches up twice (a
+    /// driver bug) cannot resume reading for another.
+    @Test func theSlowestConsumerGovernsReading() {
+        var backlog = InboundBacklog(pauseAt: 8)
+        #expect(backlog.consumerFellBehind() == .pauseReading)
+        #expect(backlog.consumerFellBehind() == nil)
+        #expect(backlog.readingPaused && backlog.consumersBehind == 2)
+        #expect(backlog.consumerCaughtUp() == nil)
+        #expect(backlog.readingPaused)
+        #expect(backlog.consumerCaughtUp() == .resumeReading)
+        #expect(backlog.consumerCaughtUp() == nil)
+        #expect(!backlog.readingPaused && backlog.consumersBehind == 0)
+    }
+
+    /// An awaited ack lets reading go on while a stream is behind (its consumer may be the
+    /// one waiting for that ack); once the last ack settles, the stream holds reading again.
+    @Test func anAwaitedAckKeepsReadingWhileAStreamIsBehind() {
+        var backlog = InboundBacklog(pauseAt: 8)
+        #expect(backlog.consumerFellBehind() == .pauseReading)
+        #expect(backlog.ackAwaited() == .resumeReading)
+        #expect(backlog.ackAwaited() == nil)
+        #expect(!backlog.readingPaused && backlog.acksAwaited == 2)
+        #expect(backlog.ackSettled() == nil)
+        #expect(backlog.ackSettled() == .pauseReading)
+        #expect(backlog.consumerCaughtUp() == .resumeReading)
+        // With no stream behind, acks change nothing.
+        #expect(backlog.ackAwaited() == nil)
+        #expect(backlog.ackSettled() == nil)
+        #expect(backlog.ackSettled() == nil)
+        #expect(backlog.acksAwaited == 0)
+    }
+
+    /// A full `handleQueue` holds reading even while an ack is awaited (its handlers must run
+    /// first; the ack's answer is among the queued work), and a stream behind keeps it paused
+    /// after the queue drained.
+    @Test func theQueueAndTheStreamsHoldReadingTogether() {
+        var backlog = InboundBacklog(pauseAt: 2, resumeAt: 0)
+        #expect(backlog.ackAwaited() == nil)
+        #expect(backlog.queued() == nil)
+        #expect(backlog.queued() == .pauseReading)
+        #expect(backlog.consumerFellBehind() == nil)
+        #expect(backlog.ackSettled() == nil)
+        #expect(backlog.ran() == nil)
+        #expect(backlog.ran() == nil)  // the queue is empty, the stream is still behind
+        #expect(backlog.readingPaused)
+        #expect(backlog.consumerCaughtUp() == .resumeReading)
+    }
 }

@@ -8,4 +8,17 @@ extension SocketIOClient {
         guard let engine = self.manager?.engine as? SocketEngine else { return }
         await engine.waitForOutboundRoom()
     }
+
+    /// A stream of SocketIOConcurrency over this socket fell behind its bound (`true`), or
+    /// caught up or ended (`false`): the manager's engine stops reading while any stream is
+    /// behind (`InboundBacklog`). Nothing to do without a ``SocketManager``.
+    package func consumer(behind: Bool) {
+        (self.manager as? SocketManager)?.consumer(behind: behind)
+    }
+
+    /// An awaited ack of SocketIOConcurrency was asked for (`true`) or settled (`false`): while
+    /// one is outstanding, streams that are behind do not stop the reading its answer needs.
+    package func ack(awaited: Bool) {
+        (self.manager as? SocketManager)?.ack(awaited: awaited)
+    }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import EngineIOClient
 public import Foundation
 import RealtimeTime
 import SocketIOProtocol
@@ -54,6 +55,33 @@ extension SocketManager {
             self.state.withLock { state in
                 if case .resumeReading? = state.session.workRan() { state.readGate?.resume() }
             }
+        }
+    }
+
+    /// A stream of the async API fell behind its bound (`true`) or caught up or ended
+    /// (`false`): while any is behind (and no awaited ack is outstanding), the engine stops
+    /// reading (`InboundBacklog`).
+    package final func consumer(behind: Bool) {
+        self.state.withLock { state in
+            Self.apply(state.session.consumer(behind: behind), to: state.readGate)
+        }
+    }
+
+    /// An awaited ack was asked for (`true`) or settled (`false`): while one is outstanding,
+    /// streams that are behind do not stop the reading its answer needs (`InboundBacklog`).
+    package final func ack(awaited: Bool) {
+        self.state.withLock { state in
+            Self.apply(state.session.ack(awaited: awaited), to: state.readGate)
+        }
+    }
+
+    /// Applies a change to the engine's reading (in the manager's critical section, so that
+    /// changes reach the gate in order).
+    private static func apply(_ action: SocketSessionMachine.Action?, to gate: EngineReadGate?) {
+        switch action {
+        case .pauseReading?: gate?.pause()
+        case .resumeReading?: gate?.resume()
+        default: break
         }
     }
 

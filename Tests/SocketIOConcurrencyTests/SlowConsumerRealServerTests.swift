@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import SocketIOConcurrency
+import TestSupport
+import Testing
+
+/// A slow `for await` against python-socketio (`Tests/Servers/sio_server.py`'s `flood`): every
+/// event arrives, in order, because the stream holds the connection's reading back instead of
+/// dropping (the server feels TCP backpressure), over WebSocket and polling.
+@Suite(.serialized, TestTimeLimit.minutes(3)) struct SlowConsumerRealServerTests {
+    typealias Mode = AuthProviderRealServerTests.Mode
+
+    func connectedSocket(_ server: TestServer, _ mode: Mode) async throws -> (SocketManager, SocketIOClient) {
+        var config: SocketIOClientConfiguration = [
+            .log(false), .reconnects(false), .handleQueue(DispatchQueue(label: "SlowConsumerRealServerTests")),
+        ]
+        for option in mode.options { config.insert(option) }
+        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!, config: config)
+        try await manager.defaultSocket.connect(timeout: 10)
+        return (manager, manager.defaultSocket)
+    }
+
+    /// The loop: 1 ms per event, 2,000 events. It lost 85% of them with the old
+    /// default (the newest 100 kept); now the manager stops reading while 256 wait.
+    @Test(arguments: Mode.available.filter { $0 != .upgrade })
+    func aSlowLoopReceivesEveryEventInOrder(_ mode: Mode) async throws {
+        let server = try await TestServer.start("sio_server.py")
+        defer { server.stop() }
+        let (manager, socket) = try await self.connectedSocket(server, mode)
+        defer { manager.disconnect() }
+
+        let total = 2_000
+        let items = socket.on("flood_item")
+        await socket.emit("flood", total)
+        var received: [Int] = []
+        var sawReadingPaused = false
+        for try await item in items {
+            received.append(item.intValue ?? -1)
+            sawReadingPaused = sawReadingPaused || manager.handleQueueBacklog.readingPaused
+            if received.count == total { break }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        #expect(received == Array(0..<total))
+        #expect(sawReadingPaused, "the stream never held the reading back")
+        #expect(items.droppedCount == 0)
+        // Once the loop caught up and left, the connection reads again and still answers.
+        #expect(!manager.handleQueueBacklog.readingPaused)
+        #expect(try await socket.emitWithAck("ack_me", "still here", timeout: 10) == "still here")
+    }
+
+    /// Two streams of one event, one fast and one slow: the slow one governs (as with TCP), and
+    /// both get every event.
+    @Test func theSlowestOfTwoStreamsGovernsAndBothGetEverything() async throws {
+        let server = try await TestServer.start("sio_server.py")
+        defer { server.stop() }
+        let (manager, socket) = try await self.connectedSocket(server, Mode.available.contains(.webSocket) ? .webSocket : .polling)
+        defer { manager.disconnect() }
+
+        let total = 1_000
+        let fast = socket.on("flood_item")
+        let slow = socket.on("flood_item")
+        let fastLoop = Task {
+            var values: [Int] = []
+            for try await item in fast {
+                values.append(item.intValue ?? -1)
+                if values.count == total { break }
+            }
+            return values
+        }
+        await socket.emit("flood", total)
+        var slowValues: [Int] = []
+        for try await item in slow {
+            slowValues.append(item.intValue ?? -1)
+            if slowValues.count == total { break }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        #expect(slowValues == Array(0..<total))
+        #expect(try await fastLoop.value == Array(0..<total))
+    }
+
+    /// A loop that awaits an ack for each event does not wait on itself: while its stream is
+    /// behind (reading paused), the awaited ack lets the reading go on.
+    @Test func aLoopThatAwaitsAnAckPerEventDoesNotWaitOnItself() async throws {
+        let server = try await TestServer.start("sio_server.py")
+        defer { server.stop() }
+        let (manager, socket) = try await self.connectedSocket(server, Mode.available.contains(.webSocket) ? .webSocket : .polling)
+        defer { manager.disconnect() }
+
+        let total = 600
+        let items = socket.on("flood_item")
+        await socket.emit("flood", total)
+        // Let the stream fall behind first: 600 events, 256 waiting stop the reading.
+        try await waitUntil(seconds: 20) { manager.handleQueueBacklog.readingPaused }
+        var received = 0
+        for try await item in items {
+            let answer = try await socket.emitWithAck("ack_me", item, timeout: 10)
+            #expect(answer == item)
+            received += 1
+            if received == total { break }
+        }
+        #expect(received == total)
+    }
+}
