@@ -35,6 +35,14 @@ struct DataOnlyEventParser {
 
     /// Parses the next chunk, calling `emit` for each complete event.
     mutating func feed(_ chunk: [UInt8], _ emit: (ServerEvent) -> Void) throws(SSEParserError) {
+        try self.feedBlocks(chunk) { event in
+            if let event { emit(event) }
+        }
+    }
+
+    /// Parses the next chunk, calling `emit` at the end of each block: with its event, or
+    /// `nil` when the block gave an empty one (`ServerEvent.parse(from:mode:)` stops there).
+    mutating func feedBlocks(_ chunk: [UInt8], _ emit: (ServerEvent?) -> Void) throws(SSEParserError) {
         var scanner = self.scanner
         defer { self.scanner = scanner }
         let outcome: Result<Void, SSEParserError> = chunk.withUnsafeBytes { raw in
@@ -52,13 +60,13 @@ struct DataOnlyEventParser {
 
     private mutating func consume(
         _ fragment: UnsafeRawBufferPointer, endsLine: Bool,
-        _ emit: (ServerEvent) -> Void
+        _ emit: (ServerEvent?) -> Void
     ) throws(SSEParserError) {
         if self.atLineStart {
             if fragment.isEmpty && endsLine {
                 // An empty line ends the block.
-                if self.blockHasLine, let event = Self.event(fromBlock: self.block) {
-                    emit(event)
+                if self.blockHasLine {
+                    emit(Self.event(fromBlock: self.block))
                 }
                 self.block.removeAll(keepingCapacity: self.block.capacity <= 1 << 16)
                 self.blockHasLine = false

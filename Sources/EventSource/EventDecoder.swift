@@ -23,14 +23,22 @@ struct EventDecoder {
     private(set) var lastEventId: String
     /// Comments and `retry:` fields to put in the buffer as ``EventBuffer/Extra``s.
     private let extras: EventSource.Extras
+    /// The event that ends the stream, if any (``EventSource/terminator``).
+    private let terminator: EventSource.Terminator?
+    /// The terminator arrived: nothing after it is decoded.
+    private(set) var isTerminated = false
 
-    init(kind: Kind, maximumEventSize: Int, lastEventId: String, extras: EventSource.Extras = []) {
+    init(
+        kind: Kind, maximumEventSize: Int, lastEventId: String, extras: EventSource.Extras = [],
+        terminator: EventSource.Terminator? = nil
+    ) {
         self.lastEventId = lastEventId
         self.extras = extras
+        self.terminator = terminator
         switch kind {
         case .standard:
             let configuration = SSEParser.Configuration(
-                maximumLineLength: maximumEventSize + 64,
+                maximumLineLength: Self.lineLimit(forEventSize: maximumEventSize),
                 maximumEventSize: maximumEventSize,
                 reportsComments: extras.contains(.comments))
             self.state = .standard(SSEParser(configuration: configuration, lastEventId: lastEventId))
@@ -39,6 +47,12 @@ struct EventDecoder {
         case .custom(let parser):
             self.state = .custom(pristine: parser, current: parser)
         }
+    }
+
+    /// The longest line accepted when events may be `maximumEventSize` bytes: a `data:` line
+    /// of the largest event, with room for its field name.
+    static func lineLimit(forEventSize maximumEventSize: Int) -> Int {
+        maximumEventSize > Int.max - 64 ? Int.max : maximumEventSize + 64
     }
 
     /// A new connection starts: unfinished input is dropped, the last event ID is kept, and a
@@ -76,19 +90,28 @@ struct EventDecoder {
     /// - Throws: ``SSEParserError`` when the stream exceeds the size limits.
     mutating func decode(_ chunk: [UInt8], into buffer: inout EventBuffer) throws(SSEParserError) -> Int? {
         var retry: Int?
+        guard !self.isTerminated else { return nil }
+        let terminator = self.terminator
         switch self.state {
         case .standard(var parser):
             self.state = .taken
             var recorded = self.lastEventId
             let extras = self.extras
+            var terminated = false
             defer {
                 self.lastEventId = parser.lastEventId
                 self.state = .standard(parser)
+                self.isTerminated = terminated
             }
             try parser.feed(chunk) { output in
+                guard !terminated else { return }
                 // Consumed, so the event's strings move into the ServerEvent (no retain/release).
                 switch consume output {
                 case .event(let event):
+                    if let terminator, terminator.matches(type: event.type, data: event.data) {
+                        terminated = true
+                        return
+                    }
                     if event.lastEventId != recorded {
                         recorded = event.lastEventId
                         buffer.recordLastEventId(recorded)
@@ -101,13 +124,18 @@ struct EventDecoder {
                     if extras.contains(.comments) { buffer.appendExtra(.comment(text)) }
                 }
             }
-            if parser.lastEventId != recorded {
+            if !terminated && parser.lastEventId != recorded {
                 buffer.recordLastEventId(parser.lastEventId)
             }
         case .dataOnly(var parser):
             self.state = .taken
             defer { self.state = .dataOnly(parser) }
             try parser.feed(chunk) { event in
+                guard !self.isTerminated else { return }
+                if let terminator, terminator.matches(event) {
+                    self.isTerminated = true
+                    return
+                }
                 if let id = event.id {
                     self.lastEventId = id
                     buffer.recordLastEventId(id)
@@ -118,6 +146,10 @@ struct EventDecoder {
             let events = current.parse(Data(chunk))
             self.state = .custom(pristine: pristine, current: current)
             for event in events {
+                if let terminator, terminator.matches(event) {
+                    self.isTerminated = true
+                    break
+                }
                 if let id = event.id {
                     self.lastEventId = id
                     buffer.recordLastEventId(id)

@@ -35,6 +35,8 @@ extension EventSource {
             /// The longest a connection may last (``EventSource/timeoutIntervalForResource``);
             /// `nil` for no limit.
             var resourceTimeout: TimeAmount?
+            /// The event that ends the stream (``EventSource/terminator``).
+            var terminator: Terminator?
         }
 
         /// Everything shared between the iterating task and other callers, behind one lock.
@@ -51,6 +53,8 @@ extension EventSource {
             var resourceTimedOut = false
             /// Numbers connections, so a late resource timer cannot end a newer one.
             var connectionNumber = 0
+            /// The head of the latest response (``response``).
+            var response: HTTPURLResponse?
         }
 
         init(urlRequest: URLRequest, configuration: Configuration) {
@@ -59,7 +63,9 @@ extension EventSource {
             let initialId = urlRequest.value(forHTTPHeaderField: "Last-Event-ID") ?? ""
             self.state = LockedValue(
                 SharedState(
-                    machine: EventSourceStateMachine(policy: configuration.reconnectionPolicy),
+                    machine: EventSourceStateMachine(
+                        policy: configuration.reconnectionPolicy,
+                        requestIsIdempotent: EventSourceStateMachine.isIdempotent(method: urlRequest.httpMethod)),
                     lastMessageId: initialId))
         }
 
@@ -74,6 +80,27 @@ extension EventSource {
             set {
                 if newValue == .closed { self.cancel() }
             }
+        }
+
+        /// The head of the server's response: its status code, its headers and its URL (after
+        /// redirects), or `nil` before one arrived.
+        ///
+        /// Set when the response head arrives, before the event it leads to: readable from the
+        /// `.open` event on, and also when the head is refused (the `.error` of a status other
+        /// than 200, or of a 200 that is not an event stream, with its headers, such as a
+        /// rate limit's `Retry-After`) or ends the task (204). A reconnection's response
+        /// replaces it when it arrives; until then, and after the task ended, it is the last
+        /// one. The same on both transports.
+        ///
+        /// ```swift
+        /// for await event in dataTask.events() {
+        ///     if case .open = event {
+        ///         let sessionId = dataTask.response?.value(forHTTPHeaderField: "Mcp-Session-Id")
+        ///     }
+        /// }
+        /// ```
+        public var response: HTTPURLResponse? {
+            self.state.withLock { $0.response }
         }
 
         /// The stream's last event ID: the `id` of the events delivered so far (WHATWG rules

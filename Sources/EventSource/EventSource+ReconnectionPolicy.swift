@@ -5,7 +5,7 @@ extension EventSource {
     ///
     /// Reconnection is off by default (``disabled``): a data task then makes one connection
     /// and its event sequence ends with `.closed`, so loops that reconnect by themselves keep
-    /// their meaning. With a policy such as ``exponentialBackoff(initialDelay:maximumDelay:multiplier:jitter:maximumAttempts:healthyConnectionInterval:reconnectsAfterEndOfStream:prepareRequest:)``
+    /// their meaning. With a policy such as ``exponentialBackoff(initialDelay:maximumDelay:multiplier:jitter:maximumAttempts:healthyConnectionInterval:reconnectsAfterEndOfStream:reconnectsNonIdempotentRequests:prepareRequest:)``
     /// the task reconnects after network errors (reported as `.error`, then `.open` again once
     /// reconnected) and after the server ends the stream, as the WHATWG EventSource does
     /// (HTML §9.2.3):
@@ -16,6 +16,10 @@ extension EventSource {
     /// - a connection that stayed open ``healthyConnectionInterval`` resets the count;
     /// - it sends `Last-Event-ID` with the last event ID, and the request's method, headers
     ///   and body again, after ``prepareRequest`` (if any) refreshed them;
+    /// - it never sends a non-idempotent request again (RFC 9110 §9.2.2: a `POST`, such as an
+    ///   LLM completion, whose repetition would run it twice) unless
+    ///   ``reconnectsNonIdempotentRequests`` is set; ``EventSource/DataTask/restart()`` still does,
+    ///   since the app asks for it;
     /// - it stops for good on HTTP 204, on any other status than 200, on a wrong content
     ///   type, and on an event larger than ``EventSource/maximumEventSize``.
     ///
@@ -46,6 +50,13 @@ extension EventSource {
         /// Whether the end of the response body (the server closing a healthy stream) is
         /// followed by a reconnection. Network errors always are.
         public var reconnectsAfterEndOfStream: Bool
+        /// Whether a request whose method is not idempotent (RFC 9110 §9.2.2: anything but GET,
+        /// HEAD, OPTIONS, TRACE, PUT and DELETE; a `POST`, typically) is sent again after an
+        /// error or the end of its stream. Off by default: a finite `POST` stream, such as an
+        /// LLM completion, then ends with its response and a failure is reported, never
+        /// repeated (and billed) behind the app's back. Set it for a `POST` that subscribes to
+        /// an endless stream and is safe to resend.
+        public var reconnectsNonIdempotentRequests: Bool = false
         /// Called before each reconnection (not the first connection) with the request about to
         /// be sent (its `Last-Event-ID` already set) and the attempt number (1, 2, ...);
         /// returns the request to send, e.g. with a refreshed `Authorization` header.
@@ -70,6 +81,8 @@ extension EventSource {
         ///   - maximumAttempts: consecutive attempts before giving up; `nil` for no limit.
         ///   - healthyConnectionInterval: open time that resets the attempt count.
         ///   - reconnectsAfterEndOfStream: whether a stream the server ends is resumed.
+        ///   - reconnectsNonIdempotentRequests: whether a `POST` (any non-idempotent method) is
+        ///     sent again; off by default (see ``reconnectsNonIdempotentRequests``).
         ///   - prepareRequest: refreshes the request before each reconnection.
         public static func exponentialBackoff(
             initialDelay: TimeInterval = 3,
@@ -79,17 +92,21 @@ extension EventSource {
             maximumAttempts: Int? = nil,
             healthyConnectionInterval: TimeInterval = 30,
             reconnectsAfterEndOfStream: Bool = true,
+            reconnectsNonIdempotentRequests: Bool = false,
             prepareRequest: (@Sendable (_ request: URLRequest, _ attempt: Int) async -> URLRequest)? = nil
         ) -> ReconnectionPolicy {
-            ReconnectionPolicy(
+            var policy = ReconnectionPolicy(
                 isEnabled: true, initialDelay: initialDelay, maximumDelay: maximumDelay,
                 multiplier: multiplier, jitter: jitter, maximumAttempts: maximumAttempts,
                 healthyConnectionInterval: healthyConnectionInterval,
                 reconnectsAfterEndOfStream: reconnectsAfterEndOfStream,
                 prepareRequest: prepareRequest)
+            policy.reconnectsNonIdempotentRequests = reconnectsNonIdempotentRequests
+            return policy
         }
 
-        /// A policy with every value given.
+        /// A policy with every value given but ``reconnectsNonIdempotentRequests`` (off; set it
+        /// on the result).
         public init(
             isEnabled: Bool, initialDelay: TimeInterval, maximumDelay: TimeInterval, multiplier: Double,
             jitter: Double, maximumAttempts: Int?, healthyConnectionInterval: TimeInterval,

@@ -77,6 +77,10 @@ public struct EventSource: Sendable {
     public var maximumEventSize: Int = 16 << 20
     /// The proxy the native transport connects through; ``Proxy/direct`` by default.
     public var proxy: Proxy = .direct
+    /// The event that ends a finite stream, such as `.data("[DONE]")` for OpenAI-style APIs;
+    /// `nil` (the default) for none. The terminator is not delivered: the task closes its
+    /// connection and delivers `.closed`, never reconnecting. See ``Terminator``.
+    public var terminator: Terminator?
 
     /// The idle timeout, under the name of Recouse's EventSource 0.1.7 (and of
     /// `URLSessionConfiguration`): the same value as ``timeoutInterval``.
@@ -203,6 +207,7 @@ public struct EventSource: Sendable {
                 transport: self.transport.proxied(self.proxy),
                 maximumEventSize: self.maximumEventSize,
                 resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
-                    ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil))
+                    ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil,
+                terminator: self.terminator))
     }
 }

@@ -42,8 +42,23 @@ struct EventSourceStateMachine: Sendable {
     /// The caller asked for a restart (``requestRestart()``) that the driver has not begun yet.
     private(set) var restartRequested = false
 
-    init(policy: EventSource.ReconnectionPolicy) {
+    /// Whether the request may be sent again by itself (RFC 9110 §9.2.2): a non-idempotent one
+    /// (a `POST`, such as an LLM completion) is resent only when the policy says
+    /// ``EventSource/ReconnectionPolicy/reconnectsNonIdempotentRequests``.
+    let requestIsIdempotent: Bool
+
+    init(policy: EventSource.ReconnectionPolicy, requestIsIdempotent: Bool = true) {
         self.policy = policy
+        self.requestIsIdempotent = requestIsIdempotent
+    }
+
+    /// Whether `method` is idempotent (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT,
+    /// DELETE); `nil` is GET.
+    static func isIdempotent(method: String?) -> Bool {
+        switch (method ?? "GET").uppercased() {
+        case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE": true
+        default: false
+        }
     }
 
     var readyState: EventSource.ReadyState {
@@ -103,7 +118,9 @@ struct EventSourceStateMachine: Sendable {
         case .connecting:
             break
         }
-        guard self.policy.isEnabled, failed || self.policy.reconnectsAfterEndOfStream else {
+        guard self.policy.isEnabled, failed || self.policy.reconnectsAfterEndOfStream,
+            self.requestIsIdempotent || self.policy.reconnectsNonIdempotentRequests
+        else {
             self.phase = .closed
             return .close
         }

@@ -45,7 +45,8 @@ final class EventStreamDriver {
             kind: task.configuration.decoder,
             maximumEventSize: task.configuration.maximumEventSize,
             lastEventId: task.lastMessageId,
-            extras: extras)
+            extras: extras,
+            terminator: task.configuration.terminator)
     }
 
     deinit {
@@ -238,8 +239,10 @@ final class EventStreamDriver {
             self.end(with: Self.resourceTimeoutError)
             return
         }
-        let decision = self.task.state.withLock {
-            $0.machine.receivedHead(
+        let head = HTTPURLResponse.head(of: response)
+        let decision = self.task.state.withLock { state in
+            state.response = head
+            return state.machine.receivedHead(
                 status: response.status, contentType: response.headers.first(name: "Content-Type"),
                 at: .now)
         }
@@ -325,6 +328,7 @@ final class EventStreamDriver {
             if let retry = try self.decoder.decode(chunk, into: &self.buffer) {
                 self.task.state.withLock { $0.machine.receivedRetry(milliseconds: retry) }
             }
+            if self.decoder.isTerminated { self.finishAtTerminator(source) }
         } catch {
             self.stopResourceTimer()
             source.cancel()
@@ -334,10 +338,25 @@ final class EventStreamDriver {
                 state.cancelInFlight = nil
             }
             let limit = self.task.configuration.maximumEventSize
-            self.buffer.append(.error(EventStreamLimitError(limit: limit, description: "\(error)")))
+            self.buffer.append(.error(EventStreamLimitError(error, maximumEventSize: limit)))
             self.buffer.append(.closed)
             self.phase = .finished
         }
+    }
+
+    /// The terminator arrived (``EventSource/terminator``): the stream is complete. The
+    /// connection is closed without reading further and never resumed; `.closed` follows the
+    /// events decoded before the terminator.
+    private func finishAtTerminator(_ source: any HTTPBodySource) {
+        self.stopResourceTimer()
+        source.cancel()
+        self.activeSource = nil
+        self.task.state.withLock { state in
+            state.machine.close()
+            state.cancelInFlight = nil
+        }
+        self.buffer.append(.closed)
+        self.phase = .finished
     }
 
     /// The connection ended: at the end of the body (`error == nil`) or with an error.

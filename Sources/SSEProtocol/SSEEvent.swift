@@ -11,11 +11,16 @@ package struct SSEEvent: Sendable, Hashable {
     /// The stream's last event ID at dispatch: persists across events until a later `id`
     /// field changes it (this is what a reconnection sends as `Last-Event-ID`).
     package var lastEventId: String
+    /// Whether the block had a `data` field. Always `true` for dispatched events; `false` only
+    /// for a block without data reported by
+    /// ``SSEParser/Configuration/dispatchesBlocksWithoutData`` (then ``data`` is empty).
+    package var hasData: Bool
 
-    package init(type: String? = nil, data: String, id: String? = nil, lastEventId: String = "") {
+    package init(type: String? = nil, data: String, id: String? = nil, lastEventId: String = "", hasData: Bool = true) {
         self.type = type
         self.data = data
         self.id = id
         self.lastEventId = lastEventId
+        self.hasData = hasData
     }
 }

@@ -10,16 +10,23 @@ extension SSEParser {
         /// Whether comment lines (`: text`) are reported as ``SSEParser/Output/comment(_:)``.
         /// Off by default: unreported comments cost no decoding and no buffering.
         package var reportsComments: Bool
+        /// Whether a block that ends without a `data` field but had another field line (`event`,
+        /// `id`, `retry` or an unknown one) is reported too, as an ``SSEEvent`` whose
+        /// ``SSEEvent/hasData`` is `false`. WHATWG dispatches no such event (off by default);
+        /// `ServerEvent.parse(from:)` reads one block whatever it holds, as Recouse's does.
+        package var dispatchesBlocksWithoutData: Bool
 
         /// 16 MiB lines and events, comments not reported.
         package init(
             maximumLineLength: Int = 16 << 20,
             maximumEventSize: Int = 16 << 20,
-            reportsComments: Bool = false
+            reportsComments: Bool = false,
+            dispatchesBlocksWithoutData: Bool = false
         ) {
             self.maximumLineLength = maximumLineLength
             self.maximumEventSize = maximumEventSize
             self.reportsComments = reportsComments
+            self.dispatchesBlocksWithoutData = dispatchesBlocksWithoutData
         }
     }
 

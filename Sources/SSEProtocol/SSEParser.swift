@@ -54,6 +54,9 @@ package struct SSEParser: Sendable {
     /// The `id` field seen since the last dispatch, if any.
     private var eventIdField: String?
     private var lastEventIdBuffer: String
+    /// A field line other than `data` came since the last dispatch
+    /// (``Configuration/dispatchesBlocksWithoutData`` only).
+    private var blockHasField = false
     /// The last event ID committed at the most recent dispatch.
     package private(set) var lastEventId: String
     private var failure: SSEParserError?
@@ -106,6 +109,7 @@ package struct SSEParser: Sendable {
         self.dropDataPieces()
         self.eventTypeBuffer = nil
         self.eventIdField = nil
+        self.blockHasField = false
         self.lastEventIdBuffer = self.lastEventId
         self.failure = nil
     }
@@ -278,6 +282,7 @@ package struct SSEParser: Sendable {
         name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
         _ output: (consuming Output) -> Void
     ) throws(SSEParserError) {
+        self.blockHasField = true
         if ByteScanning.bytes(name, equal: "data") {
             try self.appendData(value)
             self.dataBuffer.append(ByteScanning.lineFeed)
@@ -334,7 +339,18 @@ package struct SSEParser: Sendable {
             self.eventTypeBuffer = nil
             self.eventIdField = nil
         }
-        guard !self.dataBuffer.isEmpty else { return }
+        guard !self.dataBuffer.isEmpty else {
+            if self.blockHasField {
+                self.blockHasField = false
+                guard self.configuration.dispatchesBlocksWithoutData else { return }
+                let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
+                output(
+                    .event(
+                        SSEEvent(type: type, data: "", id: self.eventIdField, lastEventId: self.lastEventId, hasData: false)))
+            }
+            return
+        }
+        self.blockHasField = false
         let data: String
         if self.dataPieces.isEmpty {
             data = self.dataBuffer.withBytes(0..<(self.dataBuffer.count - 1)) { raw in

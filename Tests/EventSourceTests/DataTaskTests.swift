@@ -145,8 +145,9 @@ import Testing
             .success(.init(chunks: ["data: b\n\n"], ending: .failure(HTTPClientError(.network(.connectionReset), "reset")))),
             .success(.init(status: 204, headers: [:])),
         ])
+        // A POST is sent again only because the policy says so (it would not by default).
         let policy = EventSource.ReconnectionPolicy.exponentialBackoff(
-            initialDelay: 5, maximumDelay: 0.05, jitter: 0,
+            initialDelay: 5, maximumDelay: 0.05, jitter: 0, reconnectsNonIdempotentRequests: true,
             prepareRequest: { request, attempt in
                 var request = request
                 request.setValue("token-\(attempt)", forHTTPHeaderField: "Authorization")

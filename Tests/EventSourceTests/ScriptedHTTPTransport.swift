@@ -19,6 +19,8 @@ final class ScriptedHTTPTransport: HTTPTransport {
         var status = 200
         var headers: HTTPHeaders = ["Content-Type": "text/event-stream"]
         var chunks: [String] = []
+        /// Raw chunks (e.g. ill-formed UTF-8), sent instead of `chunks` when set.
+        var byteChunks: [[UInt8]]?
         var ending: Ending = .endOfBody
     }
 
@@ -40,7 +42,7 @@ final class ScriptedHTTPTransport: HTTPTransport {
             return state.replies.removeFirst()
         }
         let script = try reply.get()
-        let body = ScriptedBody(chunks: script.chunks.map { Array($0.utf8) }, ending: script.ending)
+        let body = ScriptedBody(chunks: script.byteChunks ?? script.chunks.map { Array($0.utf8) }, ending: script.ending)
         self.state.withLock { $0.bodies.append(body) }
         return HTTPClientResponse(
             status: script.status, reason: "", headers: script.headers, url: request.url,
