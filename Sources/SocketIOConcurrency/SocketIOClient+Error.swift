@@ -84,7 +84,7 @@ extension SocketIOClient {
             /// Equal when both name the same layer; ``data`` is not compared.
             public static func == (lhs: Source, rhs: Source) -> Bool { lhs.rawValue == rhs.rawValue }
 
-            /// Hashes the layer only, as ``==`` compares it.
+            /// Hashes the layer only, as `==` compares it.
             public func hash(into hasher: inout Hasher) { hasher.combine(self.rawValue) }
         }
 
