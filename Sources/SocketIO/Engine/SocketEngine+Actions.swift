@@ -249,11 +249,6 @@ extension SocketEngine {
         }
     }
 
-    /// How many close `POST`s of ended attempts still run (for tests).
-    package var closingPOSTCount: Int {
-        self.state.withLock { $0.endings.count(.pollingClose) }
-    }
-
     // MARK: Heartbeat
 
     /// Replaces the heartbeat timer: at `deadline`, `heartbeatTimerFired(now:)`, from the
@@ -269,30 +264,6 @@ extension SocketEngine {
             return state.attempt.heartbeatTimer
         }
         previous?.cancel()
-    }
-
-    // MARK: Requests (what the drivers build, for tests)
-
-    /// Headers for every request (``EngineRequestOptions/headers(forWebSocket:sticky:httpKeepsCookies:)``).
-    func requestHeaders(forWebSocket: Bool) -> HTTPHeaders {
-        self.requestOptions.headers(
-            forWebSocket: forWebSocket, sticky: self.stickyCookies, httpKeepsCookies: self.transports?.httpKeepsCookies ?? false)
-    }
-
-    /// TLS settings: verification on unless `.selfSigned(true)`; `.security` adds trust roots
-    /// (derived once, in the attempt's ``SocketEngineOptions/Snapshot``).
-    func tlsConfiguration() -> TLSConfiguration {
-        self.requestOptions.tls
-    }
-
-    /// A polling request (``EnginePollingDriver/request(method:sid:body:idleTimeout:)``).
-    func pollingRequest(method: String, sid: String?, body: [UInt8]? = nil, idleTimeout: TimeAmount) -> HTTPClientRequest {
-        self.pollingDriver.request(method: method, sid: sid, body: body, idleTimeout: idleTimeout)
-    }
-
-    /// The WebSocket URL (``EngineWebSocketDriver/url(sid:)``).
-    func webSocketURL(sid: String?) -> URL {
-        self.webSocketDriver.url(sid: sid)
     }
 }
 

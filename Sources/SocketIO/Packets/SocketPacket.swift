@@ -112,44 +112,7 @@ public struct SocketPacket: CustomStringConvertible {
         self.binary = binary
     }
 
-    /// Adds one binary attachment; returns `true` once every placeholder is filled.
-    mutating func addData(_ data: Data) -> Bool {
-        cachedText = nil
-        if placeholders == binary.count {
-            return true
-        }
-
-        binary.append(data)
-
-        if placeholders == binary.count {
-            fillInPlaceholders()
-            return true
-        } else {
-            return false
-        }
-    }
-
     private func createPacketString() -> String {
         return cachedText ?? encoded().text
-    }
-
-    private mutating func fillInPlaceholders() {
-        data = data.map(_fillInPlaceholders)
-    }
-
-    private func _fillInPlaceholders(_ object: Any) -> Any {
-        switch object {
-        case let dict as [String: Any]:
-            if dict["_placeholder"] as? Bool == true, dict.count == 2,
-                let num = dict["num"] as? Int, num >= 0, num < binary.count
-            {
-                return binary[num]
-            }
-            return dict.mapValues(_fillInPlaceholders)
-        case let arr as [Any]:
-            return arr.map(_fillInPlaceholders)
-        default:
-            return object
-        }
     }
 }
