@@ -239,7 +239,8 @@ import Testing
         let server = try await TestServer.start("sse_raw_server.py")
         defer { server.stop() }
         await seedReadmeConnect(urlRequest: self.request(server, "/events?count=2")).value
-        #expect(server.lines.count(where: { $0.hasPrefix("REQUEST GET /events") }) == 1)
+        // (Waited for: the server's output is read on another thread and may lag the client.)
+        _ = try await server.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("REQUEST GET /events") }
     }
 
     @Test func seedResilientClientStopsRetryingOnCancel() async throws {
