@@ -37,6 +37,8 @@ extension EventSource {
             var resourceTimeout: TimeAmount?
             /// The event that ends the stream (``EventSource/terminator``).
             var terminator: Terminator?
+            /// The certificates `https` requests trust (``EventSource/security``).
+            var security: Security = .default
         }
 
         /// Everything shared between the iterating task and other callers, behind one lock.

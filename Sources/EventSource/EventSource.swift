@@ -81,6 +81,9 @@ public struct EventSource: Sendable {
     /// `nil` (the default) for none. The terminator is not delivered: the task closes its
     /// connection and delivers `.closed`, never reconnecting. See ``Terminator``.
     public var terminator: Terminator?
+    /// Which server certificates `https` requests trust: ``Security/default`` (the system's
+    /// roots, host names checked) unless set. See ``Security``.
+    public var security: Security = .default
 
     /// The idle timeout, under the name of Recouse's EventSource 0.1.7 (and of
     /// `URLSessionConfiguration`): the same value as ``timeoutInterval``.
@@ -208,6 +211,7 @@ public struct EventSource: Sendable {
                 maximumEventSize: self.maximumEventSize,
                 resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
                     ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil,
-                terminator: self.terminator))
+                terminator: self.terminator,
+                security: self.security))
     }
 }

@@ -290,7 +290,8 @@ final class EventStreamDriver {
             headers: headers,
             body: request.httpBody.map { [UInt8]($0) },
             idleTimeout: EventSourceStateMachine.duration(timeout > 0 ? timeout : 300),
-            maxRedirects: Self.maximumRedirects)
+            maxRedirects: Self.maximumRedirects,
+            tls: self.task.configuration.security.configuration)
     }
 
     /// Reads up to ``errorBodyLimit`` bytes of an error response (whatever came before an

@@ -15,7 +15,7 @@ package enum SSEExitStatus: Int32, Sendable, CaseIterable {
     var help: String {
         switch self {
         case .success: "The stream ended: the server closed it or answered 204, or --max-events events were printed."
-        case .usage: "Usage error: unknown option, invalid value, unreadable --data @file."
+        case .usage: "Usage error: unknown option, invalid value, unreadable --data @file or --cacert file."
         case .connectionFailed: "Connection failed or lost: no HTTP response (refused, DNS, TLS), a network error, or --idle-timeout."
         case .httpError: "HTTP error (as curl -f): a status other than 200, or a body that is not text/event-stream. The status is printed on stderr."
         case .timeout: "--timeout passed before the stream ended (as curl --max-time)."
@@ -55,6 +55,10 @@ package struct SSEOptions: ToolOptions {
     package var idleTimeout: Double?
     package var format = Format.plain
     package var silent = false
+    /// `-k`: no TLS verification (`EventSource.Security.selfSigned`).
+    package var insecure = false
+    /// `--cacert`: a PEM file whose certificates are trusted besides the system's.
+    package var caCertificatePath: String?
 
     package init(url: URL) {
         self.url = url
@@ -98,6 +102,8 @@ extension SSEOptions {
             OptionDescription(["-m", "--timeout"], value: "seconds", help: "Exit with status 28 after <seconds>, as curl --max-time."),
             OptionDescription(["--idle-timeout"], value: "seconds", help: "Fail when nothing arrives for <seconds> (default: 300)."),
             OptionDescription(["-s", "--silent"], help: "Print no progress on stderr (errors are still printed)."),
+            OptionDescription(["-k", "--insecure"], help: "Do not verify the server's TLS certificate."),
+            OptionDescription(["--cacert"], value: "file", help: "Also trust the PEM certificates in <file> (a private CA or a self-signed server)."),
         ],
         sections: [
             HelpSection(title: "Exit status", rows: SSEExitStatus.allCases.map { (label: String($0.rawValue), help: $0.help) })
@@ -127,6 +133,8 @@ extension SSEOptions {
         options.idleTimeout = try parsed.seconds("--idle-timeout")
         options.format = parsed.flag("--json") ? .json : .plain
         options.silent = parsed.flag("--silent")
+        options.insecure = parsed.flag("--insecure")
+        options.caCertificatePath = parsed.value("--cacert")
         return options
     }
 

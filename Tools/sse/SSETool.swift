@@ -29,6 +29,12 @@ struct SSETool {
 
         // The library's defaults unless an option says otherwise (reconnection: off).
         var eventSource = EventSource()
+        do throws(BodyError) {
+            if let security = try self.security() { eventSource.security = security }
+        } catch {
+            self.console.error(error.message)
+            return .usage
+        }
         if let idleTimeout = self.options.idleTimeout { eventSource.timeoutInterval = idleTimeout }
         if let reconnects = self.options.reconnects {
             eventSource.reconnectionPolicy = reconnects ? .exponentialBackoff() : .disabled
@@ -123,6 +129,22 @@ struct SSETool {
 
     static func format(seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+
+    // MARK: TLS
+
+    /// `-k` and `--cacert`, as `sio` reads them; `nil` for the library's default.
+    func security() throws(BodyError) -> EventSource.Security? {
+        if self.options.insecure { return .selfSigned }
+        guard let path = self.options.caCertificatePath else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BodyError(message: "cannot read --cacert file \(path)")
+        }
+        let pem = String(decoding: data, as: UTF8.self)
+        guard pem.contains("-----BEGIN CERTIFICATE-----") else {
+            throw BodyError(message: "--cacert file \(path) holds no PEM certificate")
+        }
+        return .certificates([pem])
     }
 
     // MARK: Body
