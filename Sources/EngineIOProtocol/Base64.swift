@@ -13,6 +13,11 @@ package enum Base64 {
         return table
     }()
 
+    /// Whether `byte` is one of the alphabet's characters or the padding `=`.
+    package static func isAlphabetOrPadding(_ byte: UInt8) -> Bool {
+        Self.decodeTable[Int(byte)] != 0xFF || byte == UInt8(ascii: "=")
+    }
+
     /// Appends the padded base64 text of `bytes` to `buffer`.
     package static func encode(_ bytes: [UInt8], into buffer: inout [UInt8]) {
         buffer.reserveCapacity(buffer.count + (bytes.count + 2) / 3 * 4)

@@ -7,31 +7,9 @@ import Testing
 
 /// `SocketEngine.parseEngineMessage(_:)` (public, `open`) handles every message kind as
 /// socket.io-client-swift 16.x's does (`SocketEngine.parseEngineMessage`, `handleBase64`,
-/// `checkAndHandleEngineError`).
+/// `checkAndHandleEngineError`); EngineIOProtocolTests' `EngineTextMessageTests` has the
+/// classification of every message kind.
 @Suite(TestTimeLimit.minutes(1)) struct ParseEngineMessageTests {
-    @Test(arguments: [
-        (#"4["a",1]"#, SocketIOVersion.three, EngineMessageDisposition.message(#"["a",1]"#)),
-        ("4", .three, .message("")),
-        ("bAAEC", .three, .binary(Data([0, 1, 2]))),
-        ("bAA\nEC", .three, .binary(Data([0, 1, 2]))),
-        ("b4AAEC", .two, .binary(Data([0, 1, 2]))),
-        ("bAAEC", .two, .unknown("Got unknown error from server bAAEC")),
-        (#"{"code":1,"message":"Session ID unknown"}"#, .three, .serverError("Session ID unknown")),
-        (#"{"code":3,"message":"Bad request"}"#, .two, .serverError("Bad request")),
-        (#"{"code":1}"#, .three, .ignored),
-        (#"{"message":5}"#, .three, .ignored),
-        ("[1,2]", .three, .unknown("Got unknown error from server [1,2]")),
-        ("garbage", .three, .unknown("Got unknown error from server garbage")),
-        ("", .three, .unknown("Got unknown error from server ")),
-        ("7x", .three, .unknown("Got unknown error from server 7x")),
-        ("2", .three, .control(.ping)),
-        ("3probe", .three, .control(.pong)),
-        ("6", .three, .control(.noop)),
-    ])
-    func classifiesAsUpstream(_ message: String, _ version: SocketIOVersion, _ expected: EngineMessageDisposition) {
-        #expect(EngineMessageDisposition(message, version: version) == expected)
-    }
-
     func engine(_ client: RecordingEngineClient, _ extra: SocketIOClientConfiguration = []) -> SocketEngine {
         SocketEngine(client: client, url: URL(string: "http://127.0.0.1:1")!, config: extra)
     }
@@ -41,18 +19,20 @@ import Testing
         let engine = self.engine(client)
         engine.parseEngineMessage(#"42["chat","hi"]"#)
         engine.parseEngineMessage("bAAEC")
+        engine.parseEngineMessage("bAA\nEC")
+        engine.parseEngineMessage("bA!")
         engine.parseEngineMessage("garbage")
         engine.parseEngineMessage(#"{"code":1}"#)
         engine.parseEngineMessage("2")
         #expect(
             client.events.values == [
-                #"message 2["chat","hi"]"#, "binary 3",
+                #"message 2["chat","hi"]"#, "binary 3", "binary 3",
                 "error Got unknown error from server garbage",
             ])
 
         // A server error object: `didError(reason:)`, the error then the close.
         engine.parseEngineMessage(#"{"code":1,"message":"Session ID unknown"}"#)
-        #expect(Array(client.events.values.dropFirst(3)) == ["error Session ID unknown", "close Session ID unknown"])
+        #expect(Array(client.events.values.dropFirst(4)) == ["error Session ID unknown", "close Session ID unknown"])
     }
 
     @Test func versionTwoBinaryTakesTheB4Prefix() {

@@ -441,17 +441,19 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             client?.parseEngineMessage(String(Substring(utf8.dropFirst())))
             return
         }
-        switch EngineMessageDisposition(message, version: self.version) {
-        case .message(let text):
+        switch EngineTextMessage(message, version: self.version == .two ? .v3 : .v4) {
+        case .packet(.message(let text)):
             client?.parseEngineMessage(text)
-        case .binary(let data):
-            client?.parseEngineBinaryData(data)
-        case .serverError(let reason):
+        case .packet(.binaryMessage(let bytes)):
+            client?.parseEngineBinaryData(Data(bytes))
+        case .serverError(.message(let reason)):
             self.didError(reason: reason)
-        case .unknown(let reason):
+        case .unknown:
             DefaultSocketLogger.Logger.error("Got unknown error from server", type: SocketEngine.logTypeIO)
-            client?.engineDidError(reason: reason)
-        case .control, .ignored:
+            client?.engineDidError(reason: "Got unknown error from server \(message)")
+        case .packet, .serverError(.withoutMessage), .invalidBinary:
+            // The other packet types are the protocol machine's; an object without a
+            // `message` and undecodable base64 are ignored, as upstream.
             break
         }
     }
