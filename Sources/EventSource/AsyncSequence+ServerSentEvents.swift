@@ -22,6 +22,7 @@ extension AsyncSequence where Element == UInt8 {
     ///     yielded, and the sequence ends there without reading further. `nil` by default.
     /// - Returns: the events, which throw ``EventStreamLimitError`` past the limit and the
     ///   errors of these bytes' sequence.
+    @inlinable
     public func serverSentEvents(
         maximumEventSize: Int = 16 << 20, terminator: EventSource.Terminator? = nil
     ) -> ServerEventSequence<Self> {
@@ -43,6 +44,7 @@ extension AsyncSequence where Element == UInt8 {
     ///     any line; 16 MiB by default.
     ///   - terminator: the event that ends the stream, not yielded; `nil` by default.
     /// - Returns: the elements (see ``ServerEventElementSequence``).
+    @inlinable
     public func serverSentEvents(
         including extras: EventSource.Extras, maximumEventSize: Int = 16 << 20,
         terminator: EventSource.Terminator? = nil
@@ -72,6 +74,7 @@ extension AsyncSequence where Element == [UInt8] {
     ///     yielded, and the sequence ends there without reading further. `nil` by default.
     /// - Returns: the events, which throw ``EventStreamLimitError`` past the limit and the
     ///   errors of these bytes' sequence.
+    @inlinable
     public func serverSentEvents(
         maximumEventSize: Int = 16 << 20, terminator: EventSource.Terminator? = nil
     ) -> ServerEventSequence<Self> {
@@ -93,6 +96,7 @@ extension AsyncSequence where Element == [UInt8] {
     ///     any line; 16 MiB by default.
     ///   - terminator: the event that ends the stream, not yielded; `nil` by default.
     /// - Returns: the elements (see ``ServerEventElementSequence``).
+    @inlinable
     public func serverSentEvents(
         including extras: EventSource.Extras, maximumEventSize: Int = 16 << 20,
         terminator: EventSource.Terminator? = nil
@@ -122,6 +126,7 @@ extension AsyncSequence where Element == ArraySlice<UInt8> {
     ///     yielded, and the sequence ends there without reading further. `nil` by default.
     /// - Returns: the events, which throw ``EventStreamLimitError`` past the limit and the
     ///   errors of these bytes' sequence.
+    @inlinable
     public func serverSentEvents(
         maximumEventSize: Int = 16 << 20, terminator: EventSource.Terminator? = nil
     ) -> ServerEventSequence<Self> {
@@ -143,6 +148,7 @@ extension AsyncSequence where Element == ArraySlice<UInt8> {
     ///     any line; 16 MiB by default.
     ///   - terminator: the event that ends the stream, not yielded; `nil` by default.
     /// - Returns: the elements (see ``ServerEventElementSequence``).
+    @inlinable
     public func serverSentEvents(
         including extras: EventSource.Extras, maximumEventSize: Int = 16 << 20,
         terminator: EventSource.Terminator? = nil
@@ -172,6 +178,7 @@ extension AsyncSequence where Element == Data {
     ///     yielded, and the sequence ends there without reading further. `nil` by default.
     /// - Returns: the events, which throw ``EventStreamLimitError`` past the limit and the
     ///   errors of these bytes' sequence.
+    @inlinable
     public func serverSentEvents(
         maximumEventSize: Int = 16 << 20, terminator: EventSource.Terminator? = nil
     ) -> ServerEventSequence<Self> {
@@ -193,6 +200,7 @@ extension AsyncSequence where Element == Data {
     ///     any line; 16 MiB by default.
     ///   - terminator: the event that ends the stream, not yielded; `nil` by default.
     /// - Returns: the elements (see ``ServerEventElementSequence``).
+    @inlinable
     public func serverSentEvents(
         including extras: EventSource.Extras, maximumEventSize: Int = 16 << 20,
         terminator: EventSource.Terminator? = nil

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SSEProtocol
 
 /// The parsing behind `serverSentEvents()` on a byte sequence: the ``SSEParser`` a
@@ -93,14 +93,24 @@ struct ByteStreamEventParser {
 /// Not `Sendable` (a `@Sendable` closure calling a generic iterator captures its metatype),
 /// but each reader is a function of the iterator alone that captures nothing: the sequences
 /// holding one are `@unchecked Sendable` when their base is `Sendable`.
+///
+/// Inlinable, so each reader is specialized for the caller's iterator: a `UInt8` sequence
+/// (such as `URLSession.AsyncBytes`) is then read without a generic call per byte.
+@usableFromInline
 struct ByteChunkReader<Iterator: AsyncIteratorProtocol> {
     /// The next chunk, or `nil` at the end of the sequence; rethrows the sequence's errors.
-    let read: (inout Iterator) async throws -> [UInt8]?
+    @usableFromInline let read: (inout Iterator) async throws -> [UInt8]?
+
+    @inlinable
+    init(_ read: @escaping (inout Iterator) async throws -> [UInt8]?) {
+        self.read = read
+    }
 }
 
 extension ByteChunkReader where Iterator.Element == UInt8 {
     /// Single bytes are gathered until a CR or LF (the parser then has a whole line, so an
     /// event is yielded as soon as its empty line is read) or ``byteGatherLimit`` bytes.
+    @inlinable
     static var bytes: ByteChunkReader {
         ByteChunkReader { iterator in
             var chunk: [UInt8] = []
@@ -113,11 +123,13 @@ extension ByteChunkReader where Iterator.Element == UInt8 {
     }
 
     /// The most single bytes gathered into one chunk before it is parsed.
+    @inlinable
     static var byteGatherLimit: Int { 16 << 10 }
 }
 
 extension ByteChunkReader where Iterator.Element == [UInt8] {
     /// Arrays as they come (large `data` values then stay in them until dispatch, uncopied).
+    @inlinable
     static var arrays: ByteChunkReader {
         ByteChunkReader { iterator in try await iterator.next() }
     }
@@ -125,6 +137,7 @@ extension ByteChunkReader where Iterator.Element == [UInt8] {
 
 extension ByteChunkReader where Iterator.Element == ArraySlice<UInt8> {
     /// Each slice copied into an array.
+    @inlinable
     static var slices: ByteChunkReader {
         ByteChunkReader { iterator in try await iterator.next().map { Array($0) } }
     }
@@ -132,6 +145,7 @@ extension ByteChunkReader where Iterator.Element == ArraySlice<UInt8> {
 
 extension ByteChunkReader where Iterator.Element == Data {
     /// Each `Data` copied into an array.
+    @inlinable
     static var data: ByteChunkReader {
         ByteChunkReader { iterator in try await iterator.next().map { [UInt8]($0) } }
     }

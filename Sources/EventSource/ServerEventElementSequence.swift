@@ -32,6 +32,18 @@ public struct ServerEventElementSequence<Base: AsyncSequence>: AsyncSequence {
     let maximumEventSize: Int
     let terminator: EventSource.Terminator?
 
+    @usableFromInline
+    init(
+        base: Base, reader: ByteChunkReader<Base.AsyncIterator>, extras: EventSource.Extras, maximumEventSize: Int,
+        terminator: EventSource.Terminator?
+    ) {
+        self.base = base
+        self.reader = reader
+        self.extras = extras
+        self.maximumEventSize = maximumEventSize
+        self.terminator = terminator
+    }
+
     /// Makes an iterator that reads a new iterator of the base sequence.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(

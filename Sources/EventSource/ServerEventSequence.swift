@@ -36,6 +36,17 @@ public struct ServerEventSequence<Base: AsyncSequence>: AsyncSequence {
     let maximumEventSize: Int
     let terminator: EventSource.Terminator?
 
+    @usableFromInline
+    init(
+        base: Base, reader: ByteChunkReader<Base.AsyncIterator>, maximumEventSize: Int,
+        terminator: EventSource.Terminator?
+    ) {
+        self.base = base
+        self.reader = reader
+        self.maximumEventSize = maximumEventSize
+        self.terminator = terminator
+    }
+
     /// Makes an iterator that reads a new iterator of the base sequence.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(

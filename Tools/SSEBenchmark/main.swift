@@ -9,6 +9,7 @@ import RealtimeHTTP
 //
 //   SSEBenchmark parser
 //   SSEBenchmark parser-large          (one 64 MiB event five times, for profiling)
+//   SSEBenchmark sequence              (serverSentEvents() on in-memory byte sequences)
 //   SSEBenchmark client <port> <events> <size> [native|urlsession] [asyncstream]
 //   SSEBenchmark client-memory <events> <size> [asyncstream]  (the client without sockets:
 //                                                 pre-built 64 KiB body chunks from memory)
@@ -214,10 +215,83 @@ func memoryClientBenchmark(events expected: Int, size: Int, asAsyncStream: Bool)
     ])
 }
 
+// MARK: - Byte sequences
+
+/// An in-memory `AsyncSequence` of the chunks (or, with `Element == UInt8`, the bytes) of a body.
+struct MemoryChunks<Element: Sendable>: AsyncSequence, Sendable {
+    let elements: [Element]
+
+    func makeAsyncIterator() -> Iterator { Iterator(elements: self.elements, index: 0) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let elements: [Element]
+        var index: Int
+
+        mutating func next() async -> Element? {
+            guard self.index < self.elements.count else { return nil }
+            defer { self.index += 1 }
+            return self.elements[self.index]
+        }
+    }
+}
+
+/// Thread CPU seconds, events and data bytes of reading `sequence` through `serverSentEvents()`.
+func parseSequence<S: AsyncSequence>(_ sequence: S) async -> (Double, Int, Int) where S.Element == ServerEvent {
+    var events = 0
+    var bytes = 0
+    let cpuStart = Measure.processCPUSeconds()
+    do {
+        for try await event in sequence {
+            events += 1
+            bytes += event.data?.utf8.count ?? 0
+        }
+    } catch {
+        print("error: \(error)")
+    }
+    return (Measure.processCPUSeconds() - cpuStart, events, bytes)
+}
+
+/// `serverSentEvents()` over in-memory byte sequences, beside the parser alone: what the
+/// public byte-sequence parser adds (an `AsyncSequence` step per chunk and per event, a
+/// `ServerEvent` per event).
+func sequenceBenchmark() async {
+    let mib = 1 << 20
+    print("serverSentEvents() on in-memory byte sequences, best of 5, process CPU time")
+    row(["case", "input MiB", "CPU seconds", "MB/s", "events/s"])
+    for (name, builder) in [("64-byte events", smallEvents(totalBytes:)), ("one large event", largeEvent(totalBytes:))] {
+        let size = 16 * mib
+        let input = builder(size)
+        let chunks = stride(from: 0, to: input.count, by: 64 << 10).map { Array(input[$0..<min($0 + (64 << 10), input.count)]) }
+        var results: [(String, (Double, Int, Int))] = []
+        var best: (Double, Int, Int)?
+        for _ in 0..<5 {
+            let run = await parseSequence(MemoryChunks(elements: chunks).serverSentEvents(maximumEventSize: 1 << 30))
+            if best == nil || run.0 < best!.0 { best = run }
+        }
+        results.append(("64 KiB arrays", best!))
+        if name == "64-byte events" {
+            best = nil
+            for _ in 0..<5 {
+                let run = await parseSequence(MemoryChunks(elements: input).serverSentEvents(maximumEventSize: 1 << 30))
+                if best == nil || run.0 < best!.0 { best = run }
+            }
+            results.append(("single bytes", best!))
+        }
+        for (kind, (time, events, _)) in results {
+            row([
+                "\(name), \(kind)", "\(size / mib)", format(time, 4), format(Double(size) / time / 1e6),
+                format(Double(events) / time, 0),
+            ])
+        }
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "parser":
     parserBenchmark()
+case "sequence":
+    await sequenceBenchmark()
 case "parser-large":
     // One 64 MiB event, five times (for profiling).
     let input = largeEvent(totalBytes: 64 << 20)
