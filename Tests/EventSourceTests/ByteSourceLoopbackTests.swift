@@ -114,15 +114,14 @@ enum FileChunks {
         let handle = try FileHandle(forReadingFrom: url)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self, bufferingPolicy: .unbounded)
         let thread = Thread {
-            defer { try? handle.close() }
-            do {
-                while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-                    continuation.yield(chunk)
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+            defer { handle.closeFile() }
+            while true {
+                // `readData(ofLength:)`: `read(upToCount:)` needs iOS 13.4.
+                let chunk = handle.readData(ofLength: chunkSize)
+                if chunk.isEmpty { break }
+                continuation.yield(chunk)
             }
+            continuation.finish()
         }
         thread.start()
         return stream
