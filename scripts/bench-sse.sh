@@ -15,6 +15,8 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo
 "$BENCH" parser
 echo
+"$BENCH" sequence
+echo
 
 LOG=$(mktemp)
 .venv/bin/python -u Tests/Servers/sse_raw_server.py >"$LOG" 2>&1 &
