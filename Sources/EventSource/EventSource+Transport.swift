@@ -1,4 +1,9 @@
+import Foundation
 package import RealtimeHTTP
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension EventSource {
     /// The HTTP stack a data task's requests go through.
@@ -12,12 +17,34 @@ extension EventSource {
 
         let kind: Kind
 
-        /// The native client on Linux, URLSession on Apple platforms.
+        /// The native client on Linux, URLSession on Apple platforms. On Linux a request whose
+        /// scheme is neither http nor https (`mock://`, served by a `URLProtocol` subclass)
+        /// goes through URLSession, chosen for each request (reconnections included).
         public static var automatic: Transport { Transport(kind: .automatic) }
-        /// The project's HTTP/1.1 client (epoll event loop, OpenSSL TLS on Linux).
+        /// The project's HTTP/1.1 client (epoll event loop, OpenSSL TLS on Linux). It sends
+        /// http and https only: another scheme ends the task with `URLError(.badURL)`.
         public static var native: Transport { Transport(kind: .native) }
         /// Foundation's URLSession (streams through its data delegate).
+        ///
+        /// A URL of any scheme is handed to the session, so a `URLProtocol` subclass can serve
+        /// it (how tests mock the network). The session has its own configuration, not
+        /// `URLSession.shared`'s: on Linux (swift-corelibs-foundation) it consults the classes
+        /// registered with `URLProtocol.registerClass(_:)` after its own, so a registered class
+        /// for a custom scheme (`mock://`) is found; on Apple platforms `registerClass(_:)`
+        /// reaches only the shared session, so pass the classes with
+        /// ``urlSession(protocolClasses:)``, which works on both.
         public static var urlSession: Transport { Transport(kind: .urlSession) }
+
+        /// URLSession with `protocolClasses` consulted before the built-in ones (the
+        /// configuration's `protocolClasses`), on every platform: the way to serve requests
+        /// from `URLProtocol` subclasses on Apple platforms, where `URLProtocol.registerClass(_:)`
+        /// does not reach a session of its own. Each call makes a session; event sources that
+        /// share the returned value share it.
+        public static func urlSession(protocolClasses: [AnyClass]) -> Transport {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = protocolClasses + (configuration.protocolClasses ?? [])
+            return Transport(kind: .custom(URLSessionHTTPTransport(configuration: configuration)))
+        }
         /// Any ``HTTPTransport`` (tests, embedding).
         package static func custom(_ transport: any HTTPTransport) -> Transport {
             Transport(kind: .custom(transport))
@@ -39,7 +66,7 @@ extension EventSource {
                 #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
                 return SharedTransports.urlSession
                 #else
-                return SharedTransports.native
+                return AutomaticHTTPTransport()
                 #endif
             }
         }
@@ -50,4 +77,25 @@ extension EventSource {
 enum SharedTransports {
     static let native = HTTPClient()
     static let urlSession = URLSessionHTTPTransport()
+}
+
+/// `.automatic` where the native client is built: it sends http and https, URLSession every
+/// other scheme (served by a `URLProtocol` subclass). Chosen per request, so a redirect or a
+/// reconnection's `prepareRequest` that changes the scheme changes the stack.
+struct AutomaticHTTPTransport: HTTPTransport {
+    /// The shared transport that sends requests to `url`.
+    func transport(for url: URL) -> any HTTPTransport {
+        switch url.scheme?.lowercased() {
+        case "http", "https": return SharedTransports.native
+        default: return SharedTransports.urlSession
+        }
+    }
+
+    func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        try await self.transport(for: request.url).execute(request)
+    }
+
+    func closeIdleConnections() {
+        SharedTransports.native.closeIdleConnections()
+    }
 }

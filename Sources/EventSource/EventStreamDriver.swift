@@ -205,7 +205,7 @@ final class EventStreamDriver {
             request = await prepare(request, attempt)
         }
         guard let clientRequest = self.clientRequest(for: request) else {
-            self.end(with: HTTPClientError(.invalidURL, "the request has no http or https URL"))
+            self.end(with: HTTPClientError(.invalidURL, "the request has no URL with a scheme"))
             return
         }
         let transport = self.transport
@@ -272,11 +272,11 @@ final class EventStreamDriver {
     }
 
     /// The transport request for `request`: its method, headers and body, plus the
-    /// event-stream headers it does not set itself.
+    /// event-stream headers it does not set itself. Any scheme goes through: the transport
+    /// decides (the native client refuses all but http and https with `.invalidURL`,
+    /// URLSession asks its protocol classes).
     private func clientRequest(for request: URLRequest) -> HTTPClientRequest? {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return nil
-        }
+        guard let url = request.url, url.scheme?.isEmpty == false else { return nil }
         var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             headers.add(name: name, value: value)

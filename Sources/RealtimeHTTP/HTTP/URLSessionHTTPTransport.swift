@@ -92,7 +92,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     /// The session for a connection to `url` through `proxy`: the direct one when `proxy`
     /// names no server for `url`, else that server's (made now if it is the first use).
     func session(for url: URL, proxy: ProxyConfiguration) -> Session {
-        guard let server = proxy.server(for: url) else { return self.direct }
+        // A scheme served by a URLProtocol class (`mock://`) goes through no proxy.
+        guard Self.isNetworkScheme(url), let server = proxy.server(for: url) else { return self.direct }
         return self.proxied.withLock { state in
             if let session = state.sessions[server] { return session }
             let configuration = (state.configuration.copy() as? URLSessionConfiguration) ?? state.configuration
@@ -126,7 +127,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         var redirectsFollowed = 0
         var mayRetry = true
         while true {
-            _ = try HTTPOrigin(url: request.url, tls: request.tls)
+            try Self.validate(request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
             let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
             let session = self.session(for: request.url, proxy: request.proxy)
@@ -166,6 +167,27 @@ package final class URLSessionHTTPTransport: HTTPTransport {
                 reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
                 headers: headers, url: request.url,
                 body: HTTPResponseBody(source: URLSessionBodySource(bridge: bridge)))
+        }
+    }
+
+    /// Whether `url`'s scheme is one URLSession sends over the network itself (http, https,
+    /// ws, wss); any other is left to the session's protocol classes.
+    static func isNetworkScheme(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "http", "https", "ws", "wss": return true
+        default: return false
+        }
+    }
+
+    /// Refuses a network URL the native client would refuse too (no host, a bad port); a URL
+    /// with another scheme (`mock://`, served by a registered `URLProtocol` subclass or one in
+    /// the configuration's `protocolClasses`) goes to the session, which fails it with
+    /// `unsupportedURL` when no protocol class takes it.
+    static func validate(_ url: URL, tls: TLSConfiguration) throws(HTTPClientError) {
+        if Self.isNetworkScheme(url) {
+            _ = try HTTPOrigin(url: url, tls: tls)
+        } else if url.scheme?.isEmpty != false {
+            throw HTTPClientError(.invalidURL, "the URL has no scheme")
         }
     }
 
