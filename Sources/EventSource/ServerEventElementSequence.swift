@@ -57,17 +57,10 @@ public struct ServerEventElementSequence<Base: AsyncSequence>: AsyncSequence {
         /// The elements: events, comments and `retry:` fields.
         public typealias Element = EventSource.StreamElement
 
-        private var base: Base.AsyncIterator
-        private let reader: ByteChunkReader<Base.AsyncIterator>
-        private var parser: ByteStreamEventParser
-        private var finished = false
-        /// The parser's error, thrown once the outputs before it are taken.
-        private var failure: EventStreamLimitError?
+        private var outputs: ByteStreamOutputs<Base.AsyncIterator>
 
         init(base: Base.AsyncIterator, reader: ByteChunkReader<Base.AsyncIterator>, parser: ByteStreamEventParser) {
-            self.base = base
-            self.reader = reader
-            self.parser = parser
+            self.outputs = ByteStreamOutputs(base: base, reader: reader, parser: parser)
         }
 
         /// The next element; `nil` at the end of the bytes (an unfinished event is dropped), at
@@ -76,37 +69,11 @@ public struct ServerEventElementSequence<Base: AsyncSequence>: AsyncSequence {
         /// - Throws: ``EventStreamLimitError`` for an event or line over the limit; the base
         ///   sequence's errors.
         public mutating func next() async throws -> EventSource.StreamElement? {
-            while true {
-                if let output = self.parser.next() {
-                    switch output {
-                    case .event(let event): return EventSource.StreamElement(event: .event(event))
-                    case .comment(let text): return EventSource.StreamElement(.comment(text))
-                    case .retry(let milliseconds): return EventSource.StreamElement(.retry(milliseconds))
-                    }
-                }
-                if let failure = self.failure {
-                    self.failure = nil
-                    throw failure
-                }
-                guard !self.finished, !self.parser.isTerminated else { return nil }
-                let chunk: [UInt8]?
-                do {
-                    chunk = try await self.reader.read(&self.base)
-                } catch {
-                    self.finished = true
-                    throw error
-                }
-                guard let chunk else {
-                    self.finished = true
-                    return nil
-                }
-                do {
-                    try self.parser.feed(chunk)
-                } catch {
-                    // Events before the error in this chunk come first.
-                    self.finished = true
-                    self.failure = error
-                }
+            switch try await self.outputs.next() {
+            case .event(let event)?: return EventSource.StreamElement(event: .event(event))
+            case .comment(let text)?: return EventSource.StreamElement(.comment(text))
+            case .retry(let milliseconds)?: return EventSource.StreamElement(.retry(milliseconds))
+            case nil: return nil
             }
         }
     }

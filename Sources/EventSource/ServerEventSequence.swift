@@ -60,17 +60,10 @@ public struct ServerEventSequence<Base: AsyncSequence>: AsyncSequence {
         /// The elements: the stream's events.
         public typealias Element = ServerEvent
 
-        private var base: Base.AsyncIterator
-        private let reader: ByteChunkReader<Base.AsyncIterator>
-        private var parser: ByteStreamEventParser
-        private var finished = false
-        /// The parser's error, thrown once the outputs before it are taken.
-        private var failure: EventStreamLimitError?
+        private var outputs: ByteStreamOutputs<Base.AsyncIterator>
 
         init(base: Base.AsyncIterator, reader: ByteChunkReader<Base.AsyncIterator>, parser: ByteStreamEventParser) {
-            self.base = base
-            self.reader = reader
-            self.parser = parser
+            self.outputs = ByteStreamOutputs(base: base, reader: reader, parser: parser)
         }
 
         /// The next event; `nil` at the end of the bytes (an unfinished event is dropped), at
@@ -79,34 +72,10 @@ public struct ServerEventSequence<Base: AsyncSequence>: AsyncSequence {
         /// - Throws: ``EventStreamLimitError`` for an event or line over the limit; the base
         ///   sequence's errors.
         public mutating func next() async throws -> ServerEvent? {
-            while true {
-                while let output = self.parser.next() {
-                    if case .event(let event) = output { return event }
-                }
-                if let failure = self.failure {
-                    self.failure = nil
-                    throw failure
-                }
-                guard !self.finished, !self.parser.isTerminated else { return nil }
-                let chunk: [UInt8]?
-                do {
-                    chunk = try await self.reader.read(&self.base)
-                } catch {
-                    self.finished = true
-                    throw error
-                }
-                guard let chunk else {
-                    self.finished = true
-                    return nil
-                }
-                do {
-                    try self.parser.feed(chunk)
-                } catch {
-                    // Events before the error in this chunk come first.
-                    self.finished = true
-                    self.failure = error
-                }
+            while let output = try await self.outputs.next() {
+                if case .event(let event) = output { return event }
             }
+            return nil
         }
     }
 }

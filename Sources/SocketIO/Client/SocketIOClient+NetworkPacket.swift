@@ -189,7 +189,13 @@ extension SocketIOClient {
 
     /// Whether `event`'s last argument is a recovering server's offset, in the caller's section.
     static func endsWithRecoveryOffset(_ event: SocketIOProtocol.SocketPacket, in state: State) -> Bool {
-        let lastIsString = if case .string? = event.arguments.last { true } else { false }
-        return state.session.connection.endsWithRecoveryOffset(asksForAck: event.ackID != nil, lastArgumentIsString: lastIsString)
+        Self.endsWithRecoveryOffset(event.arguments, asksForAck: event.ackID != nil, in: state)
+    }
+
+    /// Whether the last of an event's decoded `arguments` is a recovering server's offset, in
+    /// the caller's section.
+    static func endsWithRecoveryOffset(_ arguments: [JSONValue], asksForAck: Bool, in state: State) -> Bool {
+        let lastIsString = if case .string? = arguments.last { true } else { false }
+        return state.session.connection.endsWithRecoveryOffset(asksForAck: asksForAck, lastArgumentIsString: lastIsString)
     }
 }

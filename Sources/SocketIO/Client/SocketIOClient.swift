@@ -620,10 +620,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             // unchanged (``NetworkArguments``).
             var decoded: NetworkEventArguments?
             if !isInternalMessage, let values = state.networkArguments?.decoded(for: data) {
-                let lastIsString = if case .string? = values.last { true } else { false }
-                let endsWithOffset = state.session.connection.endsWithRecoveryOffset(
-                    asksForAck: ack >= 0, lastArgumentIsString: lastIsString)
-                decoded = NetworkEventArguments(values: values, endsWithRecoveryOffset: endsWithOffset)
+                decoded = NetworkEventArguments(
+                    values: values, endsWithRecoveryOffset: Self.endsWithRecoveryOffset(values, asksForAck: ack >= 0, in: state))
             }
             if !isInternalMessage { state.networkArguments = nil }
             guard state.session.connection.status == .connected || isInternalMessage else { return (nil, [], [], nil) }
