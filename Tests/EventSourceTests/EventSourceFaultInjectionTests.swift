@@ -44,15 +44,18 @@ import Testing
         let task = eventSource.dataTask(for: URLRequest(url: URL(string: "http://127.0.0.1:\(proxy.port)/replay?total=\(total)")!))
 
         // Cuts at varying offsets (inside the head, inside `id:` or `data:` lines, between
-        // them), a truncation, a stall past the 1.5 s idle timeout and a refusal.
+        // them), a truncation, a stall past the 1.5 s idle timeout and a refusal. One fault per
+        // 20 events delivered, so a loaded machine cannot deliver all 300 before the faults.
+        let delivered = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let faults = Task {
             let schedule: [FaultProxy.Fault] = [
                 .resetAfter(bytes: 7), .resetAfter(bytes: 150), .resetAfter(bytes: 93), .truncateAfter(bytes: 131),
                 .resetAfter(bytes: 1), .stall, .resetAfter(bytes: 240), .refuse(seconds: 0.5), .reset,
                 .resetAfter(bytes: 118), .resetAfter(bytes: 12), .truncateAfter(bytes: 100),
             ]
-            for fault in schedule {
-                try await Task.sleep(.milliseconds(350))
+            var progress = delivered.stream.makeAsyncIterator()
+            for (index, fault) in schedule.enumerated() {
+                while let count = await progress.next(), count < 20 * (index + 1) {}
                 try await proxy.inject(fault)
                 if case .stall = fault {
                     try await Task.sleep(.seconds(2.5))
@@ -72,11 +75,13 @@ import Testing
             case .error: errors += 1
             case .event(let event):
                 ids.append(event.id ?? "-")
+                delivered.continuation.yield(ids.count)
                 #expect(event.data == "event \(event.id ?? "-")")
             case .closed: closed = true
             }
             if MonotonicInstant.now > deadline { break }
         }
+        delivered.continuation.finish()
         faults.cancel()
         _ = await faults.result
 

@@ -29,6 +29,8 @@ struct CookieReply: Decodable { var cookie: String? }
 struct ForeverStats: Decodable {
     var sent: Int
     var blocked: Bool
+    /// How many `/forever` requests the server has had.
+    var requests: Int
 }
 
 extension HTTPClientResponse {

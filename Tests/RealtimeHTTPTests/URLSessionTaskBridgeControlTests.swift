@@ -10,7 +10,9 @@ import TestSupport
 /// in `_NativeProtocol.stopLoading` (NativeProtocol.swift:69) when a `cancel()` or `resume()`
 /// enters while a `suspend()` is still inside the task's `workQueue.sync`; that trap was hit
 /// by `URLSessionTransportLifetimeTests` under AddressSanitizer on one core. Here a task that
-/// holds its `suspend()` open shows whether another call gets in meanwhile.
+/// holds its `suspend()` open shows whether another call gets in meanwhile. (The bridge no
+/// longer suspends a task on swift-corelibs-foundation, where a resume sends the request
+/// again; these bridges suspend as on Apple platforms, whose path keeps the same one-call rule.)
 @Suite struct URLSessionTaskBridgeControlTests {
     /// A data task that records the calls made on it and keeps `suspend()` open until told.
     final class RecordingDataTask: URLSessionDataTask, @unchecked Sendable {
@@ -58,7 +60,8 @@ import TestSupport
 
     /// A started bridge whose task is inside `suspend()` (queued body past the limit).
     static func bridgeInsideSuspend() async throws -> (URLSessionTaskBridge, RecordingDataTask) {
-        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
+        // The Apple platforms' path: there a suspension pauses the transfer.
+        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30), suspendsTask: true)
         let task = RecordingDataTask()
         bridge.attach(task)
         let head = Task { await bridge.start() }

@@ -10,7 +10,8 @@ import FoundationNetworking
 
 /// A dropped ``URLSessionHTTPTransport`` must leave nothing behind once its exchanges ended:
 /// its URLSession, the session's delegate and every bridge are released, whatever state the
-/// data tasks were in (suspended for backpressure, cancelled at a redirect, timed out).
+/// data tasks were in (over their buffer limit, so suspended where the platform can pause a
+/// transfer; cancelled at a redirect; timed out).
 /// LeakSanitizer found a whole session left behind (docs/RELIABILITY.md); these tests see it
 /// without a sanitizer, through weak references.
 @Suite(.serialized, TestTimeLimit.minutes(2)) struct URLSessionTransportLifetimeTests {
@@ -85,9 +86,13 @@ import FoundationNetworking
         case .suspendedThenCancelled, .suspendedThenDropped:
             let response = try await transport.execute(HTTPClientRequest(url: server.url("/forever?delay=2")))
             var iterator = response.body.makeAsyncIterator()
-            _ = try await iterator.next()
+            // Where the task cannot be suspended (swift-corelibs-foundation), the queue can
+            // reach the bridge's hard limit before this first read: `.bodyTooLarge`.
+            let first = await failureKind { _ = try await iterator.next() }
+            let pausable = URLSessionTaskBridge.suspensionPausesTheTransfer
+            #expect(first == .none || (!pausable && first == .http(.bodyTooLarge)), "\(first)")
             let suspended = await ProcessResources.eventually { delegate.liveBridges.first?.isSuspended == true }
-            #expect(suspended, "the bridge never suspended its task")
+            #expect(suspended, "the bridge never asked for a suspension")
             if scenario == .suspendedThenCancelled { response.body.cancel() }
         case .redirectAcrossOrigins:
             let target = server.url("/echo", host: "localhost").absoluteString

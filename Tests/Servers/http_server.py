@@ -16,7 +16,8 @@ Routes:
   /basic-auth/...  any method: 401 with `WWW-Authenticate: Basic realm="swift-realtime"` unless
                    the request carries Basic credentials app:pw; then JSON {user, path}
   /forever?delay=MS  streams 64 KiB chunks endlessly (MS ms apart); /stats reports bytes
-                   accepted so far and whether the last write is waiting for the peer
+                   accepted so far and whether the last write is waiting for the peer (for
+                   the latest /forever), and how many /forever requests arrived
 """
 import argparse
 import base64
@@ -27,7 +28,7 @@ import ssl
 from aiohttp import web
 import loopback
 
-stats = {"forever_sent": 0, "forever_blocked": False}
+stats = {"forever_sent": 0, "forever_blocked": False, "forever_requests": 0}
 
 
 def peer_port(request):
@@ -128,6 +129,7 @@ async def forever(request):
     chunk = pattern(64 * 1024)
     delay = int(request.query.get("delay", "0")) / 1000
     stats["forever_sent"] = 0
+    stats["forever_requests"] += 1
     try:
         while True:
             stats["forever_blocked"] = True
@@ -142,7 +144,8 @@ async def forever(request):
 
 
 async def report(request):
-    return web.json_response({"sent": stats["forever_sent"], "blocked": stats["forever_blocked"]})
+    return web.json_response({"sent": stats["forever_sent"], "blocked": stats["forever_blocked"],
+                              "requests": stats["forever_requests"]})
 
 
 def main():
