@@ -21,7 +21,7 @@ test: bootstrap
 # and every test that can run against URLSession here. WebSocket tests skip themselves there
 # and print why.
 APPLE_CONFIG = --scratch-path .build-apple -Xswiftc -DREALTIME_NO_NATIVE_STACK
-APPLE_CONFIG_TESTS = RealtimeTimeTests|EngineIOProtocolTests|EngineIOClientTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
+APPLE_CONFIG_TESTS = RealtimeTimeTests|RealtimeEncodingTests|EngineIOProtocolTests|EngineIOClientTests|SocketIOProtocolTests|SSEProtocolTests|HTTP1CodecTests|WebSocketCodecTests|ProxyCodecTests|RealtimeSyncTests|EventSourceTests|SocketIOTests|SocketIOConcurrencyTests|RealtimeHTTPTests\.(URLSession|HTTPRedirectPolicyTests|HTTPRequestTargetTests|HTTPConnectionPoolStateTests|HTTPCookieStoreTests|ProxyConfigurationTests|WebSocketConnectionTests|WebSocketBatchSendTests|WebSocketImmediateSendTests)
 
 test-apple-config: bootstrap
 	swift build $(APPLE_CONFIG) --build-tests

@@ -10,7 +10,7 @@
 #   FUZZ_ARGS='-max_len=512' ...        extra libFuzzer flags
 #   FUZZ_OUT=DIR ...                    write to DIR instead of .build/fuzz
 #
-# Build: swiftc directly, not SwiftPM. Each sans-I/O library (RealtimeTransport, HTTP1Codec, WebSocketCodec,
+# Build: swiftc directly, not SwiftPM. Each sans-I/O library (RealtimeTransport, RealtimeEncoding, HTTP1Codec, WebSocketCodec,
 # EngineIOProtocol, SocketIOProtocol, SSEProtocol) is compiled once into its own module with
 # `-sanitize=fuzzer,address` (coverage instrumentation plus ASan), and each target's
 # Fuzz/<Target>/main.swift is compiled and linked against the modules it imports. The few
@@ -37,15 +37,15 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 targets=(
   "http-response|RealtimeTime RealtimeTransport HTTP1Codec|"
   "http-content|RealtimeTime RealtimeTransport HTTP1Codec|"
-  "websocket-frames|WebSocketCodec|"
-  "websocket-inflate|WebSocketCodec|"
-  "engineio-packet|RealtimeTime EngineIOProtocol|"
-  "polling-v4|RealtimeTime EngineIOProtocol|"
-  "polling-v3|RealtimeTime EngineIOProtocol|"
-  "engineio-handshake|RealtimeTime EngineIOProtocol|"
-  "json|RealtimeTime EngineIOProtocol|"
-  "socketio-packet|RealtimeTime EngineIOProtocol SocketIOProtocol|"
-  "socketio-msgpack|RealtimeTime EngineIOProtocol SocketIOProtocol|"
+  "websocket-frames|RealtimeEncoding WebSocketCodec|"
+  "websocket-inflate|RealtimeEncoding WebSocketCodec|"
+  "engineio-packet|RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "polling-v4|RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "polling-v3|RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "engineio-handshake|RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "json|RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "socketio-packet|RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
+  "socketio-msgpack|RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
   "set-cookie|RealtimeTime RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"

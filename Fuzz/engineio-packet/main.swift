@@ -5,6 +5,7 @@
 // form of both revisions; a text packet keeps its data byte for byte (type digits with data
 // dropped excepted); Base64 decodes what it encodes; errors are typed, never traps.
 import EngineIOProtocol
+import RealtimeEncoding
 
 func checkRoundTrips(_ packet: EnginePacket) {
     var record: [UInt8] = []

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// One Engine.IO v4 packet: a type and its optional data.
 ///
 /// engine.io-protocol v4, "Protocol" and "Packet encoding": a packet is a type digit followed by

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// Engine.IO v3 polling payloads (engine.io-protocol v3, "Encoding" / "Payload").
 ///
 /// Text form: `<length>:<packet>[<length>:<packet>…]`, binary packets as `b<type><base64>`

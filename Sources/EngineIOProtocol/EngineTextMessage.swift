@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// One Engine.IO message in text form, as a client receives it: the one classifier that
 /// tells a packet from a server's error object and from text that is neither.
 ///

@@ -1,4 +1,5 @@
 package import HTTP1Codec
+import RealtimeEncoding
 package import RealtimeTransport
 
 /// The client side of an HTTP CONNECT tunnel (RFC 9110 §9.3.6) as a ``ProxyHandshake``.
@@ -44,7 +45,7 @@ package struct HTTPConnectHandshake: ProxyHandshake {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: self.authority)
         if let credentials = self.credentials {
-            let token = Base64.encode(Array("\(credentials.username):\(credentials.password)".utf8))
+            let token = Base64.encodedString(Array("\(credentials.username):\(credentials.password)".utf8))
             headers.add(name: "Proxy-Authorization", value: "Basic \(token)")
         }
         return HTTPRequestWriter.serialize(method: "CONNECT", target: self.authority, headers: headers, body: nil)

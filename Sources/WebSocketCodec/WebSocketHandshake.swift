@@ -1,4 +1,4 @@
-import Foundation
+import RealtimeEncoding
 
 /// The key arithmetic of the opening handshake (RFC 6455 §4.1, §4.2.2).
 package enum WebSocketHandshake {
@@ -7,12 +7,12 @@ package enum WebSocketHandshake {
 
     /// A `Sec-WebSocket-Key` value: base64 of 16 random bytes (pass exactly 16).
     package static func key(fromRandomBytes bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
+        Base64.encodedString(bytes)
     }
 
     /// The `Sec-WebSocket-Accept` value a server must answer `key` with:
     /// base64(SHA-1(key + GUID)).
     package static func acceptValue(forKey key: String) -> String {
-        Data(SHA1.hash(Array((key + self.magicGUID).utf8))).base64EncodedString()
+        Base64.encodedString(SHA1.hash(Array((key + self.magicGUID).utf8)))
     }
 }

@@ -1,3 +1,4 @@
+import RealtimeEncoding
 import RealtimeTime
 import TestSupport
 import Testing

@@ -166,21 +166,6 @@ import Testing
         #expect(try EnginePollingPayload.decode(Array("4hell".utf8), maximumLength: 5) == [.message("hell")])
     }
 
-    @Test func base64RoundTripsEveryLength() throws {
-        var generator = SplitMix64(seed: 7)
-        for length in 0..<70 {
-            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            let text = Base64.encodedString(bytes)
-            #expect(text.utf8.count == (length + 2) / 3 * 4)
-            #expect(Base64.decode(text) == bytes)
-            // Unpadded input is accepted too.
-            let unpadded = String(text.prefix { $0 != "=" })
-            #expect(Base64.decode(unpadded) == bytes)
-        }
-        #expect(Base64.encodedString([1, 2, 3, 4]) == "AQIDBA==")
-        #expect(Base64.encodedString(Array("Man".utf8)) == "TWFu")
-    }
-
     @Test func batchesRespectMaxPayload() {
         let packets: [EnginePacket] = [.message("aaaa"), .message("bbbb"), .message("cccc")]
         // Each record is 5 bytes, separators 1 byte: 5, 11, 17.

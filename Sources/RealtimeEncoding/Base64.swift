@@ -1,6 +1,14 @@
-/// RFC 4648 section 4 base64 (standard alphabet), used for binary packets inside Engine.IO v4
-/// polling payloads ("Binary payloads MUST be base64-encoded and prefixed with a `b`
-/// character", engine.io-protocol v4, "Packet encoding" / "HTTP long-polling").
+/// RFC 4648 section 4 base64 (standard alphabet): the package's one base64.
+///
+/// Binary packets inside Engine.IO polling payloads ("Binary payloads MUST be base64-encoded
+/// and prefixed with a `b` character", engine.io-protocol v4, "Packet encoding" / "HTTP
+/// long-polling"), the `Sec-WebSocket-Key` and `Sec-WebSocket-Accept` values (RFC 6455 §4.1),
+/// and `Proxy-Authorization: Basic` credentials (RFC 7617).
+///
+/// ```swift
+/// Base64.encodedString(Array("Man".utf8))   // "TWFu"
+/// Base64.decode("AQIDBA==")                 // [1, 2, 3, 4]
+/// ```
 package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
