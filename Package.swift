@@ -6,7 +6,7 @@ import PackageDescription
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
 //   RealtimeTime                       the monotonic instant and time amount every layer uses
 //   RealtimeTransport                  the transport seam: protocols and value types
-//   RealtimeEncoding                   sans-I/O base64, one for every codec
+//   RealtimeEncoding                   sans-I/O base64 and UTF-8 validation, one of each for every codec
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
@@ -45,12 +45,14 @@ var targets: [Target] = [
 
     // MARK: Sans-I/O codecs and state machines
 
-    // The one base64 of every codec below (depends on nothing).
+    // The one base64 and the one UTF-8 validator of every codec below (depends on nothing).
     .target(name: "RealtimeEncoding", swiftSettings: strict),
-    .target(name: "HTTP1Codec", dependencies: ["RealtimeTransport", .target(name: "CRealtimeZlib")], swiftSettings: strict),
+    .target(
+        name: "HTTP1Codec", dependencies: ["RealtimeTransport", "RealtimeEncoding", .target(name: "CRealtimeZlib")],
+        swiftSettings: strict),
     .target(name: "WebSocketCodec", dependencies: ["RealtimeEncoding", .target(name: "CRealtimeZlib")], swiftSettings: strict),
     .target(name: "EngineIOProtocol", dependencies: ["RealtimeTime", "RealtimeEncoding"], swiftSettings: strict),
-    .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol", "RealtimeTime"], swiftSettings: strict),
+    .target(name: "SocketIOProtocol", dependencies: ["EngineIOProtocol", "RealtimeEncoding", "RealtimeTime"], swiftSettings: strict),
     .target(name: "SSEProtocol", swiftSettings: strict),
     .target(name: "ProxyCodec", dependencies: ["RealtimeTransport", "RealtimeEncoding", "HTTP1Codec"], swiftSettings: strict),
 
@@ -122,7 +124,7 @@ targets += [
     testTarget("RealtimeTimeTests", []),
     testTarget("RealtimeEncodingTests", ["RealtimeEncoding"]),
     testTarget("HTTP1CodecTests", ["HTTP1Codec", "RealtimeTransport", "CRealtimeZlib"]),
-    testTarget("WebSocketCodecTests", ["WebSocketCodec"]),
+    testTarget("WebSocketCodecTests", ["WebSocketCodec", "RealtimeEncoding"]),
     testTarget("EngineIOProtocolTests", ["EngineIOProtocol", "RealtimeEncoding"]),
     testTarget("SocketIOProtocolTests", ["SocketIOProtocol", "EngineIOProtocol"]),
     testTarget("SSEProtocolTests", ["SSEProtocol"]),

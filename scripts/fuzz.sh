@@ -35,8 +35,8 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 
 # target name | modules it imports | extra source files compiled into the target module
 targets=(
-  "http-response|RealtimeTime RealtimeTransport HTTP1Codec|"
-  "http-content|RealtimeTime RealtimeTransport HTTP1Codec|"
+  "http-response|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
+  "http-content|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
   "websocket-frames|RealtimeEncoding WebSocketCodec|"
   "websocket-inflate|RealtimeEncoding WebSocketCodec|"
   "engineio-packet|RealtimeTime RealtimeEncoding EngineIOProtocol|"
@@ -48,7 +48,7 @@ targets=(
   "socketio-msgpack|RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
-  "set-cookie|RealtimeTime RealtimeTransport HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
+  "set-cookie|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
 )
 
 swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6

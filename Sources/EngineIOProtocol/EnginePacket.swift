@@ -101,7 +101,7 @@ extension EnginePacket {
             throw .unknownPacketType(first)
         }
         let data = UnsafeBufferPointer(rebasing: bytes[1...])
-        guard UTF8Validation.firstInvalidOffset(in: data) == nil else {
+        guard UTF8Validator.firstInvalidOffset(in: data) == nil else {
             throw .invalidUTF8
         }
         self.init(type: type, text: String(decoding: data, as: UTF8.self))

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// The error object an Engine.IO server sends instead of a payload.
 ///
 /// A server that refuses a request (an unknown `sid`, a bad transport, a refused handshake)
@@ -36,7 +38,7 @@ package enum EngineServerError: Sendable, Hashable {
     package init?(body: [UInt8]) {
         guard body.first == UInt8(ascii: "{") else { return nil }
         let text = body.withUnsafeBufferPointer { buffer -> String? in
-            UTF8Validation.firstInvalidOffset(in: buffer) == nil ? String(decoding: buffer, as: UTF8.self) : nil
+            UTF8Validator.firstInvalidOffset(in: buffer) == nil ? String(decoding: buffer, as: UTF8.self) : nil
         }
         guard let text else { return nil }
         self.init(text: text)

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// Parsing of one `field-name ":" OWS field-value OWS` line (RFC 9112 §5, RFC 9110 §5.5).
 enum HTTPFieldLine {
     static func parse(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (name: String, value: String) {

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// Incremental WebSocket frame decoder (RFC 6455 §5.2).
 ///
 /// Feed bytes with ``append(_:)`` as they arrive, then call ``nextFrame()`` until it returns

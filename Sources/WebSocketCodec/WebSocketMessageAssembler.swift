@@ -1,3 +1,5 @@
+package import RealtimeEncoding
+
 /// Turns frames into messages (RFC 6455 §5.4, §5.5, §5.6): reassembles fragments, lets
 /// control frames interleave, enforces the continuation rules, validates text as UTF-8 as
 /// it arrives, validates close payloads, bounds message size, and inflates

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// Fail-fast UTF-8 validation of a text frame whose payload has not fully arrived (RFC 6455
 /// §8.1; Autobahn 6.4.x): a connection rejects invalid text as soon as the bytes that make it
 /// invalid arrive, not when the frame completes.

@@ -1,3 +1,4 @@
+import RealtimeEncoding
 import Testing
 import WebSocketCodec
 

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// A packet from the server as the client machine takes it from a polling body: a text
 /// `message` keeps its record's own text, `4` included (``EngineMessageText``), every other
 /// packet is an ``EnginePacket``.
@@ -22,7 +24,7 @@ package enum EngineInboundPacket: PollingRecord, Hashable {
             self = .packet(try EnginePacket(pollingRecord: bytes))
             return
         }
-        guard UTF8Validation.firstInvalidOffset(in: bytes) == nil else {
+        guard UTF8Validator.firstInvalidOffset(in: bytes) == nil else {
             throw .invalidUTF8
         }
         self = .message(EngineMessageText(packet: String(decoding: bytes, as: UTF8.self)))

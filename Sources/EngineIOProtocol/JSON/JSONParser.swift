@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// A strict, allocation-light JSON parser (RFC 8259) producing ``JSONValue``.
 ///
 /// - Accepts exactly the RFC 8259 grammar: any value at the top level, surrounded by optional
@@ -401,7 +403,7 @@ private struct JSONReader {
 
     /// Checks RFC 3629 well-formedness (no overlongs, no surrogates, nothing above U+10FFFF).
     static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int) throws(JSONParseError) {
-        if let offset = UTF8Validation.firstInvalidOffset(in: bytes) {
+        if let offset = UTF8Validator.firstInvalidOffset(in: bytes) {
             throw JSONParseError(.invalidUTF8, at: baseOffset + offset)
         }
     }

@@ -1,4 +1,5 @@
 package import EngineIOProtocol
+import RealtimeEncoding
 
 /// Decodes one MessagePack value into a ``JSONValue``, the way notepack.io (the encoder of
 /// socket.io-msgpack-parser) reads it.
@@ -294,7 +295,7 @@ private struct MessagePackReader {
         }
         let end = self.index + Int(length)
         let slice = UnsafeBufferPointer(rebasing: self.bytes[self.index..<end])
-        if let invalid = UTF8Validation.firstInvalidOffset(in: slice) {
+        if let invalid = UTF8Validator.firstInvalidOffset(in: slice) {
             throw MessagePackDecodingError(.invalidUTF8, at: self.index + invalid)
         }
         self.index = end

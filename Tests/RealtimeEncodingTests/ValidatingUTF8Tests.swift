@@ -1,4 +1,4 @@
-import HTTP1Codec
+import RealtimeEncoding
 import TestSupport
 import Testing
 
