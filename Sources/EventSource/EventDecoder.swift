@@ -107,7 +107,7 @@ struct EventDecoder {
                 guard !terminated else { return }
                 // Consumed, so the event's strings move into the ServerEvent (no retain/release).
                 switch consume output {
-                case .event(let event):
+                case .event(var event):
                     if let terminator, terminator.matches(type: event.type, data: event.data) {
                         terminated = true
                         return
@@ -116,7 +116,10 @@ struct EventDecoder {
                         recorded = event.lastEventId
                         buffer.recordLastEventId(recorded)
                     }
-                    buffer.append(.event(ServerEvent(id: event.id, event: event.type, data: event.data)))
+                    // The strings move into the ServerEvent: swapped out, not copied and released.
+                    var data = ""
+                    swap(&data, &event.data)
+                    buffer.append(.event(ServerEvent(id: event.id.take(), event: event.type.take(), data: data)))
                 case .retry(let milliseconds):
                     retry = milliseconds
                     if extras.contains(.retry) { buffer.appendExtra(.retry(milliseconds)) }

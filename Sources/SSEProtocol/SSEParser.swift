@@ -335,18 +335,14 @@ package struct SSEParser: Sendable {
     /// WHATWG §9.2.6 "dispatch the event".
     private mutating func dispatch(_ output: (consuming Output) -> Void) {
         self.lastEventId = self.lastEventIdBuffer
-        defer {
-            self.eventTypeBuffer = nil
-            self.eventIdField = nil
-        }
+        // Moved out (and so reset for the next block) rather than copied.
+        let type = Self.nonEmpty(self.eventTypeBuffer.take())
+        let id = self.eventIdField.take()
         guard !self.dataBuffer.isEmpty else {
             if self.blockHasField {
                 self.blockHasField = false
                 guard self.configuration.dispatchesBlocksWithoutData else { return }
-                let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
-                output(
-                    .event(
-                        SSEEvent(type: type, data: "", id: self.eventIdField, lastEventId: self.lastEventId, hasData: false)))
+                output(.event(SSEEvent(type: type, data: "", id: id, lastEventId: self.lastEventId, hasData: false)))
             }
             return
         }
@@ -364,8 +360,14 @@ package struct SSEParser: Sendable {
             self.dataPieceBytes = 0
         }
         Self.clear(&self.dataBuffer)
-        let type = self.eventTypeBuffer.flatMap { $0.isEmpty ? nil : $0 }
-        output(.event(SSEEvent(type: type, data: data, id: self.eventIdField, lastEventId: self.lastEventId)))
+        output(.event(SSEEvent(type: type, data: data, id: id, lastEventId: self.lastEventId)))
+    }
+
+    /// The `event` field's value as an event type: `nil` when absent or empty.
+    @inline(__always)
+    private static func nonEmpty(_ type: consuming String?) -> String? {
+        guard let type, !type.isEmpty else { return nil }
+        return type
     }
 
     // MARK: - Helpers
