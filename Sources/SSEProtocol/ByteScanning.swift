@@ -119,12 +119,3 @@ extension Array where Element == UInt8 {
         return try outcome.get()
     }
 }
-
-extension Array where Element == UInt8 {
-    /// Appends raw bytes with one `memcpy` (`append(contentsOf:)` on a raw buffer goes byte by byte).
-    @inline(__always)
-    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        self.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
-    }
-}
