@@ -52,21 +52,24 @@ struct ByteStreamEventParser {
         let terminator = self.terminator
         guard !self.isTerminated else { return }
         do {
-            try self.parser.feed(chunk) { output in
-                guard !self.isTerminated else { return }
-                switch consume output {
-                case .event(let event):
+            try self.parser.feed(
+                chunk,
+                events: { event in
+                    guard !self.isTerminated else { return }
                     if let terminator, terminator.matches(type: event.type, data: event.data) {
                         self.isTerminated = true
                         return
                     }
-                    self.pending.append(.event(ServerEvent(id: event.id, event: event.type, data: event.data)))
-                case .comment(let text):
-                    self.pending.append(.comment(text))
-                case .retry(let milliseconds):
-                    if reportsRetry { self.pending.append(.retry(milliseconds)) }
-                }
-            }
+                    self.pending.append(.event(ServerEvent(taking: &event)))
+                },
+                { output in
+                    guard !self.isTerminated else { return }
+                    switch output {
+                    case .event: break  // events come through `events:`
+                    case .comment(let text): self.pending.append(.comment(text))
+                    case .retry(let milliseconds): if reportsRetry { self.pending.append(.retry(milliseconds)) }
+                    }
+                })
         } catch {
             throw EventStreamLimitError(error, maximumEventSize: self.maximumEventSize)
         }

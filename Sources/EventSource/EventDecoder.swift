@@ -103,11 +103,10 @@ struct EventDecoder {
                 self.state = .standard(parser)
                 self.isTerminated = terminated
             }
-            try parser.feed(chunk) { output in
-                guard !terminated else { return }
-                // Consumed, so the event's strings move into the ServerEvent (no retain/release).
-                switch consume output {
-                case .event(var event):
+            try parser.feed(
+                chunk,
+                events: { event in
+                    guard !terminated else { return }
                     if let terminator, terminator.matches(type: event.type, data: event.data) {
                         terminated = true
                         return
@@ -116,17 +115,19 @@ struct EventDecoder {
                         recorded = event.lastEventId
                         buffer.recordLastEventId(recorded)
                     }
-                    // The strings move into the ServerEvent: swapped out, not copied and released.
-                    var data = ""
-                    swap(&data, &event.data)
-                    buffer.append(.event(ServerEvent(id: event.id.take(), event: event.type.take(), data: data)))
-                case .retry(let milliseconds):
-                    retry = milliseconds
-                    if extras.contains(.retry) { buffer.appendExtra(.retry(milliseconds)) }
-                case .comment(let text):
-                    if extras.contains(.comments) { buffer.appendExtra(.comment(text)) }
-                }
-            }
+                    buffer.append(.event(ServerEvent(taking: &event)))
+                },
+                { output in
+                    guard !terminated else { return }
+                    switch output {
+                    case .event: break  // events come through `events:`
+                    case .retry(let milliseconds):
+                        retry = milliseconds
+                        if extras.contains(.retry) { buffer.appendExtra(.retry(milliseconds)) }
+                    case .comment(let text):
+                        if extras.contains(.comments) { buffer.appendExtra(.comment(text)) }
+                    }
+                })
             if !terminated && parser.lastEventId != recorded {
                 buffer.recordLastEventId(parser.lastEventId)
             }

@@ -29,14 +29,14 @@ extension ServerEvent {
             let configuration = SSEParser.Configuration(
                 maximumLineLength: .max, maximumEventSize: .max, dispatchesBlocksWithoutData: true)
             var parser = SSEParser(configuration: configuration)
-            let take = { (output: SSEParser.Output) in
-                guard first == nil, case .event(let event) = output else { return }
-                let parsed = ServerEvent(id: event.id, event: event.type, data: event.hasData ? event.data : nil)
+            let take = { (event: inout SSEEvent) in
+                guard first == nil else { return }
+                let parsed = ServerEvent(taking: &event)
                 first = .some(parsed.isEmpty ? nil : parsed)
             }
-            // Without limits the parser cannot fail.
-            try? parser.feed(bytes, take)
-            if first == nil { try? parser.feed(end, take) }
+            // Without limits the parser cannot fail; retries and comments are not asked for.
+            try? parser.feed(bytes, events: take) { _ in }
+            if first == nil { try? parser.feed(end, events: take) { _ in } }
         case .dataOnly:
             var parser = DataOnlyEventParser(maximumEventSize: .max - 64)
             let take = { (event: ServerEvent?) in

@@ -132,12 +132,23 @@ package struct SSEParser: Sendable {
         _ bytes: UnsafeRawBufferPointer,
         _ output: (consuming Output) -> Void
     ) throws(SSEParserError) {
+        try self.feed(bytes, events: { output(.event($0)) }, output)
+    }
+
+    /// Parses the next bytes of the stream, handing each event to `events` in place: the
+    /// handler may move the event's strings out (`take()`, `swap`) instead of copying them.
+    /// Retries and comments go to `other`. See ``feed(_:_:)-(UnsafeRawBufferPointer,_)``.
+    package mutating func feed(
+        _ bytes: UnsafeRawBufferPointer,
+        events: (inout SSEEvent) -> Void,
+        _ other: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         if let failure = self.failure { throw failure }
         var scanner = self.scanner
         defer { self.scanner = scanner }
         do {
             try scanner.scan(bytes) { (fragment, endsLine) throws(SSEParserError) in
-                try self.consume(fragment, endsLine: endsLine, output)
+                try self.consume(fragment, endsLine: endsLine, events, other)
             }
         } catch {
             self.failure = error
@@ -151,6 +162,16 @@ package struct SSEParser: Sendable {
     /// Large `data` pieces are kept in `bytes` (a reference, no copy) until their event is
     /// dispatched.
     package mutating func feed(_ bytes: [UInt8], _ output: (consuming Output) -> Void) throws(SSEParserError) {
+        try self.feed(bytes, events: { output(.event($0)) }, output)
+    }
+
+    /// Parses the next bytes of the stream, each event handed over in place. See
+    /// ``feed(_:events:_:)-(UnsafeRawBufferPointer,_,_)`` and ``feed(_:_:)-([UInt8],_)``.
+    package mutating func feed(
+        _ bytes: [UInt8],
+        events: (inout SSEEvent) -> Void,
+        _ other: (consuming Output) -> Void
+    ) throws(SSEParserError) {
         try bytes.withBytes { (raw) throws(SSEParserError) in
             self.currentChunk = bytes
             self.currentChunkBase = Int(bitPattern: raw.baseAddress)
@@ -158,7 +179,7 @@ package struct SSEParser: Sendable {
                 self.currentChunk = nil
                 self.currentChunkBase = 0
             }
-            try self.feed(raw, output)
+            try self.feed(raw, events: events, other)
         }
     }
 
@@ -174,12 +195,13 @@ package struct SSEParser: Sendable {
     @inline(__always)
     private mutating func consume(
         _ fragment: UnsafeRawBufferPointer, endsLine: Bool,
-        _ output: (consuming Output) -> Void
+        _ events: (inout SSEEvent) -> Void,
+        _ other: (consuming Output) -> Void
     ) throws(SSEParserError) {
         switch self.lineState {
         case .lineStart:
             if endsLine {
-                try self.interpretLine(fragment, output)
+                try self.interpretLine(fragment, events, other)
             } else {
                 try self.beginPartialLine(fragment)
             }
@@ -190,7 +212,7 @@ package struct SSEParser: Sendable {
                 var line = self.lineBuffer
                 self.lineBuffer = ByteBuffer()
                 try line.withBytes(0..<line.count) { (raw) throws(SSEParserError) in
-                    try self.interpretLine(raw, output)
+                    try self.interpretLine(raw, events, other)
                 }
                 Self.clear(&line)
                 self.lineBuffer = line
@@ -246,10 +268,11 @@ package struct SSEParser: Sendable {
     @inline(__always)
     private mutating func interpretLine(
         _ line: UnsafeRawBufferPointer,
+        _ events: (inout SSEEvent) -> Void,
         _ output: (consuming Output) -> Void
     ) throws(SSEParserError) {
         if line.isEmpty {
-            self.dispatch(output)
+            self.dispatch(events)
             return
         }
         if ByteScanning.startsWithDataColon(line) {
@@ -333,7 +356,7 @@ package struct SSEParser: Sendable {
     // MARK: - Dispatch
 
     /// WHATWG §9.2.6 "dispatch the event".
-    private mutating func dispatch(_ output: (consuming Output) -> Void) {
+    private mutating func dispatch(_ events: (inout SSEEvent) -> Void) {
         self.lastEventId = self.lastEventIdBuffer
         // Moved out (and so reset for the next block) rather than copied.
         let type = Self.nonEmpty(self.eventTypeBuffer.take())
@@ -342,7 +365,8 @@ package struct SSEParser: Sendable {
             if self.blockHasField {
                 self.blockHasField = false
                 guard self.configuration.dispatchesBlocksWithoutData else { return }
-                output(.event(SSEEvent(type: type, data: "", id: id, lastEventId: self.lastEventId, hasData: false)))
+                var event = SSEEvent(type: type, data: "", id: id, lastEventId: self.lastEventId, hasData: false)
+                events(&event)
             }
             return
         }
@@ -360,7 +384,8 @@ package struct SSEParser: Sendable {
             self.dataPieceBytes = 0
         }
         Self.clear(&self.dataBuffer)
-        output(.event(SSEEvent(type: type, data: data, id: id, lastEventId: self.lastEventId)))
+        var event = SSEEvent(type: type, data: data, id: id, lastEventId: self.lastEventId)
+        events(&event)
     }
 
     /// The `event` field's value as an event type: `nil` when absent or empty.

@@ -40,4 +40,35 @@ import Testing
             }
         }
     }
+
+    /// `feed(_:events:_:)` hands each event over in place, in stream order with the retries and
+    /// comments; a handler that moves the strings out (as EventSource's decoder does) leaves
+    /// nothing behind that a later event would see.
+    @Test func eventsHandedOverInPlaceMatchTheReference() {
+        var random = SplitMix64(seed: 11)
+        let configuration = SSEParser.Configuration(reportsComments: true)
+        for _ in 0..<400 {
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                input += Self.tokens.randomElement(using: &random)!
+            }
+            let expected = ReferenceEventStreamParser.parse(input, reportsComments: true)
+            var parser = SSEParser(configuration: configuration)
+            var outputs: [SSEParser.Output] = []
+            for byte in input {
+                try? parser.feed(
+                    [byte],
+                    events: { event in
+                        var moved = SSEEvent(data: "", lastEventId: event.lastEventId, hasData: event.hasData)
+                        swap(&moved.data, &event.data)
+                        moved.type = event.type.take()
+                        moved.id = event.id.take()
+                        outputs.append(.event(moved))
+                    },
+                    { outputs.append($0) })
+            }
+            #expect(outputs == expected, "input \(input)")
+            if outputs != expected { return }
+        }
+    }
 }
