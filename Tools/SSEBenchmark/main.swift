@@ -11,6 +11,8 @@ import RealtimeHTTP
 //   SSEBenchmark parser-large          (one 64 MiB event five times, for profiling)
 //   SSEBenchmark sequence              (serverSentEvents() on in-memory byte sequences)
 //   SSEBenchmark client <port> <events> <size> [native|urlsession] [asyncstream]
+//   SSEBenchmark client-large <port> <size> [native|urlsession]  (one event of <size> data
+//                                                 bytes, 10 runs, MB/s from .open to the event)
 //   SSEBenchmark client-memory <events> <size> [asyncstream]  (the client without sockets:
 //                                                 pre-built 64 KiB body chunks from memory)
 // `asyncstream` iterates the events through `AsyncStream(unfolding:)` around the data task's
@@ -156,6 +158,40 @@ func clientBenchmark(
         "swift \(name)\(asAsyncStream ? ", AsyncStream" : "")", "\(received)", format(elapsed, 3),
         format(Double(received) / elapsed, 0), format(cpu / Double(max(received, 1)) * 1e6, 3),
         format(bytes / elapsed / 1e6, 0), format(bytes / max(cpu, 1e-9) / 1e6, 0),
+    ])
+}
+
+/// One event of `size` data bytes, `runs` times: the time from the `.open` event to the event
+/// (the server builds its payload before it answers, so that is not in it). Prints the best
+/// and the median MB/s over the event's bytes.
+func largeEventBenchmark(port: Int, size: Int, runs: Int, transport: EventSource.Transport, name: String) async {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/flood?count=1&size=\(size)")!)
+    request.timeoutInterval = 60
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        var eventSource = EventSource(timeoutInterval: 60, transport: transport)
+        eventSource.maximumEventSize = size + 64
+        let task = eventSource.dataTask(for: request)
+        var opened = MonotonicInstant.now
+        var rate: Double?
+        for await event in task.events() {
+            switch event {
+            case .open: opened = MonotonicInstant.now
+            case .event(let event):
+                let seconds = Measure.seconds(MonotonicInstant.now - opened)
+                precondition(event.data?.utf8.count == size, "the event has \(event.data?.utf8.count ?? 0) bytes")
+                rate = Double(size + 8) / seconds / 1e6
+            case .error(let error): print("error: \(error)")
+            case .closed: break
+            }
+        }
+        if let rate { rates.append(rate) }
+    }
+    guard !rates.isEmpty else { return }
+    rates.sort()
+    row([
+        "swift \(name), one \((size + 8) >> 20) MiB event", "\(runs) runs", "", "best \(format(rates.last!, 0))",
+        "median \(format(rates[rates.count / 2], 0))", "", "",
     ])
 }
 
@@ -308,6 +344,12 @@ case "client":
         port: port, events: events, size: size,
         transport: kind == "urlsession" ? .urlSession : .native, name: kind,
         asAsyncStream: arguments.count > 6 && arguments[6] == "asyncstream")
+case "client-large":
+    let port = Int(arguments[2])!
+    let size = Int(arguments[3])!
+    let kind = arguments.count > 4 ? arguments[4] : "native"
+    await largeEventBenchmark(
+        port: port, size: size, runs: 10, transport: kind == "urlsession" ? .urlSession : .native, name: kind)
 case "client-memory":
     await memoryClientBenchmark(
         events: Int(arguments[2])!, size: Int(arguments[3])!,
