@@ -3,20 +3,27 @@
 #   1. 1,000 Socket.IO clients in one process against python-socketio, one emitWithAck each
 #      per second, for 10 minutes;
 #   2. 1,000 concurrent EventSource streams (one event a second each), for 5 minutes;
-#   3. 10,000 idle WebSocket connections, for 2 minutes.
+#   3. 10,000 idle WebSocket connections, for 2 minutes;
+#   4. 10,000 Socket.IO clients over WebSocket, heartbeats every 10 s, 10 s idle, then one
+#      broadcast to all of them every second for 60 s: events lost, delivery latency p50/p99,
+#      memory per client, the client's CPU while idle (RealtimeSoak broadcast).
 # Each samples resident memory, threads and open descriptors once a second into
 # soak-results/<mode>.csv, prints a summary (memory slope after warm-up, memory per
 # connection) and the script plots all of them into soak-results/soak.png.
 #   scripts/soak.sh            the full runs above
-#   scripts/soak.sh --short    50 clients / 50 streams / 500 connections for 20 s each
+#   scripts/soak.sh --short    50 clients / 50 streams / 500 connections for 20 s each,
+#                              500 broadcast clients for 10 s
+#   scripts/soak.sh broadcast  the broadcast run alone (BROADCAST_CLIENTS, BROADCAST_SECONDS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--short" ]; then
   SIO_CLIENTS=50 SIO_SECONDS=20 SSE_STREAMS=50 SSE_SECONDS=20 WS_CONNECTIONS=500 WS_SECONDS=20
+  BROADCAST_CLIENTS=500 BROADCAST_SECONDS=10
 else
   SIO_CLIENTS=${SIO_CLIENTS:-1000} SIO_SECONDS=${SIO_SECONDS:-600}
   SSE_STREAMS=${SSE_STREAMS:-1000} SSE_SECONDS=${SSE_SECONDS:-300}
   WS_CONNECTIONS=${WS_CONNECTIONS:-10000} WS_SECONDS=${WS_SECONDS:-120}
+  BROADCAST_CLIENTS=${BROADCAST_CLIENTS:-10000} BROADCAST_SECONDS=${BROADCAST_SECONDS:-60}
 fi
 ./scripts/bootstrap.sh >/dev/null
 .venv/bin/python -c "import matplotlib" 2>/dev/null \
@@ -46,6 +53,28 @@ stop_server() {
 trap 'stop_server' EXIT
 
 status=0
+run_broadcast() {
+  # The reference Node server when ../shared/node-sio is there (python-socketio takes about
+  # 1.5 s to fan one broadcast out to 10,000 clients, so it, not the client, sets the latency).
+  if [ -d ../shared/node-sio/node_modules ] && command -v node >/dev/null && [ "${BROADCAST_SERVER:-node}" = node ]; then
+    LOG=$(mktemp)
+    NODE_PATH=../shared/node-sio/node_modules node Tests/Servers/node_broadcast_server.js 10 >"$LOG" 2>&1 &
+    SERVER=$!
+    for _ in $(seq 200); do grep -q PORT= "$LOG" && break; sleep 0.05; done
+    PORT=$(grep -m1 PORT= "$LOG" | cut -d= -f2)
+    echo "broadcast server: socket.io $(NODE_PATH=../shared/node-sio/node_modules node -p 'require("socket.io/package.json").version') (Node.js)"
+  else
+    start_server soak_broadcast_server.py
+    echo "broadcast server: python-socketio (no ../shared/node-sio, or BROADCAST_SERVER=python)"
+  fi
+  "$SOAK" broadcast "$PORT" --clients "$BROADCAST_CLIENTS" --seconds "$BROADCAST_SECONDS" --idle-seconds 10 \
+    --csv "$OUT/broadcast.csv" || status=1
+  stop_server
+}
+if [ "${1:-}" = "broadcast" ]; then
+  run_broadcast
+  exit $status
+fi
 start_server bench_sio_server.py
 "$SOAK" socketio "$PORT" --clients "$SIO_CLIENTS" --seconds "$SIO_SECONDS" --csv "$OUT/socketio.csv" || status=1
 stop_server
@@ -53,6 +82,7 @@ start_server soak_server.py
 "$SOAK" sse "$PORT" --streams "$SSE_STREAMS" --seconds "$SSE_SECONDS" --csv "$OUT/sse.csv" || status=1
 "$SOAK" ws-idle "$PORT" --connections "$WS_CONNECTIONS" --seconds "$WS_SECONDS" --csv "$OUT/ws-idle.csv" || status=1
 stop_server
+run_broadcast
 .venv/bin/python scripts/soak_plot.py "$OUT/soak.png" "$OUT/socketio.csv" "$OUT/sse.csv" "$OUT/ws-idle.csv"
-echo "wrote $OUT/socketio.csv $OUT/sse.csv $OUT/ws-idle.csv and $OUT/soak.png"
+echo "wrote $OUT/socketio.csv $OUT/sse.csv $OUT/ws-idle.csv $OUT/broadcast.csv and $OUT/soak.png"
 exit $status

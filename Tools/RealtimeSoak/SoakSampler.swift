@@ -12,6 +12,8 @@ final class SoakCounters: Sendable {
         var operations = 0
         /// Failed operations (ack timeouts, stream errors, unexpected closes).
         var failures = 0
+        /// Clients that saw the end of a run (the broadcast soak's "ticks_done").
+        var done = 0
     }
 
     private let values = LockedValue(Values())

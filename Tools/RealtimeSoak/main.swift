@@ -9,6 +9,10 @@ import BenchmarkSupport
 //       N EventSource streams of soak_server.py's /sse (one event per second each).
 //   RealtimeSoak ws-idle <port> [--connections N] [--seconds S] [--csv PATH]
 //       N idle WebSocket connections to soak_server.py's /ws, each with a task in receive().
+//   RealtimeSoak broadcast <port> [--clients N] [--seconds S] [--idle-seconds I] [--csv PATH]
+//       N SocketManagers over WebSocket against soak_broadcast_server.py: I seconds idle
+//       (heartbeats only), then one broadcast to all every second, S times; prints events
+//       lost, delivery latency p50/p99, memory per client and the CPU while idle.
 //
 // Every mode samples resident memory, threads and open descriptors once a second into the CSV
 // (`seconds,rss_kib,threads,fds,live,operations,failures`) and prints a summary line.
@@ -30,7 +34,7 @@ func stringOption(_ name: String, _ fallback: String) -> String {
 
 guard arguments.count >= 2, let port = Int(arguments[1]) else {
     print(
-        "usage: RealtimeSoak socketio|sse|ws-idle <port> [--clients|--streams|--connections N] "
+        "usage: RealtimeSoak socketio|sse|ws-idle|broadcast <port> [--clients|--streams|--connections N] "
             + "[--seconds S] [--interval-ms I] [--csv PATH]")
     exit(2)
 }
@@ -46,6 +50,10 @@ case "socketio":
     ).run(seconds: seconds, csv: csv)
 case "sse":
     status = await EventSourceSoak(port: port, streams: option("streams", 1000)).run(seconds: seconds, csv: csv)
+case "broadcast":
+    status = await BroadcastSoak(
+        port: port, clients: option("clients", 10_000), broadcasts: seconds, idleSeconds: option("idle-seconds", 10)
+    ).run(csv: csv)
 case "ws-idle":
     status = await IdleWebSocketSoak(port: port, connections: option("connections", 10_000)).run(seconds: seconds, csv: csv)
 default:
