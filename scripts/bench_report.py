@@ -162,7 +162,23 @@ def parse_sse(text):
     if not header:
         raise ParseError("no 'End to end: N events of B bytes' table")
     result["events"], result["event_bytes"] = int(header[1]), int(header[2])
-    for line in text[header.end():].splitlines():
+    # The kernel's rows (scripts/stream-floor.c): bytes, seconds, MB/s, CPU seconds.
+    result["kernel"] = {}
+    for line in text.splitlines():
+        if line.startswith("kernel"):
+            label, row = cells(line)
+            if len(row) >= 3:
+                result["kernel"].setdefault(label, []).append(number(row[2]))
+    # One 16 MiB event: "best N" and "median N" MB/s per client.
+    result["large"] = {}
+    large = re.search(r"^End to end: one event of", text[header.end():], re.M)
+    flood = text[header.end():header.end() + large.start()] if large else text[header.end():]
+    if large:
+        for line in text[header.end() + large.start():].splitlines():
+            found = re.match(r"^((?:swift|python) .*?event)\s+\d+ runs\s+best (\S+)\s+median (\S+)", line)
+            if found:
+                result["large"][found[1]] = {"best": number(found[2]), "median": number(found[3])}
+    for line in flood.splitlines():
         if not re.match(r"^(swift|python) ", line):
             continue
         label, row = cells(line)
@@ -375,7 +391,31 @@ def build_tables(data, floor_us, unreported):
                 fmt(c["mb_cpu_s"], 0),
                 "" if label.startswith("python") else ratio_text(better(c["cpu_us"], py["cpu_us"], False)),
             )
+        kernel = sse.get("kernel", {})
+        floor = kernel.get("kernel floor: C recv() client")
+        copy = kernel.get("kernel: loopback copy, C to C")
+        if floor or copy:
+            t.note = "The kernel in the same run: " + "; ".join(
+                text
+                for text in (
+                    f"loopback copy between two C processes {fmt(max(copy), 0)} MB/s" if copy else "",
+                    f"a C client that only recv()s the same body from the same server {fmt(floor[0], 0)} MB/s"
+                    if floor
+                    else "",
+                )
+                if text
+            ) + "."
         tables.append(("sse", t))
+        if sse.get("large"):
+            large = Table(
+                "SSE end to end: one 16 MiB event, 10 runs per client (MB/s from the open response to the event)",
+                ["client", "best MB/s", "median MB/s"],
+            )
+            for label, c in sse["large"].items():
+                large.add(label, fmt(c["best"], 0), fmt(c["median"], 0))
+            if floor and len(floor) > 1:
+                large.add("kernel floor: C recv() client (best)", fmt(max(floor[1:]), 0), "")
+            tables.append(("sse-large", large))
         native = sse["clients"]["swift native"]
         summary.add(
             "SSE",
