@@ -42,7 +42,10 @@ package protocol EventLoopHandler: AnyObject, Sendable {
 ///
 /// ## Wake-ups and timers
 /// An `eventfd` wakes the loop when a timer earlier than its current sleep deadline is
-/// scheduled. Timers (used for connect and name-resolution deadlines) run their callback on the
+/// scheduled. Timers (connect and name-resolution deadlines, and the heartbeats, ack deadlines,
+/// reconnection tries and idle watchdogs of the layers above) live in a ``TimerHeap`` under the
+/// loop's lock: scheduling and cancelling are O(log n), the next deadline is O(1), and timers
+/// with equal deadlines fire in the order they were scheduled. They run their callback on the
 /// loop thread; callbacks must be short and non-blocking.
 ///
 /// ## Cancellation
@@ -57,21 +60,16 @@ package final class EventLoop: Sendable {
 
     /// A scheduled timer's identity, for ``cancelTimer(_:)``.
     package struct TimerID: Sendable, Hashable {
-        fileprivate let rawValue: UInt64
+        fileprivate let rawValue: Timers.ID
     }
 
-    private struct Timer {
-        var deadline: MonotonicInstant
-        var id: UInt64
-        var callback: @Sendable () -> Void
-    }
+    /// The loop's timers: their callbacks by (deadline, scheduling order).
+    fileprivate typealias Timers = TimerHeap<@Sendable () -> Void>
 
     private struct State {
         var handlers: [UInt64: any EventLoopHandler] = [:]
         var nextHandlerID: UInt64 = 1
-        /// Sorted by deadline, latest first, so the earliest is `last`.
-        var timers: [Timer] = []
-        var nextTimerID: UInt64 = 1
+        var timers = Timers()
         /// When the loop thread is inside `epoll_wait`: the deadline it sleeps until
         /// (`nil` = forever). `.some` only while sleeping.
         var sleeping: MonotonicInstant?? = nil
@@ -185,7 +183,7 @@ package final class EventLoop: Sendable {
 
     /// Whether `timer` is scheduled and has not fired or been cancelled (for tests).
     package func isScheduled(_ timer: TimerID) -> Bool {
-        self.state.withLock { $0.timers.contains { $0.id == timer.rawValue } }
+        self.state.withLock { $0.timers.contains(timer.rawValue) }
     }
 
     // MARK: Timers
@@ -198,17 +196,8 @@ package final class EventLoop: Sendable {
         at deadline: MonotonicInstant,
         _ callback: @escaping @Sendable () -> Void
     ) -> TimerID {
-        let (id, mustWake) = self.state.withLock { state -> (UInt64, Bool) in
-            let id = state.nextTimerID
-            state.nextTimerID &+= 1
-            // Binary search for the insertion point in the latest-first array.
-            var low = 0
-            var high = state.timers.count
-            while low < high {
-                let middle = (low + high) / 2
-                if state.timers[middle].deadline > deadline { low = middle + 1 } else { high = middle }
-            }
-            state.timers.insert(Timer(deadline: deadline, id: id, callback: callback), at: low)
+        let (id, mustWake) = self.state.withLock { state -> (Timers.ID, Bool) in
+            let id = state.timers.schedule(at: deadline, callback)
             var mustWake = false
             if case .some(let sleepDeadline) = state.sleeping {
                 if let sleepDeadline { mustWake = deadline < sleepDeadline } else { mustWake = true }
@@ -220,13 +209,14 @@ package final class EventLoop: Sendable {
         return TimerID(rawValue: id)
     }
 
-    /// Cancels a timer; a no-op if it already fired.
+    /// Cancels a timer; a no-op if it already fired (or was taken to fire) or was cancelled.
+    ///
+    /// Cancelling never wakes the loop: if it sleeps until this timer's deadline, it wakes
+    /// then, finds nothing due and sleeps again.
     package func cancelTimer(_ timer: TimerID) {
-        self.state.withLock { state in
-            if let index = state.timers.lastIndex(where: { $0.id == timer.rawValue }) {
-                state.timers.remove(at: index)
-            }
-        }
+        // The cancelled callback is released here, after the lock: its captures' deinits
+        // never run inside it.
+        _ = self.state.withLock { $0.timers.cancel(timer.rawValue) }
     }
 
     /// Whether the caller runs on the loop thread.
@@ -267,7 +257,7 @@ package final class EventLoop: Sendable {
                     state.sleeping = nil
                     return 0
                 }
-                guard let next = state.timers.last?.deadline else {
+                guard let next = state.timers.earliestDeadline else {
                     state.sleeping = .some(nil)
                     return -1
                 }
@@ -291,9 +281,8 @@ package final class EventLoop: Sendable {
             }
             let now = MonotonicInstant.now
             self.state.withLock { state in
-                while let last = state.timers.last, last.deadline <= now {
-                    dueTimers.append(last.callback)
-                    state.timers.removeLast()
+                while let callback = state.timers.popEarliest(dueAt: now) {
+                    dueTimers.append(callback)
                 }
             }
             for callback in dueTimers { callback() }
