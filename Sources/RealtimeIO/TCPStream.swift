@@ -15,7 +15,7 @@ import Synchronization
 ///   closes the stream and fails that call with `.cancelled` (the other direction's pending call
 ///   fails with `.closed`). A call from an already-cancelled task still returns what the kernel
 ///   can deliver at once, and fails with `.cancelled` (closing the stream) only if it would have
-///   to wait. A read returns at most 64 KiB (``ReadBuffer/size``) however large `maxLength`
+///   to wait. A read returns at most 256 KiB (``ReadBuffer/size``) however large `maxLength`
 ///   is. Dropping the last reference closes the socket.
 package final class TCPStream: ByteStream {
     let core: SocketCore

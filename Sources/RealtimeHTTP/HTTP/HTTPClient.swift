@@ -46,8 +46,9 @@ package final class HTTPClient: HTTPTransport {
         package var maxIdleConnections: Int = 64
         /// How long an idle connection is kept before it is closed instead of reused.
         package var idleConnectionLifetime: TimeAmount = .seconds(55)
-        /// The most bytes one socket read asks for (and so the most a body holds unpulled).
-        package var readSize: Int = 64 * 1024
+        /// The most bytes one socket read asks for (and so the most a body holds unpulled):
+        /// the receive buffer's size (see `ReadBuffer.size` for why 256 KiB).
+        package var readSize: Int = 256 * 1024
         /// Bounds on response heads and chunked framing.
         package var parserLimits = HTTPParserLimits()
         /// Body bytes of a redirect response read to keep its connection; past that the
