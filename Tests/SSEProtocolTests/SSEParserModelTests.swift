@@ -13,15 +13,21 @@ import Testing
         [0x0D], [0x0A], [0x0D, 0x0A], [0x0A, 0x0A], [0x0D, 0x0D],
     ]
 
+    /// Up to 24 of the tokens, in a random order.
+    private static func randomStream(using random: inout SplitMix64) -> [UInt8] {
+        var input: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...24, using: &random) {
+            input += Self.tokens.randomElement(using: &random)!
+        }
+        return input
+    }
+
     @Test(arguments: [false, true])
     func randomStreamsMatchTheReference(reportsComments: Bool) {
         var random = SplitMix64(seed: reportsComments ? 7 : 3)
         let configuration = SSEParser.Configuration(reportsComments: reportsComments)
         for _ in 0..<400 {
-            var input: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...24, using: &random) {
-                input += Self.tokens.randomElement(using: &random)!
-            }
+            let input = Self.randomStream(using: &random)
             let expected = ReferenceEventStreamParser.parse(input, reportsComments: reportsComments)
             var chunkings = Feeding.chunkings(input)
             var randomChunks: [[UInt8]] = []
@@ -48,10 +54,7 @@ import Testing
         var random = SplitMix64(seed: 11)
         let configuration = SSEParser.Configuration(reportsComments: true)
         for _ in 0..<400 {
-            var input: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...24, using: &random) {
-                input += Self.tokens.randomElement(using: &random)!
-            }
+            let input = Self.randomStream(using: &random)
             let expected = ReferenceEventStreamParser.parse(input, reportsComments: true)
             var parser = SSEParser(configuration: configuration)
             var outputs: [SSEParser.Output] = []
