@@ -153,6 +153,7 @@ targets += [
     tool("WebSocketBenchmark", ["RealtimeHTTP", "RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "HTTP1Codec", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
+    tool("EncodingBenchmark", ["RealtimeEncoding", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
