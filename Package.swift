@@ -99,10 +99,11 @@ var targets: [Target] = [
         name: "RealtimeDemo", dependencies: ["SocketIOConcurrency", "EventSource", "RealtimeSync", "RealtimeTime"],
         path: "Tools/RealtimeDemo", swiftSettings: strict),
     // Command-line clients on the public APIs only (issue 21): `sio` (Socket.IO) and `sse`
-    // (Server-Sent Events); CommandLineSupport is their sans-I/O argument parser and JSON.
-    .target(name: "CommandLineSupport", path: "Tools/CommandLineSupport", swiftSettings: strict),
+    // (Server-Sent Events); CommandLineSupport is their sans-I/O argument parser, reading JSON
+    // with EngineIOProtocol's parser.
+    .target(name: "CommandLineSupport", dependencies: ["EngineIOProtocol"], path: "Tools/CommandLineSupport", swiftSettings: strict),
     .executableTarget(
-        name: "sio", dependencies: ["SocketIOConcurrency", "CommandLineSupport"],
+        name: "sio", dependencies: ["SocketIOConcurrency", "CommandLineSupport", "EngineIOProtocol"],
         path: "Tools/sio", swiftSettings: strict),
     .executableTarget(
         name: "sse", dependencies: ["EventSource", "CommandLineSupport"],
@@ -135,7 +136,7 @@ targets += [
     testTarget("EngineIOClientTests", ["EngineIOClient", "EngineIOProtocol", "RealtimeHTTP", "RealtimeTransport"]),
     testTarget("SocketIOTests", ["SocketIO", "EngineIOClient", "RealtimeHTTP", "RealtimeIO", "HTTP1Codec"]),
     testTarget("SocketIOConcurrencyTests", ["SocketIOConcurrency", "SocketIO", "EngineIOClient", "RealtimeIO"]),
-    testTarget("ToolsTests", ["CommandLineSupport", "sio", "sse", "SeedTopLevelExample"]),
+    testTarget("ToolsTests", ["CommandLineSupport", "EngineIOProtocol", "sio", "sse", "SeedTopLevelExample"]),
     // The code blocks of the DocC articles, compiled (scripts/docs.sh checks they are here).
     testTarget("DocExamplesTests", ["SocketIO", "SocketIOConcurrency", "EventSource"]),
 ]
