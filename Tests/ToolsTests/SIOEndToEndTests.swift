@@ -169,6 +169,20 @@ import Testing
         #expect(try await bad.waitForExit() == 1)
         #expect(bad.errorText.hasPrefix("Error: '--data' requires '--emit'"))
 
+        let notJSON = try ToolProcess("sio", ["h", "-e", "x", "-d", "hello"])
+        #expect(try await notJSON.waitForExit() == 1)
+        #expect(
+            notJSON.errorText.hasPrefix(
+                #"Error: The value 'hello' is invalid for '-d': invalid JSON at offset 0: unexpected character 'h' (quote a string: '"text"')"#
+                    + "\nUsage: sio [<options>] <url>\n"))
+        #expect(notJSON.outputLines.isEmpty)
+
+        let badAuth = try ToolProcess("sio", ["h", "--auth", #"{"token":}"#])
+        #expect(try await badAuth.waitForExit() == 1)
+        #expect(
+            badAuth.errorText.hasPrefix(
+                #"Error: The value '{"token":}' is invalid for '--auth': invalid JSON at offset 9: unexpected character '}'"# + "\n"))
+
         let help = try ToolProcess("sio", ["--help"])
         #expect(try await help.waitForExit() == 0)
         #expect(help.outputLines.first?.hasPrefix("OVERVIEW: ") == true)

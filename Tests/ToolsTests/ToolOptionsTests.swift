@@ -1,4 +1,5 @@
 import CommandLineSupport
+import EngineIOProtocol
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         #expect(options.connectParameters == [HeaderField(name: "room", value: "1"), HeaderField(name: "token", value: "a b")])
         #expect(options.path == "/io/")
         #expect(options.transport == .websocket)
-        #expect(options.auth == .object([JSON.Member("token", .string("abc"))]))
+        #expect(options.auth == ["token": "abc"])
         #expect(options.headers == [HeaderField(name: "X-One", value: "1"), HeaderField(name: "Cookie", value: "a=b")])
         #expect(options.insecure)
         #expect(options.caCertificatePath == "ca.pem")

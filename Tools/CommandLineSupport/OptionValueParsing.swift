@@ -1,3 +1,5 @@
+package import EngineIOProtocol
+
 /// Typed readings of option values, failing with ``UsageError/invalidValue(option:value:reason:)``.
 extension ParsedCommandLine {
     /// The last value of `key` as a finite number of seconds `> 0`, or `nil` when not given.
@@ -19,14 +21,14 @@ extension ParsedCommandLine {
     }
 
     /// The last value of `key` parsed as one JSON value, or `nil` when not given.
-    package func json(_ key: String) throws(UsageError) -> JSON? {
+    package func json(_ key: String) throws(UsageError) -> JSONValue? {
         guard let text = self.value(key) else { return nil }
         return try Self.json(text, option: self.spelling(key))
     }
 
     /// Every value of `key`, each parsed as one JSON value.
-    package func allJSON(_ key: String) throws(UsageError) -> [JSON] {
-        var values: [JSON] = []
+    package func allJSON(_ key: String) throws(UsageError) -> [JSONValue] {
+        var values: [JSONValue] = []
         for text in self.allValues(key) {
             values.append(try Self.json(text, option: self.spelling(key)))
         }
@@ -42,12 +44,12 @@ extension ParsedCommandLine {
         return fields
     }
 
-    private static func json(_ text: String, option: String) throws(UsageError) -> JSON {
+    private static func json(_ text: String, option: String) throws(UsageError) -> JSONValue {
         do {
-            return try JSON.parse(text)
+            return try JSONValue(commandLineArgument: text)
         } catch {
             let hint = text.first == "\"" || text.first == "{" || text.first == "[" ? "" : #" (quote a string: '"text"')"#
-            throw .invalidValue(option: option, value: text, reason: "\(error.description)\(hint)")
+            throw .invalidValue(option: option, value: text, reason: "\(error.commandLineDescription)\(hint)")
         }
     }
 }

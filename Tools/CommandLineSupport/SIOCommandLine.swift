@@ -1,3 +1,4 @@
+package import EngineIOProtocol
 package import Foundation
 
 /// The version both tools print with `--version`.
@@ -46,7 +47,7 @@ package enum SIOExitStatus: Int32, Sendable, CaseIterable {
 /// What `sio` does once connected.
 package enum SIOMode: Sendable, Equatable {
     /// Emit one event, print its ack (unless `waitsForAck` is `false`), exit.
-    case emit(event: String, arguments: [JSON], waitsForAck: Bool)
+    case emit(event: String, arguments: [JSONValue], waitsForAck: Bool)
     /// Read `event [json ...]` lines from stdin and emit them; print events and acks.
     case interactive
     /// Print incoming events until disconnected.
@@ -69,13 +70,13 @@ package struct SIOOptions: ToolOptions {
     package var namespace = "/"
     package var transport = Transport.auto
     /// A JSON object.
-    package var auth: JSON?
+    package var auth: JSONValue?
     package var headers: [HeaderField] = []
     package var insecure = false
     package var caCertificatePath: String?
     package var usesVersionTwo = false
     package var emitEvent: String?
-    package var emitArguments: [JSON] = []
+    package var emitArguments: [JSONValue] = []
     package var waitsForAck = true
     package var ackTimeout: Double = 10
     package var connectTimeout: Double = 20

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import EngineIOProtocol
 import Foundation
 import SocketIOConcurrency
 
@@ -94,11 +95,11 @@ final class ConnectionProgress: @unchecked Sendable {
     static func describe(errorItems items: [Any]) -> String {
         if isConnectError(items), let object = items[0] as? [String: Any], let message = object["message"] as? String {
             guard let data = object["data"], !(data is NSNull) else { return message }
-            return "\(message) \(JSON(socketItem: data))"
+            return "\(message) \(JSONValue(socketItem: data).commandLineText)"
         }
         return items.map { item in
             if let text = item as? String { return text }
-            return JSON(socketItem: item).description
+            return JSONValue(socketItem: item).commandLineText
         }.joined(separator: ", ")
     }
 

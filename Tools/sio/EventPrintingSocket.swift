@@ -1,4 +1,5 @@
 import CommandLineSupport
+import EngineIOProtocol
 import SocketIOConcurrency
 
 /// A socket that prints every event the server sends as a JSON line, before its handlers run.
@@ -20,7 +21,7 @@ final class EventPrintingSocket: SocketIOClient, @unchecked Sendable {
     override func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
         // As the base class: a network event counts only while connected.
         if !isInternalMessage && self.status == .connected {
-            self.console.output(OutputLine.socketEvent(event, arguments: data.map { JSON(socketItem: $0) }))
+            self.console.output(OutputLine.socketEvent(event, arguments: data.map { JSONValue(socketItem: $0) }))
         }
         super.handleEvent(event, data: data, isInternalMessage: isInternalMessage, withAck: ack)
     }

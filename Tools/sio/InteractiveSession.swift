@@ -1,4 +1,5 @@
 import CommandLineSupport
+import EngineIOProtocol
 import Foundation
 import SocketIOConcurrency
 
@@ -29,10 +30,10 @@ final class InteractiveSession: @unchecked Sendable {
             return state.lineNumber
         }
         let parsed: EmitLine?
-        do throws(JSONSyntaxError) {
+        do throws(JSONParseError) {
             parsed = try EmitLine.parse(line)
         } catch {
-            self.tool.console.error("line \(number): \(error) (expected: event [json ...])")
+            self.tool.console.error("line \(number): \(error.commandLineDescription) (expected: event [json ...])")
             return
         }
         guard let emit = parsed else { return }

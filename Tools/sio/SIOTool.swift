@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Dispatch
+import EngineIOProtocol
 import Foundation
 import SocketIOConcurrency
 
@@ -79,7 +80,7 @@ struct SIOTool {
                 console.error("no ack for '\(event)' within \(Self.format(seconds: timeout)) s")
                 done(.ackTimeout)
             } else {
-                console.output(OutputLine.socketAck(event, items: ackItems.map { JSON(socketItem: $0) }))
+                console.output(OutputLine.socketAck(event, items: ackItems.map { JSONValue(socketItem: $0) }))
                 done(.success)
             }
         }
@@ -137,7 +138,7 @@ struct SIOTool {
 
     /// `--auth` as the CONNECT payload.
     func authPayload() -> [String: SocketData]? {
-        guard let members = self.options.auth?.members else { return nil }
+        guard let members = self.options.auth?.objectValue else { return nil }
         return Dictionary(
             members.map { ($0.key, SocketIOClient.Payload($0.value) as SocketData) },
             uniquingKeysWith: { _, last in last })

@@ -41,4 +41,39 @@ package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertibl
     package var description: String {
         "JSONParseError(\(self.kind) at byte \(self.offset))"
     }
+
+    /// The problem in a few English words, for a person reading an error message
+    /// (`unexpected character ','`, `unexpected end of input`); without the offset.
+    ///
+    /// The command-line tools print it after the offset: `invalid JSON at offset 7: unexpected
+    /// character 'l'`.
+    package var reason: String {
+        switch self.kind {
+        case .unexpectedEnd:
+            return "unexpected end of input"
+        case .unexpectedByte(let byte):
+            return "unexpected character '\(Self.printable(byte))'"
+        case .invalidNumber:
+            return "invalid number"
+        case .invalidEscape:
+            return "invalid escape"
+        case .invalidUnicodeEscape:
+            return "expected 4 hex digits"
+        case .loneSurrogate:
+            return "unpaired surrogate"
+        case .controlCharacterInString:
+            return "control character in a string (escape it)"
+        case .invalidUTF8:
+            return "invalid UTF-8"
+        case .depthLimitExceeded(let limit):
+            return "nesting deeper than \(limit) levels"
+        case .trailingData:
+            return "unexpected text after the value"
+        }
+    }
+
+    /// A printable ASCII byte as itself, any other as `\xNN`.
+    private static func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(Unicode.Scalar(byte)) : "\\x" + String(byte, radix: 16)
+    }
 }

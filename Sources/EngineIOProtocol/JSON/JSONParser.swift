@@ -101,8 +101,9 @@ extension JSONValue {
 
 // MARK: - Reader
 
-/// The cursor of one parse; lives on the stack for the duration of ``JSONParser/parse(_:)``.
-private struct JSONReader {
+/// The cursor of one parse; lives on the stack for the duration of ``JSONParser/parse(_:)``
+/// (or ``JSONParser/parseSequence(_:)``).
+struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var index: Int = 0
