@@ -1,6 +1,7 @@
 // The event loop's timer heap, without a loop, a clock or a thread: instants are made up.
 import RealtimeIO
 import RealtimeTime
+import TestSupport
 import Testing
 
 @Suite("TimerHeap")
@@ -126,18 +127,6 @@ struct TimerHeapTests {
 
     // MARK: Against a model
 
-    /// SplitMix64: a tiny seeded generator, so a failing run can be repeated from its seed.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The reference: an array kept sorted by (deadline, scheduling order), searched linearly.
     private struct SortedArrayModel {
         var timers: [(deadline: MonotonicInstant, sequence: Int, payload: String)] = []
@@ -160,7 +149,7 @@ struct TimerHeapTests {
 
     @Test("random schedules, cancels and pops match a sorted-array model", arguments: [1, 2, 3, 42, 2024, 0xDEAD_BEEF] as [UInt64])
     func matchesModel(seed: UInt64) {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         var heap = TimerHeap<String>()
         var model = SortedArrayModel()
         // Every id ever handed out, by sequence (fired and cancelled ones stay, to cancel again).
@@ -203,7 +192,7 @@ struct TimerHeapTests {
 
     @Test("100,000 timers scheduled then cancelled (in random order) leave no entries behind")
     func burstLeavesNothing() {
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         var heap = TimerHeap<String>()
         var ids: [TimerHeap<String>.ID] = []
         ids.reserveCapacity(100_000)
@@ -225,7 +214,7 @@ struct TimerHeapTests {
 
     @Test("100,000 schedule-and-cancel pairs with few live timers keep storage at the floor")
     func churnStaysBounded() {
-        var random = SeededGenerator(state: 11)
+        var random = SplitMix64(seed: 11)
         var heap = TimerHeap<String>()
         var live: [TimerHeap<String>.ID] = []
         var now: Int64 = 0
