@@ -32,16 +32,50 @@ import Testing
         let second = try #require(manager.engine as? SocketEngine)
         #expect(first !== second)
         manager.disconnect()
-        for domain in [manager.state.domain, root.state.domain, admin.state.domain, first.state.domain, second.state.domain] {
+        // The sockets' halves live in the manager's core; the engines lock its mutex.
+        #expect(root.core === manager.core && admin.core === manager.core)
+        for domain in [manager.core.state.domain, first.state.domain, second.state.domain] {
             #expect(domain === manager.lockDomain)
         }
 
         let other = SocketManager(socketURL: url, config: [.reconnects(false), .handleQueue(queue)])
         #expect(other.lockDomain !== manager.lockDomain)
-        #expect(other.defaultSocket.state.domain === other.lockDomain)
+        #expect(other.defaultSocket.core === other.core)
         let client = QuietClient()
         let engineOfAnotherClient = SocketEngine(client: client, url: url, config: [])
         #expect(engineOfAnotherClient.state.domain == nil)
+    }
+
+    /// The core keeps each socket's half while the socket lives, and a manager's sockets do
+    /// not outlive it through the core they share (they hold the core, the core's manager half
+    /// held them).
+    @Test func theCoreHoldsEachSocketsStateWhileTheSocketLives() {
+        let url = URL(string: "http://127.0.0.1:1/")!
+        weak var manager: SocketManager?
+        weak var socket: SocketIOClient?
+        weak var core: SocketConnectionCore?
+        do {
+            let strongManager = SocketManager(socketURL: url, config: [.reconnects(false)], transport: .none)
+            let strongSocket = strongManager.socket(forNamespace: "/chat")
+            _ = strongManager.defaultSocket
+            #expect(strongManager.core.state.withLock { $0.sockets.count } == 2)
+            #expect(strongManager.removeSocket(strongSocket) === strongSocket)
+            manager = strongManager
+            socket = strongSocket
+            core = strongManager.core
+        }
+        #expect(socket == nil)
+        #expect(manager == nil)
+        #expect(core == nil)
+
+        // A socket made directly for a manager joins its core, and leaves it when released.
+        let ours = SocketManager(socketURL: url, config: [.reconnects(false)], transport: .none)
+        do {
+            let second = SocketIOClient(manager: ours, nsp: "/y")
+            #expect(second.core === ours.core)
+            #expect(ours.core.state.withLock { $0.sockets.count } == 1)
+        }
+        #expect(ours.core.state.withLock { $0.sockets.count } == 0)
     }
 
     @Test func configurationDefaultsAndOptions() {

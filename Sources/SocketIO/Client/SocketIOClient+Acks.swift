@@ -38,7 +38,7 @@ extension SocketIOClient {
     }
 
     func registerAck(timeout seconds: Double, _ pending: PendingAck) -> Int {
-        let timers = Self.timers(of: self.manager)
+        let timers = self.core.timers
         let deadline = Session.ackDeadline(afterSeconds: seconds, now: timers.now)
         return self.state.withLock { state in
             let (id, ackTimer) = state.session.registerAck(pending, deadline: deadline)
@@ -100,15 +100,10 @@ extension SocketIOClient {
         self.state.withLock { $0.ackTimer != nil }
     }
 
-    /// The manager's timer source (the default one for a manager of another kind): the ack
-    /// deadlines, the connect timeout and SocketIOConcurrency's operation timeouts.
+    /// The session's timer source (the core's): the ack deadlines, the connect timeout and
+    /// SocketIOConcurrency's operation timeouts.
     package var timers: any SocketTimerSource {
-        Self.timers(of: self.manager)
-    }
-
-    /// The timer source of `manager` (its `timers` is a `let`, read without a lock).
-    static func timers(of manager: SocketManagerSpec?) -> any SocketTimerSource {
-        (manager as? SocketManager)?.timers ?? EventLoopTimerSource.shared
+        self.core.timers
     }
 
     /// Applies a change the session machine asked of the ack wake-up
@@ -127,7 +122,7 @@ extension SocketIOClient {
         state.ackTimer?.cancel()
         state.ackTimer = nil
         guard case .arm(let deadline) = change else { return }
-        let source = timers ?? Self.timers(of: self.manager)
+        let source = timers ?? self.core.timers
         state.ackTimer = source.schedule(at: deadline) { [weak self] in self?.expireAcks() }
     }
 
@@ -137,7 +132,7 @@ extension SocketIOClient {
     /// A wake-up replaced after it fired (its cancel came too late) runs this too: it takes
     /// only what is due, and the table keeps the current wake-up.
     private func expireAcks() {
-        let timers = Self.timers(of: self.manager)
+        let timers = self.core.timers
         let now = timers.now
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
             let (expired, ackTimer) = state.session.acksExpired(now: now)

@@ -11,14 +11,14 @@ extension SocketIOClient {
 
     /// A stream of SocketIOConcurrency over this socket fell behind its bound (`true`), or
     /// caught up or ended (`false`): the manager's engine stops reading while any stream is
-    /// behind (`InboundBacklog`). Nothing to do without a ``SocketManager``.
+    /// behind (`InboundBacklog`). Nothing to do in a core without a manager half.
     package func consumer(behind: Bool) {
-        (self.manager as? SocketManager)?.consumer(behind: behind)
+        self.core.consumer(behind: behind)
     }
 
     /// An awaited ack of SocketIOConcurrency was asked for (`true`) or settled (`false`): while
     /// one is outstanding, streams that are behind do not stop the reading its answer needs.
     package func ack(awaited: Bool) {
-        (self.manager as? SocketManager)?.ack(awaited: awaited)
+        self.core.ack(awaited: awaited)
     }
 }

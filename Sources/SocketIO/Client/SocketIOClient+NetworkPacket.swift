@@ -20,12 +20,18 @@ extension SocketIOClient {
     ///   - direct: `false` when the manager still has earlier network work queued on
     ///     `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
     ///   - actions: the session machine's actions for `packet`, when the caller ran it already
-    ///     (``sessionActions(forDirect:)``, in the manager's critical section).
+    ///     (``sessionStep(_:resolvingAcks:in:)``, in the core's critical section that read it).
     /// - Returns: what is left to do, to be run on `handleQueue`; `nil` when nothing is.
     func receive(
         networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool, actions given: [SessionAction]? = nil
     ) -> (@Sendable () -> Void)? {
-        let actions = given ?? self.state.withLock { self.sessionStep(packet, resolvingAcks: direct, in: &$0) }
+        let throughOpenMethods = self.deliversThroughOpenMethods
+        let actions =
+            given ?? self.state.withLock { self.sessionStep(packet, resolvingAcks: direct && !throughOpenMethods, in: &$0) }
+        if throughOpenMethods {
+            let actions = UncheckedSendable(actions)
+            return { [self] in self.deliverThroughOpenMethods(packet, actions: actions.value) }
+        }
         var index = actions.startIndex
         // An ack callback resolved here (so the table is looked up once), called on `handleQueue`.
         var resolvedCallback: (AckCallback, [JSONValue])?
@@ -63,19 +69,27 @@ extension SocketIOClient {
         }
     }
 
-    /// The session machine's actions for a packet performed on the reading thread, from inside
-    /// the critical section of the manager that decoded it (this socket shares its mutex): the
-    /// packet is decoded, routed and run through this socket's machine (an ACK resolved too)
-    /// in one section.
-    ///
-    /// - Important: Only inside the `withLock` of a value of this socket's lock domain.
-    func sessionActions(forDirect packet: SocketIOProtocol.SocketPacket) -> [SessionAction] {
-        self.state.withLockAlreadyHeld { self.sessionStep(packet, resolvingAcks: true, in: &$0) }
+    /// Delivers a network packet of a subclass (``deliversThroughOpenMethods``) on `handleQueue`
+    /// through its open `handlePacket(_:)`, in upstream's shape, as upstream's manager does:
+    /// the base implementation performs `actions` (the machine's, for this packet, from the
+    /// same path every socket's packets take) instead of running the machine again, so the
+    /// overrides of `handleEvent` and `handleAck` see the events and acks, and the session's
+    /// state is the class's own. An override that does not call `super` handles the packet
+    /// itself: nothing of it is performed, as upstream.
+    func deliverThroughOpenMethods(_ packet: SocketIOProtocol.SocketPacket, actions: [SessionAction]) {
+        let version = self.manager?.version ?? .three
+        guard let upstream = try? SocketPacket.upstream(packet, version: version) else {
+            self.perform(actions, reason: "Got Disconnect", receiving: .network(packet))
+            return
+        }
+        self.state.withLock { $0.networkDelivery = actions }
+        self.handlePacket(upstream)
+        self.state.withLock { $0.networkDelivery = nil }
     }
 
     /// Runs the session machine for `packet` in the caller's critical section; an ACK read on
     /// the thread that performs it is resolved in the same step.
-    private func sessionStep(_ packet: SocketIOProtocol.SocketPacket, resolvingAcks: Bool, in state: inout State) -> [SessionAction] {
+    func sessionStep(_ packet: SocketIOProtocol.SocketPacket, resolvingAcks: Bool, in state: inout State) -> [SessionAction] {
         let step = state.session.receive(packet, resolvingAcks: resolvingAcks)
         self.apply(step.ackTimer, to: &state)
         return step.actions

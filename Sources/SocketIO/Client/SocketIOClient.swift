@@ -26,10 +26,10 @@ import SocketIOProtocol
 ///   The public `handle*` / `did*` entry points run handlers synchronously on the caller's
 ///   thread, as upstream does.
 open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock` (locking its
-    // manager's mutex when the manager is a `SocketManager`: one domain per session); `nsp` is a
-    // `let`, and `manager` is written only by `init`. User callbacks are copied out of the lock
-    // and called after it is released.
+    // `@unchecked Sendable`: every mutable field lives in `state`, the socket's half of its
+    // `SocketConnectionCore` (its manager's core when the manager is a `SocketManager`: one
+    // lock per session); `nsp` is a `let`, and `manager` is written only by `init`. User
+    // callbacks are copied out of the lock and called after it is released.
 
     struct State {
         var anyHandler: ((SocketAnyEvent) -> Void)?
@@ -67,6 +67,11 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// The network event or ack being handed to the open `handleEvent` / `handleAck`
         /// (see ``NetworkArguments``); taken by the base implementation.
         var networkArguments: NetworkArguments?
+        /// The machine's actions for the network packet being handed to the open
+        /// `handlePacket(_:)` of a subclass (``SocketIOClient/deliverThroughOpenMethods(_:actions:)``);
+        /// taken by the base implementation, which performs them instead of running the
+        /// machine again.
+        var networkDelivery: [SessionAction]?
     }
 
     /// The decoded arguments of the network event or ack the socket is handing to the open
@@ -94,7 +99,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
     }
 
-    let state: SocketLock<State>
+    /// The session this socket is part of: its manager's core (a core of its own when the
+    /// manager is not a `SocketManager`).
+    let core: SocketConnectionCore
+
+    /// The socket's half of ``core``'s state.
+    let state: SocketStateLock
 
     // MARK: Properties
 
@@ -164,6 +174,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// logging on or off).
     let logType: String
 
+    /// Whether this socket is an instance of a subclass, whose overrides of upstream's open
+    /// methods (`handlePacket`, `handleEvent`, `handleAck`) must see every packet, event and
+    /// ack: then every delivery goes through them on `handleQueue`, as upstream makes it.
+    /// Swift cannot tell an override from the inherited method, so this is decided once, at
+    /// `init`, from the class. It changes where a packet is delivered, never its state: every
+    /// socket's packets take the same path through the session's core and its machines.
+    let deliversThroughOpenMethods: Bool
+
     // MARK: Initializers
 
     /// Type safe way to create a new SocketIOClient. `opts` can be omitted.
@@ -174,17 +192,19 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // Socket.IO 2.x servers speak socket.io-protocol v4 (implicit join of `/`).
         self.manager = manager
         let initial = State(session: Session(namespace: nsp, revision: manager.version.protocolRevision))
-        // A socket of a `SocketManager` is in the manager's serialization domain (one mutex for
-        // the manager, its engines and its sockets); a socket of another manager has its own.
-        if let manager = manager as? SocketManager {
-            self.state = SocketLock(initial, sharing: manager.lockDomain)
-        } else {
-            self.state = SocketLock(initial)
-        }
+        // A socket of a `SocketManager` keeps its state in the manager's core (one lock for the
+        // manager, its engines and its sockets); a socket of another manager has a core of its own.
+        self.core = (manager as? SocketManager)?.core ?? SocketConnectionCore(manager: nil, timers: EventLoopTimerSource.shared)
+        self.state = self.core.register(initial)
         self.nsp = nsp
         self.logType = "SocketIOClient{\(nsp)}"
+        self.deliversThroughOpenMethods = Self.self != SocketIOClient.self
 
         super.init()
+    }
+
+    deinit {
+        self.core.unregister(self.state)
     }
 
     // MARK: Status
@@ -500,7 +520,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         case nil: sessionAck = .none
         case .id(let id)?: sessionAck = .id(id)
         case .register(let pending, let timeout)?:
-            let timers = Self.timers(of: self.manager)
+            let timers = self.core.timers
             sessionAck = .register(pending, deadline: Session.ackDeadline(afterSeconds: timeout, now: timers.now))
         }
         let decided = self.state.withLock { state -> Session.EmitOutcome? in
@@ -671,7 +691,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard packet.nsp == nsp else { return }
 
         let actions = self.state.withLock { state -> [SessionAction] in
-            state.session.receive(SocketIOClient.protocolPacket(of: packet, full: !state.session.connection.isConnected)).actions
+            // A network packet handed over by the core ran through the machine already.
+            if let delivery = state.networkDelivery.take() { return delivery }
+            return state.session.receive(SocketIOClient.protocolPacket(of: packet, full: !state.session.connection.isConnected))
+                .actions
         }
         perform(actions, reason: "Got Disconnect", receiving: .upstream(packet))
 
@@ -700,7 +723,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         guard let manager else { return }
         let engineSID = manager.engine?.sid
         let revision = manager.version.protocolRevision
-        let options = (manager as? SocketManager)?.currentOptions
+        let options = self.core.managerOptions
         let sendBuffer = options?.sendBuffer ?? 0
         let parser = options?.parser ?? .json
         if parser == .msgpack, revision == .v4 {
@@ -725,17 +748,14 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
         // The manager's status is read in this join's critical section, so an engine open the
         // manager reports to this socket is ordered with the join: either the join sees it, or
-        // the report comes after the join. A `SocketManager`'s sockets share its mutex, so both
-        // states are read in one section; another manager's status is read under this socket's
-        // lock (socket, then manager).
-        let (managerIsOpen, actions) =
-            if let ours = manager as? SocketManager, ours.lockDomain === self.state.domain {
-                self.state.withLock(together: ours.state) { state, managerState in
-                    decide(&state, SocketIOStatus(managerState.session.status))
-                }
-            } else {
-                self.state.withLock { state in decide(&state, manager.status) }
-            }
+        // the report comes after the join. A `SocketManager`'s half of the state is in this
+        // socket's core; another manager's status is read under the core's lock (socket, then
+        // manager).
+        let slot = self.state.slot
+        let (managerIsOpen, actions) = self.core.state.withLock { core in
+            let managerStatus = core.manager.map { SocketIOStatus($0.session.status) } ?? manager.status
+            return decide(&core.sockets[slot], managerStatus)
+        }
         perform(actions, reason: "Namespace leave", receiving: nil)
 
         if !managerIsOpen {

@@ -58,33 +58,6 @@ extension SocketManager {
         }
     }
 
-    /// A stream of the async API fell behind its bound (`true`) or caught up or ended
-    /// (`false`): while any is behind (and no awaited ack is outstanding), the engine stops
-    /// reading (`InboundBacklog`).
-    package final func consumer(behind: Bool) {
-        self.state.withLock { state in
-            Self.apply(state.session.consumer(behind: behind), to: state.readGate)
-        }
-    }
-
-    /// An awaited ack was asked for (`true`) or settled (`false`): while one is outstanding,
-    /// streams that are behind do not stop the reading its answer needs (`InboundBacklog`).
-    package final func ack(awaited: Bool) {
-        self.state.withLock { state in
-            Self.apply(state.session.ack(awaited: awaited), to: state.readGate)
-        }
-    }
-
-    /// Applies a change to the engine's reading (in the manager's critical section, so that
-    /// changes reach the gate in order).
-    private static func apply(_ action: SocketSessionMachine.Action?, to gate: EngineReadGate?) {
-        switch action {
-        case .pauseReading?: gate?.pause()
-        case .resumeReading?: gate?.resume()
-        default: break
-        }
-    }
-
     /// The most work items that waited on `handleQueue` at once (the backlog's peak), and
     /// whether the engine's reading is paused over them now.
     package final var handleQueueBacklog: (peak: Int, pending: Int, readingPaused: Bool) {
@@ -107,16 +80,19 @@ extension SocketManager {
             case direct(SocketIOClient, SocketIOProtocol.SocketPacket, [SocketIOClient.SessionAction]?)
             case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
         }
-        let plan = self.state.withLock { state -> Plan in
-            switch read(&state.session) {
+        let plan = self.core.state.withLock { core -> Plan in
+            switch read(&core.manager!.session) {
             case .deliver(let packet, let direct)?:
-                guard let socket = state.nsps[packet.namespace] else { return .nothing }
-                // A subclass gets upstream's `handlePacket(_:)`, on `handleQueue`.
-                guard direct, type(of: socket) == SocketIOClient.self else { return .queued(socket, packet) }
+                guard let socket = core.manager!.nsps[packet.namespace] else { return .nothing }
+                guard direct else { return .queued(socket, packet) }
                 // One critical section from the message to the socket's actions: the socket's
-                // state shares this mutex (a socket of this manager always does).
-                guard socket.state.domain === self.lockDomain else { return .direct(socket, packet, nil) }
-                return .direct(socket, packet, socket.sessionActions(forDirect: packet))
+                // half of the state is in this core (a socket this manager made always is; the
+                // app may put another manager's into `nsps`). A subclass's acks are resolved
+                // by its open `handleAck`, on `handleQueue`.
+                guard socket.core === self.core else { return .direct(socket, packet, nil) }
+                let actions = socket.sessionStep(
+                    packet, resolvingAcks: !socket.deliversThroughOpenMethods, in: &core.sockets[socket.state.slot])
+                return .direct(socket, packet, actions)
             case .rejected(.unexpectedAttachment)?:
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
             case .rejected(let error)?:
@@ -137,13 +113,8 @@ extension SocketManager {
                 self.onHandleQueue(rest)
             }
         case .queued(let socket, let packet):
-            let version = self.version
             self.onHandleQueue {
-                if type(of: socket) == SocketIOClient.self {
-                    socket.receive(networkPacket: packet, direct: false)?()
-                } else if let upstream = try? SocketPacket.upstream(packet, version: version) {
-                    socket.handlePacket(upstream)
-                }
+                socket.receive(networkPacket: packet, direct: false)?()
             }
         }
     }

@@ -27,9 +27,9 @@ import SocketIOProtocol
 open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDataBufferable, ConfigSettable,
     @unchecked Sendable
 {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock`, whose mutex
-    // (`state.domain`) the manager's sockets and the engines it makes lock too; user
-    // callbacks and engines are called only after the lock is released.
+    // `@unchecked Sendable`: every mutable field lives in `state`, the manager's half of its
+    // `SocketConnectionCore`, whose one mutex the manager's sockets and the engines it makes
+    // lock too; user callbacks and engines are called only after the lock is released.
 
     static let logType = "SocketManager"
 
@@ -50,15 +50,19 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var proxy: SocketProxy?
     }
 
-    /// The one mutex of this manager's session: its own state, the engines it makes and its
-    /// sockets lock it (one serialization domain; see ``SocketLock``).
-    let lockDomain = LockDomain.make()
+    /// The session's one state and lock: this manager's half, its sockets' halves, the timer
+    /// source (``SocketConnectionCore``).
+    let core: SocketConnectionCore
 
-    let state: SocketLock<State>
+    /// The manager's half of ``core``'s state.
+    let state: ManagerStateLock
 
-    /// The manager's one timer source: ack deadlines of its sockets, reconnect tries, and the
-    /// heartbeat of the engines it creates.
-    package let timers: any SocketTimerSource
+    /// The one mutex of this manager's session (the core's): the engines it makes lock it too.
+    var lockDomain: LockDomain { self.core.lockDomain }
+
+    /// The manager's one timer source (its core's): ack deadlines of its sockets, reconnect
+    /// tries, and the heartbeat of the engines it creates.
+    package var timers: any SocketTimerSource { self.core.timers }
 
     // MARK: Properties
 
@@ -191,10 +195,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter socketURL: The url of the socket.io server.
     /// - parameter config: The config for this socket.
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
-        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
+        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource.shared)
+        self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
         self.transport = .automatic
-        self.timers = EventLoopTimerSource.shared
 
         super.init()
 
@@ -212,10 +216,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter transport: The HTTP and WebSocket stack (see ``SocketEngine/Transport``);
     ///   `init(socketURL:config:)` uses ``SocketEngine/Transport/automatic``.
     public init(socketURL: URL, config: SocketIOClientConfiguration = [], transport: SocketEngine.Transport) {
-        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
+        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource.shared)
+        self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
         self.transport = transport
-        self.timers = EventLoopTimerSource.shared
 
         super.init()
 
@@ -227,10 +231,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
         timers: any SocketTimerSource
     ) {
-        self.state = SocketLock(State(config: config), sharing: self.lockDomain)
+        self.core = SocketConnectionCore(manager: State(config: config), timers: timers)
+        self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
         self.transport = transport
-        self.timers = timers
 
         super.init()
 
@@ -251,6 +255,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
         let engine = self.state.withLock { $0.engine }
         engine?.disconnect(reason: "Manager Deinit")
+        // The sockets hold the core; without the manager's half they no longer hold each other.
+        self.core.releaseManager()
     }
 
     // MARK: Methods
