@@ -64,6 +64,9 @@ public struct LockedValue<Value>: @unchecked Sendable {
         let header = self.storage.headerPointer
         LockedValueStorage<Value>.lock(header.pointee.mutex)
         defer { LockedValueStorage<Value>.unlock(header.pointee.mutex) }
+        #if DEBUG
+        header.pointee.domain?.countAcquisition()
+        #endif
         return try body(&header.pointee.value)
     }
 
@@ -81,26 +84,10 @@ public struct LockedValue<Value>: @unchecked Sendable {
         precondition(UnsafeRawPointer(header) != UnsafeRawPointer(otherHeader), "withLock(together:) needs two values")
         LockedValueStorage<Value>.lock(header.pointee.mutex)
         defer { LockedValueStorage<Value>.unlock(header.pointee.mutex) }
+        #if DEBUG
+        header.pointee.domain?.countAcquisition()
+        #endif
         return try body(&header.pointee.value, &otherHeader.pointee.value)
-    }
-}
-
-extension LockedValue {
-    /// Runs `body` with exclusive access to the value from inside the `withLock` of another
-    /// value of the same ``domain``, whose critical section already holds the one mutex: how an
-    /// object reaches a sibling it found in its own critical section (a manager, the socket a
-    /// packet is for) without leaving it.
-    ///
-    /// - Important: Only from inside the `body` of a `withLock` on a value of this value's
-    ///   domain, on the same thread. Debug builds check that the calling thread holds the
-    ///   mutex (their error-checking mutex refuses to be locked again by its owner).
-    @inlinable
-    public func withLockAlreadyHeld<Result, Failure: Error>(
-        _ body: (inout Value) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        let header = self.storage.headerPointer
-        assert(LockedValueStorage<Value>.isHeldByCaller(header.pointee.mutex), "withLockAlreadyHeld outside its domain's critical section")
-        return try body(&header.pointee.value)
     }
 }
 
@@ -110,7 +97,7 @@ extension LockedValue {
 struct LockedValueHeader<Value> {
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    let domain: LockDomain?
+    @usableFromInline let domain: LockDomain?
 }
 
 /// One allocation for a ``LockedValue``: the value in the header and, unless it shares a
@@ -147,16 +134,6 @@ final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, p
         assert(status == 0, "pthread_mutex_unlock failed: \(status)")
     }
 
-    /// `true` when the calling thread holds `mutex`, as an error-checking mutex (debug builds)
-    /// tells: locking it again fails with `EDEADLK`. Only for assertions: a mutex that is not
-    /// held is locked and released again.
-    @usableFromInline
-    static func isHeldByCaller(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Bool {
-        let status = pthread_mutex_lock(mutex)
-        if status == 0 { pthread_mutex_unlock(mutex) }
-        return status == EDEADLK
-    }
-
     deinit {
         if self.header.domain == nil {
             _ = self.withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
@@ -171,10 +148,13 @@ final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, p
 ///
 /// The mutex is the object's one tail element (as swift-nio's `LockStorage` keeps it), so a
 /// domain is one allocation.
-public final class LockDomain: ManagedBuffer<Void, pthread_mutex_t> {
+///
+/// The header counts the domain's critical sections in debug builds (``acquisitions``): what
+/// the tests that count a Socket.IO session's lock acquisitions per message read.
+public final class LockDomain: ManagedBuffer<Int, pthread_mutex_t> {
     /// A domain with a new mutex (error-checking in debug builds: a re-entrant lock traps).
     public static func make() -> LockDomain {
-        let buffer = LockDomain.create(minimumCapacity: 1) { _ in () }
+        let buffer = LockDomain.create(minimumCapacity: 1) { _ in 0 }
         let domain = unsafeDowncast(buffer, to: LockDomain.self)
         domain.withUnsafeMutablePointerToElements { initializeMutex($0) }
         return domain
@@ -183,6 +163,21 @@ public final class LockDomain: ManagedBuffer<Void, pthread_mutex_t> {
     /// The mutex; valid while the domain is alive (every ``LockedValue`` of it retains it).
     var mutex: UnsafeMutablePointer<pthread_mutex_t> {
         self.withUnsafeMutablePointerToElements { $0 }
+    }
+
+    /// How many critical sections the domain's values have entered (counted in debug builds
+    /// only; always 0 in release builds).
+    public var acquisitions: Int {
+        let mutex = self.mutex
+        LockedValueStorage<Void>.lock(mutex)
+        defer { LockedValueStorage<Void>.unlock(mutex) }
+        return self.header
+    }
+
+    /// Counts one critical section; called with the mutex held (debug builds).
+    @usableFromInline
+    func countAcquisition() {
+        self.header += 1
     }
 
     deinit {

@@ -83,34 +83,6 @@ private final class UnguardedCounter: @unchecked Sendable {
         #expect(debit.withLock(together: credit) { ($0, $1) } == (-9_000, 10_000))
     }
 
-    /// `withLockAlreadyHeld` reaches a sibling found inside another value's critical section,
-    /// and that section excludes every other thread from both: a sibling moved that way is
-    /// never seen torn.
-    @Test func aSiblingIsReachedInsideTheDomainsCriticalSection() {
-        let domain = LockDomain.make()
-        let directory = LockedValue(["b": LockedValue(0, sharing: domain)], sharing: domain)
-        let owner = LockedValue(0, sharing: domain)
-        let torn = LockedValue(0)
-        DispatchQueue.concurrentPerform(iterations: 4) { index in
-            for _ in 0..<5_000 {
-                if index < 2 {
-                    directory.withLock { siblings in
-                        siblings["b"]!.withLockAlreadyHeld { $0 += 1 }
-                        owner.withLockAlreadyHeld { $0 += 1 }
-                    }
-                } else {
-                    let pair = directory.withLock { siblings in
-                        (siblings["b"]!.withLockAlreadyHeld { $0 }, owner.withLockAlreadyHeld { $0 })
-                    }
-                    if pair.0 != pair.1 { torn.withLock { $0 += 1 } }
-                }
-            }
-        }
-        #expect(torn.withLock { $0 } == 0)
-        #expect(owner.withLock { $0 } == 10_000)
-        #expect(directory.withLock { $0["b"]!.withLockAlreadyHeld { $0 } } == 10_000)
-    }
-
     /// A value made without a domain has a mutex of its own.
     @Test func aValueWithoutADomainHasItsOwn() {
         let first = LockedValue(0)

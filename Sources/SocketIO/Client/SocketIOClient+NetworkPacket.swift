@@ -19,15 +19,17 @@ extension SocketIOClient {
     /// - Parameters:
     ///   - direct: `false` when the manager still has earlier network work queued on
     ///     `handleQueue`: then nothing is done on this thread, so nothing overtakes that work.
-    ///   - actions: the session machine's actions for `packet`, when the caller ran it already
-    ///     (``sessionStep(_:resolvingAcks:in:)``, in the core's critical section that read it).
+    ///   - step: the session machine's actions for `packet` and where its event goes, when the
+    ///     caller decided them already (``directStep(_:in:)``, in the core's critical section
+    ///     that read it).
     /// - Returns: what is left to do, to be run on `handleQueue`; `nil` when nothing is.
     func receive(
-        networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool, actions given: [SessionAction]? = nil
+        networkPacket packet: SocketIOProtocol.SocketPacket, direct: Bool, step given: DirectStep? = nil
     ) -> (@Sendable () -> Void)? {
         let throughOpenMethods = self.deliversThroughOpenMethods
         let actions =
-            given ?? self.state.withLock { self.sessionStep(packet, resolvingAcks: direct && !throughOpenMethods, in: &$0) }
+            given?.actions
+            ?? self.state.withLock { self.sessionStep(packet, resolvingAcks: direct && !throughOpenMethods, in: &$0) }
         if throughOpenMethods {
             let actions = UncheckedSendable(actions)
             return { [self] in self.deliverThroughOpenMethods(packet, actions: actions.value) }
@@ -37,7 +39,8 @@ extension SocketIOClient {
         var resolvedCallback: (AckCallback, [JSONValue])?
         if direct {
             reading: while index < actions.endIndex {
-                switch self.performOnReadingThread(actions[index]) {
+                let decided = index == actions.startIndex ? given?.firstEventDelivery : nil
+                switch self.performOnReadingThread(actions[index], decided: decided) {
                 case .done:
                     index += 1
                 case .handleQueue:
@@ -87,6 +90,24 @@ extension SocketIOClient {
         self.state.withLock { $0.networkDelivery = nil }
     }
 
+    /// The session machine's actions for a packet the core read, and who gets its event, both
+    /// decided in the core's one critical section for the packet
+    /// (``SocketManager/receiveFromEngine(_:)``).
+    struct DirectStep {
+        var actions: [SessionAction]
+        /// Where the first action's event goes, when the first action delivers an event.
+        var firstEventDelivery: EventDelivery?
+    }
+
+    /// Runs the session machine for `packet` in the caller's critical section (the core's that
+    /// read it) and decides where its first event goes; an ACK is resolved in the same step
+    /// unless the socket delivers through its open methods.
+    func directStep(_ packet: SocketIOProtocol.SocketPacket, in state: inout State) -> DirectStep {
+        let actions = self.sessionStep(packet, resolvingAcks: !self.deliversThroughOpenMethods, in: &state)
+        guard case .deliverEvent(let event)? = actions.first else { return DirectStep(actions: actions) }
+        return DirectStep(actions: actions, firstEventDelivery: Self.eventDelivery(event, in: state))
+    }
+
     /// Runs the session machine for `packet` in the caller's critical section; an ACK read on
     /// the thread that performs it is resolved in the same step.
     func sessionStep(_ packet: SocketIOProtocol.SocketPacket, resolvingAcks: Bool, in state: inout State) -> [SessionAction] {
@@ -95,7 +116,7 @@ extension SocketIOClient {
         return step.actions
     }
 
-    /// What ``performOnReadingThread(_:)`` did.
+    /// What ``performOnReadingThread(_:decided:)`` did.
     private enum ReadingThreadStep {
         /// The action is done.
         case done
@@ -105,8 +126,38 @@ extension SocketIOClient {
         case ackCallback(AckCallback, [JSONValue])
     }
 
+    /// Who gets a network event on the reading thread, decided in a critical section.
+    enum EventDelivery {
+        /// The socket is not connected: nothing.
+        case drop
+        /// An `[Any]` handler or `onAny` wants it: the event (and the rest) runs on `handleQueue`.
+        case handleQueue
+        /// Only value subscribers want it: they get the decoded values here.
+        case values([(NetworkEventArguments) -> Void], endsWithRecoveryOffset: Bool)
+    }
+
+    /// Who gets `event`, from the socket's state in the caller's critical section.
+    static func eventDelivery(_ event: SocketIOProtocol.SocketPacket, in state: State) -> EventDelivery {
+        guard let name = event.eventName else { return .drop }
+        guard state.session.connection.status == .connected else { return .drop }
+        guard state.anyHandler == nil else { return .handleQueue }
+        var subscribers: [(NetworkEventArguments) -> Void] = []
+        for subscriber in state.incomingSubscribers {
+            let values = subscriber.values
+            subscribers.append { values(name, $0.values) }
+        }
+        for handler in state.handlers where handler.event == name {
+            guard let values = handler.values else { return .handleQueue }
+            subscribers.append(values)
+        }
+        return .values(subscribers, endsWithRecoveryOffset: Self.endsWithRecoveryOffset(event, in: state))
+    }
+
     /// Performs `action` on the reading thread when it needs neither `handleQueue` nor `[Any]`.
-    private func performOnReadingThread(_ action: SessionAction) -> ReadingThreadStep {
+    ///
+    /// - Parameter decided: where an event goes, when the critical section that ran the
+    ///   machine decided it already.
+    private func performOnReadingThread(_ action: SessionAction, decided: EventDelivery?) -> ReadingThreadStep {
         switch action {
         case .send(let outgoing):
             self.send(outgoing)
@@ -118,26 +169,7 @@ extension SocketIOClient {
             self.settle(pending, with: ack)
             return .done
         case .deliverEvent(let event):
-            guard let name = event.eventName else { return .done }
-            enum Plan {
-                case drop, handleQueue
-                case values([(NetworkEventArguments) -> Void], endsWithRecoveryOffset: Bool)
-            }
-            let plan = self.state.withLock { state -> Plan in
-                guard state.session.connection.status == .connected else { return .drop }
-                guard state.anyHandler == nil else { return .handleQueue }
-                var subscribers: [(NetworkEventArguments) -> Void] = []
-                for subscriber in state.incomingSubscribers {
-                    let values = subscriber.values
-                    subscribers.append { values(name, $0.values) }
-                }
-                for handler in state.handlers where handler.event == name {
-                    guard let values = handler.values else { return .handleQueue }
-                    subscribers.append(values)
-                }
-                return .values(subscribers, endsWithRecoveryOffset: Self.endsWithRecoveryOffset(event, in: state))
-            }
-            switch plan {
+            switch decided ?? self.state.withLock({ Self.eventDelivery(event, in: $0) }) {
             case .drop:
                 return .done
             case .handleQueue:

@@ -503,11 +503,18 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     ) -> EmitRoute {
         var ackID: Int?
         if case .id(let id) = ack { ackID = id }
-        // Wrap the completion handler so it always runs async on handleQueue.
-        let queue = self.manager?.handleQueue
-        let wrappedCompletion: (() -> Void)? = completion.map { completion in
-            let box = UncheckedSendable(completion)
-            return { queue?.async { box.value() } }
+        // The manager's `handleQueue` and engine are read in the emit's own critical section
+        // (the manager's half of the state is in this socket's core); another kind of
+        // manager's are read from it.
+        let foreign = self.core.belongsToManager ? nil : (queue: self.manager?.handleQueue, engine: self.manager?.engine)
+        var engine: SocketEngineSpec?
+        // Wraps the completion handler so it always runs async on handleQueue.
+        var wrappedCompletion: (() -> Void)?
+        func wrap(on queue: DispatchQueue?) {
+            wrappedCompletion = completion.map { completion in
+                let box = UncheckedSendable(completion)
+                return { queue?.async { box.value() } }
+            }
         }
 
         // The status is checked and the emit kept in one critical section of the machine.
@@ -523,7 +530,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             let timers = self.core.timers
             sessionAck = .register(pending, deadline: Session.ackDeadline(afterSeconds: timeout, now: timers.now))
         }
-        let decided = self.state.withLock { state -> Session.EmitOutcome? in
+        let slot = self.state.slot
+        let decided = self.core.state.withLock { core -> Session.EmitOutcome? in
+            wrap(on: core.manager?.options.handleQueue ?? foreign?.queue)
+            engine = core.manager?.engine ?? foreign?.engine
+            return decide(&core.sockets[slot])
+        }
+        func decide(_ state: inout State) -> Session.EmitOutcome? {
             if retried != nil, state.retryQueue != nil { return nil }
             if !isAck { outgoing = state.outgoingListeners }
             parser = state.parser
@@ -577,7 +590,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             "Emitting packet type \(packet.type.rawValue), \(str.utf8.count) bytes, " + "\(packet.binary.count) attachments, ack: \(isAck)",
             type: logType)
 
-        self.manager?.engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
+        engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
         return .direct(sent: true, ackID: ackID)
     }
 

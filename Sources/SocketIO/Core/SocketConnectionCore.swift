@@ -39,7 +39,12 @@ final class SocketConnectionCore: @unchecked Sendable {
     /// the heartbeat of the engines a manager makes.
     let timers: any SocketTimerSource
 
+    /// Whether a `SocketManager` made this core (its manager half is in ``state`` while the
+    /// manager lives), rather than a socket of another kind of manager.
+    let belongsToManager: Bool
+
     init(manager: SocketManager.State?, timers: any SocketTimerSource) {
+        self.belongsToManager = manager != nil
         self.lockDomain = LockDomain.make()
         self.state = LockedValue(State(manager: manager), sharing: self.lockDomain)
         self.timers = timers

@@ -77,7 +77,7 @@ extension SocketManager {
             case nothing
             /// Performed on this thread; the socket's machine ran already when it shares the
             /// manager's mutex (its actions).
-            case direct(SocketIOClient, SocketIOProtocol.SocketPacket, [SocketIOClient.SessionAction]?)
+            case direct(SocketIOClient, SocketIOProtocol.SocketPacket, SocketIOClient.DirectStep?)
             case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
         }
         let plan = self.core.state.withLock { core -> Plan in
@@ -90,9 +90,7 @@ extension SocketManager {
                 // app may put another manager's into `nsps`). A subclass's acks are resolved
                 // by its open `handleAck`, on `handleQueue`.
                 guard socket.core === self.core else { return .direct(socket, packet, nil) }
-                let actions = socket.sessionStep(
-                    packet, resolvingAcks: !socket.deliversThroughOpenMethods, in: &core.sockets[socket.state.slot])
-                return .direct(socket, packet, actions)
+                return .direct(socket, packet, socket.directStep(packet, in: &core.sockets[socket.state.slot]))
             case .rejected(.unexpectedAttachment)?:
                 DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
             case .rejected(let error)?:
@@ -108,8 +106,8 @@ extension SocketManager {
         switch plan {
         case .nothing:
             return
-        case .direct(let socket, let packet, let actions):
-            if let rest = socket.receive(networkPacket: packet, direct: true, actions: actions) {
+        case .direct(let socket, let packet, let step):
+            if let rest = socket.receive(networkPacket: packet, direct: true, step: step) {
                 self.onHandleQueue(rest)
             }
         case .queued(let socket, let packet):
