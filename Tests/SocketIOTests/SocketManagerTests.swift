@@ -78,6 +78,29 @@ import Testing
         #expect(ours.core.state.withLock { $0.sockets.count } == 0)
     }
 
+    /// Sockets and an engine that the app's setters replace are released after the core's
+    /// section: their `deinit` takes the session's lock (a debug build's error-checking mutex
+    /// traps on a second lock by the same thread, a release build would hang).
+    @Test func replacedSocketsAndEnginesAreReleasedOutsideTheLock() {
+        let url = URL(string: "http://127.0.0.1:1/")!
+        let manager = SocketManager(socketURL: url, config: [.reconnects(false)], transport: .none)
+        weak var replacedSocket: SocketIOClient?
+        weak var replacedEngine: SocketEngine?
+        do {
+            let socket = SocketIOClient(manager: manager, nsp: "/gone")
+            manager.nsps["/gone"] = socket
+            replacedSocket = socket
+            let engine = SocketEngine(client: manager, url: url, config: [])
+            manager.engine = engine
+            replacedEngine = engine
+        }
+        manager.nsps = [:]
+        manager.engine = nil
+        #expect(replacedSocket == nil)
+        #expect(replacedEngine == nil)
+        #expect(manager.core.state.withLock { $0.sockets.count } == 0)
+    }
+
     @Test func configurationDefaultsAndOptions() {
         let manager = SocketManager(
             socketURL: URL(string: "https://example.com")!,

@@ -102,7 +102,15 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// The engine for this manager.
     public var engine: SocketEngineSpec? {
         get { self.state.withLock { $0.engine } }
-        set { self.state.withLock { $0.engine = newValue } }
+        set {
+            // The engine replaced is released after the section: its `deinit` locks the
+            // session's mutex too.
+            let replaced = self.state.withLock { state in
+                defer { state.engine = newValue }
+                return state.engine
+            }
+            withExtendedLifetime(replaced) {}
+        }
     }
 
     /// If `true` then every time `connect` is called, a new engine will be created.
@@ -123,7 +131,15 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// The sockets in this manager indexed by namespace.
     public var nsps: [String: SocketIOClient] {
         get { self.state.withLock { $0.nsps } }
-        set { self.state.withLock { $0.nsps = newValue } }
+        set {
+            // The sockets replaced are released after the section: a socket's `deinit` takes
+            // its half out of the core, under this lock.
+            let replaced = self.state.withLock { state in
+                defer { state.nsps = newValue }
+                return state.nsps
+            }
+            withExtendedLifetime(replaced) {}
+        }
     }
 
     /// If `true`, this client will try and reconnect on any disconnects.
