@@ -23,6 +23,13 @@ package protocol EngineDriverHost: AnyObject, Sendable {
 
     /// Runs `body` on the current attempt, under the host's lock.
     func withAttempt<Result>(_ body: (inout EngineConnectionAttempt) -> Result) -> Result
+
+    /// A transport send finished (see ``sendFinished(_:generation:)``), and `next` runs on the
+    /// attempt in the same critical section (the WebSocket writer takes its next batch there):
+    /// one section per batch written instead of two.
+    func sendFinished<Result>(
+        _ writeID: Int?, generation: Int, then next: (inout EngineConnectionAttempt) -> Result
+    ) -> Result
     /// Feeds one input to the machine of attempt `generation` (nothing when that attempt is
     /// gone) and performs what it returns.
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction])

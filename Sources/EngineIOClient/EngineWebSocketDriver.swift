@@ -129,26 +129,34 @@ package struct EngineWebSocketDriver: Sendable {
     ///   hands each batch to exactly one writer, in order, and completions of a batch run
     ///   before the writer asks for the next, so they keep the writes' order too.
     package func enqueue(_ entry: EngineWebSocketSendQueue.Entry, generation: Int) {
-        let turn = self.host.withAttempt { attempt -> WriterTurn? in
-            guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.enqueue(entry) else {
-                return nil
-            }
-            return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
-        }
+        let turn = self.host.withAttempt { attempt in Self.enqueue(entry, generation: generation, in: &attempt) }
         guard let turn else { return }
         self.write(turn, generation: generation)
     }
 
+    /// Queues `entry` in the caller's critical section on the attempt (the host's lock held):
+    /// the host's write path, when nothing else of the machine's is being performed, queues its
+    /// frames in the section that wrote them into the machine. The returned turn, if any, is
+    /// the caller's to write (``write(_:generation:)``) after the section.
+    package static func enqueue(
+        _ entry: EngineWebSocketSendQueue.Entry, generation: Int, in attempt: inout EngineConnectionAttempt
+    ) -> WriterTurn? {
+        guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.enqueue(entry) else {
+            return nil
+        }
+        return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
+    }
+
     /// A batch the queue handed to this writer, with the connection to write it on, taken in
     /// the same critical section.
-    private struct WriterTurn {
+    package struct WriterTurn {
         var batch: EngineWebSocketSendQueue.Batch
         var connection: (any WebSocketConnection)?
     }
 
     /// The writer's loop on the calling thread: writes `turn`'s batch and every batch the queue
     /// hands out after it, until the queue is idle; moves to a task when the connection is busy.
-    private func write(_ first: WriterTurn, generation: Int) {
+    package func write(_ first: WriterTurn, generation: Int) {
         var turn = first
         while true {
             let batch = turn.batch
@@ -169,9 +177,11 @@ package struct EngineWebSocketDriver: Sendable {
                 return
             }
             // Completions while this writer still holds the queue: a later batch cannot report
-            // its writes first.
-            self.host.sendFinished(batch.writeID, generation: generation)
-            guard let next = self.nextTurn(generation: generation) else { return }
+            // its writes first. The next batch is taken in the same section.
+            let next = self.host.sendFinished(batch.writeID, generation: generation) { attempt in
+                Self.nextTurn(generation: generation, in: &attempt)
+            }
+            guard let next else { return }
             turn = next
         }
     }
@@ -179,10 +189,13 @@ package struct EngineWebSocketDriver: Sendable {
     /// The writer wrote its batch: the next one with the connection, or `nil` when the queue
     /// went idle.
     private func nextTurn(generation: Int) -> WriterTurn? {
-        self.host.withAttempt { attempt in
-            guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.written() else { return nil }
-            return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
-        }
+        self.host.withAttempt { attempt in Self.nextTurn(generation: generation, in: &attempt) }
+    }
+
+    /// ``nextTurn(generation:)`` in the caller's critical section on the attempt.
+    private static func nextTurn(generation: Int, in attempt: inout EngineConnectionAttempt) -> WriterTurn? {
+        guard attempt.generation == generation, let batch = attempt.webSocket.sendQueue.written() else { return nil }
+        return WriterTurn(batch: batch, connection: attempt.webSocket.connection)
     }
 
     /// Moves the writer to a task on the event loop, owned by the attempt (cancelled with it).

@@ -41,15 +41,25 @@ extension SocketEngine {
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
     package final func sendFinished(_ writeID: Int?, generation: Int) {
-        let (completions, waiters) = self.state.withLock { state -> ([UncheckedSendable<() -> Void>], [UnsafeContinuation<Bool, Never>]) in
+        self.sendFinished(writeID, generation: generation) { _ in }
+    }
+
+    /// ``sendFinished(_:generation:)``, with `next` run on the attempt in the same section.
+    package final func sendFinished<Result>(
+        _ writeID: Int?, generation: Int, then next: (inout EngineConnectionAttempt) -> Result
+    ) -> Result {
+        let (completions, waiters, result) = self.state.withLock {
+            state -> ([UncheckedSendable<() -> Void>], [UnsafeContinuation<Bool, Never>], Result) in
             let waiters = state.roomWaiters.takeAll()
-            guard let writeID, state.attempt.generation == generation else { return ([], waiters) }
-            return (state.attempt.completions(through: writeID), waiters)
+            let result = next(&state.attempt)
+            guard let writeID, state.attempt.generation == generation else { return ([], waiters, result) }
+            return (state.attempt.completions(through: writeID), waiters, result)
         }
         for completion in completions {
             completion.value()
         }
         for waiter in waiters { waiter.resume(returning: false) }
+        return result
     }
 
     // MARK: Performing actions
@@ -68,7 +78,7 @@ extension SocketEngine {
 
     private func perform(queued: QueuedAction) {
         switch queued.work {
-        case .machine(let actions): self.perform(actions, generation: queued.generation)
+        case .machine(let actions): self.perform(actions, generation: queued.generation, client: queued.client)
         case .serverError(let text): self.parseEngineMessage(text)
         case .connect: self.startAttempt()
         case .closeReported(let reason):
@@ -78,7 +88,7 @@ extension SocketEngine {
     }
 
     /// Performs the actions of one input, in order.
-    private func perform(_ actions: [EngineClientAction], generation: Int) {
+    private func perform(_ actions: [EngineClientAction], generation: Int, client: SocketEngineClient?) {
         var index = actions.startIndex
         while index < actions.endIndex {
             let action = actions[index]
@@ -89,11 +99,12 @@ extension SocketEngine {
                 writeID = through
                 index += 1
             }
-            self.perform(action, writeID: writeID, generation: generation)
+            self.perform(action, writeID: writeID, generation: generation, client: client)
         }
     }
 
-    private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int) {
+    /// - Parameter client: the engine's client as of the section that queued the actions.
+    private func perform(_ action: EngineClientAction, writeID: Int?, generation: Int, client: SocketEngineClient?) {
         switch action {
         case .sendPollingGET(let sid):
             self.pollingDriver.startGET(sid: sid, generation: generation)
@@ -128,9 +139,14 @@ extension SocketEngine {
         case .upgraded:
             self.didUpgrade(generation: generation)
         case .deliverMessage(let text):
-            // Through the open `parseEngineMessage(_:)`, as upstream, so an override sees
-            // every message; the base class's takes a fast path for `4` (see there).
-            self.parseEngineMessage(text.packet)
+            // Through the open `parseEngineMessage(_:)`, as upstream, so a subclass's override
+            // sees every message; the class itself delivers as that method does, to the client
+            // read in the section that queued this action (no section of its own).
+            if self.deliversThroughOpenMethods {
+                self.parseEngineMessage(text.packet)
+            } else {
+                self.deliverMessage(text.packet, to: client)
+            }
         case .deliverBinaryMessage(let bytes):
             self.parseEngineData(Data(bytes))
         case .pongReceived:

@@ -41,7 +41,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         ///   (they are queued) or there are none.
         mutating func queue(_ actions: [EngineClientAction], generation: Int) -> QueuedAction? {
             guard !actions.isEmpty else { return nil }
-            return self.turns.offer(QueuedAction(work: .machine(actions), generation: generation))
+            return self.turns.offer(QueuedAction(work: .machine(actions), generation: generation, client: self.client))
         }
 
         // Derived from the attempt's protocol machine, not stored beside it.
@@ -96,9 +96,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
         var work: Work
         var generation: Int
+        /// The client, read in the section that queued the work (a machine's actions deliver
+        /// to it without reading it again).
+        var client: SocketEngineClient?
     }
 
     let state: SocketLock<State>
+
+    /// Whether this engine is an instance of a subclass, whose override of upstream's open
+    /// `parseEngineMessage(_:)` must see every message: then every message goes through it.
+    /// Swift cannot tell an override from the inherited method, so this is decided at `init`
+    /// from the class; it changes only where a message is handed on, never the engine's state.
+    let deliversThroughOpenMethods: Bool
 
     // MARK: Properties
 
@@ -236,6 +245,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             self.state = SocketLock(initial)
         }
         self.url = url
+        self.deliversThroughOpenMethods = Self.self != SocketEngine.self
 
         super.init()
 
@@ -433,7 +443,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     ///
     /// - parameter message: The message to parse.
     open func parseEngineMessage(_ message: String) {
-        let client = self.client
+        self.deliverMessage(message, to: self.client)
+    }
+
+    /// What `parseEngineMessage(_:)` does, with the client given.
+    final func deliverMessage(_ message: String, to client: SocketEngineClient?) {
         // The path of every message from the network: `4` and an ASCII byte (a Socket.IO
         // packet type), handed on without classifying the whole text.
         let utf8 = message.utf8
@@ -532,6 +546,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
         enum Outcome {
             case queued(QueuedAction?)
+            /// Queued in the WebSocket driver's send queue in the section; the turn to write, if
+            /// the queue made this thread its writer.
+            case write(EngineWebSocketDriver.WriterTurn?, generation: Int)
             case refused(SocketEngineWriteError)
         }
         let outcome = self.state.withLock { state -> Outcome in
@@ -563,11 +580,21 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
                 state.attempt.nextWriteID += 1
                 state.attempt.addCompletion(completion, writeID: writeID)
             }
-            return .queued(state.queue(actions, generation: state.attempt.generation))
+            let generation = state.attempt.generation
+            // Nothing of the machine's is being performed or waits, and this write's only work
+            // is frames for the open WebSocket: they go into the driver's send queue here, in
+            // the order the machine produced them, without a turn of their own (the turn's
+            // check for more work would take the lock once more).
+            if !state.turns.isPerforming, let entry = Self.webSocketFramesOnly(actions) {
+                return .write(EngineWebSocketDriver.enqueue(entry, generation: generation, in: &state.attempt), generation: generation)
+            }
+            return .queued(state.queue(actions, generation: generation))
         }
         switch outcome {
         case .queued(let turn):
             if let turn { self.perform(turn) }
+        case .write(let turn, let generation):
+            if let turn { self.webSocketDriver.write(turn, generation: generation) }
         case .refused(let error):
             throw error
         }
@@ -582,6 +609,25 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         case .message: return .message
         case .upgrade: return .upgrade
         case .noop: return .noop
+        }
+    }
+}
+
+extension SocketEngine {
+    /// The send queue's entry when a write's actions are only WebSocket frames (and the write
+    /// they carry); `nil` for anything else, which takes a turn.
+    static func webSocketFramesOnly(_ actions: [EngineClientAction]) -> EngineWebSocketSendQueue.Entry? {
+        switch actions.count {
+        case 1:
+            guard case .sendWebSocketFrames(let frames) = actions[0] else { return nil }
+            return .frames(frames, writeID: nil)
+        case 2:
+            guard case .sendWebSocketFrames(let frames) = actions[0], case .carriesWrites(let through) = actions[1] else {
+                return nil
+            }
+            return .frames(frames, writeID: through)
+        default:
+            return nil
         }
     }
 }
