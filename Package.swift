@@ -91,7 +91,8 @@ var targets: [Target] = [
         swiftSettings: strict),
     .target(name: "SocketIOConcurrency", dependencies: ["SocketIO", "EngineIOProtocol", "RealtimeSync"], swiftSettings: strict),
     .target(
-        name: "EventSource", dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "HTTP1Codec", "RealtimeHTTP", "ProxyCodec"],
+        name: "EventSource",
+        dependencies: ["RealtimeTime", "SSEProtocol", "RealtimeSync", "HTTP1Codec", "RealtimeIO", "RealtimeHTTP", "ProxyCodec"],
         swiftSettings: strict),
 
     // MARK: Executables (under Tools/, apart from the libraries' layers)

@@ -1,6 +1,6 @@
 package import EngineIOProtocol
 package import RealtimeHTTP
-import RealtimeIO
+package import RealtimeIO
 
 /// What the transport drivers (``EnginePollingDriver``, ``EngineWebSocketDriver``) need from
 /// the object that owns the session (`SocketEngine`, the upstream-compatible facade): the
@@ -20,6 +20,10 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     /// What requests use: the current attempt's options, or (before the first `connect()`)
     /// the options as set now.
     var requestOptions: EngineRequestOptions { get }
+    /// The loop the drivers' tasks prefer (``EngineTask/start(on:_:)``): by default the
+    /// transports' (``EngineTransports/eventLoop``), so they run where their connections'
+    /// readiness arrives; `nil`: the global executor.
+    var eventLoop: EventLoop? { get }
 
     /// Runs `body` on the current attempt, under the host's lock.
     func withAttempt<Result>(_ body: (inout EngineConnectionAttempt) -> Result) -> Result
@@ -39,20 +43,30 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     func deliverServerError(_ text: String, generation: Int)
 }
 
+extension EngineDriverHost {
+    /// The transports' loop (``EngineTransports/eventLoop``).
+    package var eventLoop: EventLoop? { self.transports?.eventLoop }
+}
+
 /// Starts the drivers' tasks.
 package enum EngineTask {
     /// Starts a transport task (WebSocket receive and write loops, polling GET and POST): on
-    /// the event loop thread (RealtimeIO's `EventLoop` as task executor) where there is one,
-    /// so a readiness event resumes the task in place instead of waking a thread of the
-    /// cooperative pool.
+    /// `loop`'s thread (RealtimeIO's `EventLoop` as task executor) where there is one (the
+    /// host's ``EngineDriverHost/eventLoop``, its connections' loop), so a readiness event
+    /// resumes the task in place instead of waking a thread of the cooperative pool; on the
+    /// global executor when `loop` is `nil`.
     ///
     /// - Important: These tasks only frame, parse and hand off (the consumer delivers to user
     ///   code on its own queue); nothing they run blocks (name resolution runs on RealtimeIO's
     ///   resolver threads). A TLS handshake's computation does run on the loop.
-    package static func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+    package static func start(
+        on loop: EventLoop?, _ operation: sending @escaping @isolated(any) () async -> Void
+    ) -> Task<Void, Never> {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        return Task(executorPreference: EventLoop.shared, operation: operation)
+        if let loop { return Task(executorPreference: loop, operation: operation) }
+        return Task(operation: operation)
         #else
+        _ = loop
         return Task(operation: operation)
         #endif
     }

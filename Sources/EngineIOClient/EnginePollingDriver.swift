@@ -81,7 +81,7 @@ package struct EnginePollingDriver: Sendable {
         }
         let request = self.request(
             method: "GET", sid: sid, idleTimeout: host.withAttempt { $0.machine.pollingGETTimeout })
-        let task = EngineTask.start {
+        let task = EngineTask.start(on: host.eventLoop) {
             // Backpressure: no GET while the consumer is too far behind.
             await host.readGate.waitUntilOpen()
             guard !Task.isCancelled else { return }
@@ -114,7 +114,7 @@ package struct EnginePollingDriver: Sendable {
             return
         }
         let request = self.request(method: "POST", sid: sid, body: body, idleTimeout: .seconds(20))
-        let task = EngineTask.start {
+        let task = EngineTask.start(on: host.eventLoop) {
             do throws(HTTPClientError) {
                 _ = try await self.execute(request, transport: http, limit: 1 << 16)
                 guard !Task.isCancelled else { return }

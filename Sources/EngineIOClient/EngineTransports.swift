@@ -1,5 +1,5 @@
 package import RealtimeHTTP
-import RealtimeIO
+package import RealtimeIO
 
 // `URLSessionDelegate` comes from FoundationNetworking on Linux, from Foundation elsewhere.
 #if canImport(FoundationNetworking)
@@ -18,17 +18,31 @@ package struct EngineTransports: Sendable {
     /// `true` when `http` keeps the server's cookies itself (the native client's cookie store),
     /// so the engine adds them only to the WebSocket upgrade request.
     package var httpKeepsCookies: Bool
+    /// The loop the transports' connections live on (the native ones'); the drivers' tasks
+    /// prefer it (``EngineDriverHost/eventLoop``). `nil` for URLSession and injected transports.
+    package var eventLoop: EventLoop?
 
-    package init(http: (any HTTPTransport)?, webSocket: any WebSocketTransport, httpKeepsCookies: Bool) {
+    package init(
+        http: (any HTTPTransport)?, webSocket: any WebSocketTransport, httpKeepsCookies: Bool,
+        eventLoop: EventLoop? = nil
+    ) {
         self.http = http
         self.webSocket = webSocket
         self.httpKeepsCookies = httpKeepsCookies
+        self.eventLoop = eventLoop
     }
 
     /// The native clients of `RealtimeHTTP` over `RealtimeIO`'s connector; each engine gets
     /// its own HTTP client, so cookies never leak between managers.
-    package static func native() -> EngineTransports {
-        EngineTransports(http: HTTPClient(), webSocket: WebSocketClient(), httpKeepsCookies: true)
+    ///
+    /// - Parameter eventLoop: the one loop all of the engine's connections (polling requests,
+    ///   the WebSocket) live on, and its drivers' tasks prefer; by default the next loop of the
+    ///   process default group. A manager given a group passes `group.next()` here (and the
+    ///   same loop to its ``EventLoopTimerSource``), so a session stays on one loop.
+    package static func native(eventLoop: EventLoop = EventLoopGroup.shared.next()) -> EngineTransports {
+        EngineTransports(
+            http: HTTPClient(eventLoops: eventLoop), webSocket: WebSocketClient(eventLoops: eventLoop),
+            httpKeepsCookies: true, eventLoop: eventLoop)
     }
 
     /// URLSession, as upstream socket.io-client-swift used it: one ephemeral session per

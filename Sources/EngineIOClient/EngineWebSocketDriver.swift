@@ -47,7 +47,7 @@ package struct EngineWebSocketDriver: Sendable {
         }
         let url = self.url(sid: sid)
         let options = self.options()
-        let task = EngineTask.start {
+        let task = EngineTask.start(on: host.eventLoop) {
             let webSocket: any WebSocketConnection
             do throws(WebSocketError) {
                 webSocket = try await transport.connect(to: url, options: options)
@@ -200,7 +200,7 @@ package struct EngineWebSocketDriver: Sendable {
 
     /// Moves the writer to a task on the event loop, owned by the attempt (cancelled with it).
     private func startWriterTask(_ batch: EngineWebSocketSendQueue.Batch, generation: Int) {
-        let task = EngineTask.start { await self.writeAsync(batch, generation: generation) }
+        let task = EngineTask.start(on: host.eventLoop) { await self.writeAsync(batch, generation: generation) }
         self.host.withAttempt { attempt in
             // An attempt already gone: the task finds the generation changed and ends at once.
             if attempt.generation == generation { attempt.webSocket.writerTask = task }

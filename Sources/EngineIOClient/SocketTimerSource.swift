@@ -1,9 +1,8 @@
 import Dispatch
+package import RealtimeIO
 package import RealtimeTime
 
-#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-import RealtimeIO
-#else
+#if !(canImport(Glibc) && !REALTIME_NO_NATIVE_STACK)
 import RealtimeSync
 #endif
 
@@ -48,19 +47,31 @@ package struct SocketTimer: Sendable {
     }
 }
 
-/// The default source: RealtimeIO's event loop timers on Linux (one epoll thread, no extra
+/// The default source: one RealtimeIO event loop's timers on Linux (no extra thread, no extra
 /// wake-ups), a global Dispatch queue elsewhere (Apple platforms and the
-/// `REALTIME_NO_NATIVE_STACK` configuration).
+/// `REALTIME_NO_NATIVE_STACK` configuration, where the loop is unused).
+///
+/// A timer scheduled on a loop that is shut down, or still pending when it shuts down, never
+/// fires: the connections on that loop fail with `.eventLoopShutDown` instead, which is what
+/// ends the session.
 package struct EventLoopTimerSource: SocketTimerSource {
-    package static let shared = EventLoopTimerSource()
+    /// The source of a manager that was given no loop: the next loop of the process default
+    /// group, chosen once.
+    package static let shared = EventLoopTimerSource(eventLoop: EventLoopGroup.shared.next())
+
+    /// The loop whose timers this source schedules (the engine's connections' loop).
+    package let eventLoop: EventLoop
+
+    package init(eventLoop: EventLoop) {
+        self.eventLoop = eventLoop
+    }
 
     package var now: MonotonicInstant { .now }
 
     package func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let loop = EventLoop.shared
-        let id = loop.scheduleTimer(at: deadline, body)
-        return SocketTimer(cancel: { loop.cancelTimer(id) })
+        let timer = self.eventLoop.scheduleTimer(at: deadline, body)
+        return SocketTimer(cancel: { timer.cancel() })
         #else
         let item = DispatchWorkItem(block: body)
         let delay = MonotonicInstant.now.duration(to: deadline)

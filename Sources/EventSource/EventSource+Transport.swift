@@ -1,5 +1,6 @@
 import Foundation
 package import RealtimeHTTP
+import RealtimeIO
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -50,6 +51,25 @@ extension EventSource {
             Transport(kind: .custom(transport))
         }
 
+        /// This transport with its native client on `group` (a client of its own, with its own
+        /// connection pool); unchanged for URLSession, custom transports and no group (the
+        /// shared native client, on the process default group).
+        func onEventLoopGroup(_ group: EventLoopGroup?) -> Transport {
+            guard let group else { return self }
+            switch self.kind {
+            case .native:
+                return .custom(HTTPClient(eventLoops: group))
+            case .automatic:
+                #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
+                return self
+                #else
+                return .custom(AutomaticHTTPTransport(native: HTTPClient(eventLoops: group)))
+                #endif
+            case .urlSession, .custom:
+                return self
+            }
+        }
+
         /// The transport to send requests with. The built-in ones are shared by every
         /// event source of the process (one connection pool, one cookie store, like
         /// `URLSession.shared`).
@@ -66,7 +86,7 @@ extension EventSource {
                 #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
                 return SharedTransports.urlSession
                 #else
-                return AutomaticHTTPTransport()
+                return AutomaticHTTPTransport(native: SharedTransports.native)
                 #endif
             }
         }
@@ -83,10 +103,13 @@ enum SharedTransports {
 /// other scheme (served by a `URLProtocol` subclass). Chosen per request, so a redirect or a
 /// reconnection's `prepareRequest` that changes the scheme changes the stack.
 struct AutomaticHTTPTransport: HTTPTransport {
-    /// The shared transport that sends requests to `url`.
+    /// The native client (the shared one, or a data task's on its event-loop group).
+    let native: HTTPClient
+
+    /// The transport that sends requests to `url`.
     func transport(for url: URL) -> any HTTPTransport {
         switch url.scheme?.lowercased() {
-        case "http", "https": return SharedTransports.native
+        case "http", "https": return self.native
         default: return SharedTransports.urlSession
         }
     }
@@ -96,6 +119,6 @@ struct AutomaticHTTPTransport: HTTPTransport {
     }
 
     func closeIdleConnections() {
-        SharedTransports.native.closeIdleConnections()
+        self.native.closeIdleConnections()
     }
 }

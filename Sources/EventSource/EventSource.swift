@@ -1,5 +1,7 @@
 public import Foundation
 
+public import class RealtimeIO.EventLoopGroup
+
 /// A Server-Sent Events client (WHATWG HTML §9.2,
 /// https://html.spec.whatwg.org/multipage/server-sent-events.html).
 ///
@@ -77,6 +79,27 @@ public struct EventSource: Sendable {
     public var maximumEventSize: Int = 16 << 20
     /// The proxy the native transport connects through; ``Proxy/direct`` by default.
     public var proxy: Proxy = .direct
+    /// The event loops the native transport's connections run on; `nil` (the default) for the
+    /// process default group, `EventLoopGroup.shared` (one loop per core).
+    ///
+    /// ```swift
+    /// let group = EventLoopGroup(loopCount: 1)
+    /// var eventSource = EventSource()
+    /// eventSource.eventLoopGroup = group
+    /// let task = eventSource.dataTask(for: URLRequest(url: url))
+    /// ```
+    ///
+    /// Each data task made after it is set opens its connections (the first and every
+    /// reconnection) on the group's loops, taken in turn, and keeps its own pool of them. A
+    /// group of one loop keeps every connection on that loop's thread. Shutting the group down
+    /// ends its tasks' connections with `.error(URLError(.networkConnectionLost))`, and later
+    /// connects fail the same way.
+    ///
+    /// - Important: It applies to the native transport (``Transport/native``, and
+    ///   ``Transport/automatic`` on Linux). URLSession (``Transport/automatic`` on Apple
+    ///   platforms, ``Transport/urlSession``) and custom transports ignore it: URLSession
+    ///   schedules its own work.
+    public var eventLoopGroup: EventLoopGroup?
     /// The event that ends a finite stream, such as `.data("[DONE]")` for OpenAI-style APIs;
     /// `nil` (the default) for none. The terminator is not delivered: the task closes its
     /// connection and delivers `.closed`, never reconnecting. See ``Terminator``.
@@ -207,7 +230,7 @@ public struct EventSource: Sendable {
                 decoder: decoder,
                 timeoutInterval: self.timeoutInterval,
                 reconnectionPolicy: self.reconnectionPolicy,
-                transport: self.transport.proxied(self.proxy),
+                transport: self.transport.onEventLoopGroup(self.eventLoopGroup).proxied(self.proxy),
                 maximumEventSize: self.maximumEventSize,
                 resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
                     ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil,

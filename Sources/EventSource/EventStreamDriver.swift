@@ -485,6 +485,8 @@ final class EventStreamDriver {
             case .proxyAuthenticationFailed: code = .userAuthenticationRequired
             case .proxyRefused: code = .cannotConnectToHost
             case .proxyFailed: code = .badServerResponse
+            case .tooManyOpenFiles: code = .cannotConnectToHost
+            case .eventLoopShutDown: code = .networkConnectionLost
             }
         }
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: error.message])

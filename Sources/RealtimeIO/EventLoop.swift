@@ -15,14 +15,23 @@ package protocol EventLoopHandler: AnyObject, Sendable {
     /// The `epoll` event bits (`EPOLLIN`, `EPOLLOUT`, `EPOLLERR`, `EPOLLHUP`, `EPOLLRDHUP`)
     /// that fired for the handler's file descriptor.
     func handleReadiness(_ events: UInt32)
+
+    /// The loop shut down (or could not start) while the handler was registered: fail what
+    /// waits with `error` (`.eventLoopShutDown`) and close. Called once, on the loop thread
+    /// as it ends (or on the registering thread when the loop never ran); the registration is
+    /// gone by then.
+    func loopDidShutDown(_ error: NetworkError)
 }
 
-/// The process-wide `epoll` event loop: one dedicated thread that waits for socket readiness and
-/// timer deadlines and resumes the tasks waiting for them.
+/// One `epoll` event loop: one dedicated thread that waits for socket readiness and timer
+/// deadlines and resumes the tasks waiting for them.
 ///
 /// ## Threading model
-/// There is exactly one loop thread for the whole process (``shared``), started lazily on first
-/// use. It blocks in `epoll_wait(2)` and does nothing else: it never reads or writes a socket
+/// Loops come in an ``EventLoopGroup`` (one per core by default; `EventLoopGroup.shared` is the
+/// process default), which starts each loop's thread and owns the resolver threads its loops'
+/// connections use. Every connection lives on one loop: its socket is registered there, and its
+/// timers and the tasks of the layers above that prefer a loop are that loop's. The thread
+/// blocks in `epoll_wait(2)` and does nothing else: it never reads or writes a socket
 /// itself. Sockets are non-blocking. A task that wants to read or write first attempts the
 /// syscall on its own thread (the fast path: no hop through the loop when data is already there
 /// or buffer space is free). Only when the kernel answers `EAGAIN` does the task store an
@@ -40,6 +49,16 @@ package protocol EventLoopHandler: AnyObject, Sendable {
 /// snapshot (otherwise it retries at once). This closes the race between "`EAGAIN`" and
 /// "continuation stored" without any `epoll_ctl` per wait.
 ///
+/// ## Shutting down
+/// ``shutdown()`` (the group's) ends the thread after its current turn. As it ends, every
+/// registered handler is told (``EventLoopHandler/loopDidShutDown(_:)``: a socket fails its
+/// waiting read and write with `.eventLoopShutDown` and closes), every pending timer's failure
+/// handler runs with that error (timers without one are dropped), and jobs of tasks that prefer
+/// the loop move to the global executor, as do jobs enqueued later, so no task waits for a
+/// thread that is gone. Registering a descriptor or scheduling a timer afterwards fails at once
+/// with the same error. A loop whose `epoll` descriptor or thread could not be made (the
+/// process out of descriptors) starts in that state instead of trapping.
+///
 /// ## Wake-ups and timers
 /// An `eventfd` wakes the loop when a timer earlier than its current sleep deadline is
 /// scheduled. Timers (connect and name-resolution deadlines, and the heartbeats, ack deadlines,
@@ -55,16 +74,39 @@ package protocol EventLoopHandler: AnyObject, Sendable {
 /// therefore resumed exactly once: by the loop (readiness, timer) or by the canceller or by
 /// `close()`, whichever takes it out of the socket's state first.
 package final class EventLoop: Sendable {
-    /// The single loop of the process.
-    package static let shared = EventLoop()
+    /// A scheduled timer: cancelled through the handle, which knows the loop that holds it, so a
+    /// timer can never be cancelled on (or looked up in) another loop.
+    package struct ScheduledTimer: Sendable {
+        /// The loop whose heap holds the timer.
+        package let loop: EventLoop
+        /// `nil` when the loop was shut down before the timer was scheduled.
+        fileprivate let id: Timers.ID?
 
-    /// A scheduled timer's identity, for ``cancelTimer(_:)``.
-    package struct TimerID: Sendable, Hashable {
-        fileprivate let rawValue: Timers.ID
+        /// Cancels the timer; a no-op if it already fired (or was taken to fire), was
+        /// cancelled, or its loop shut down.
+        ///
+        /// Cancelling never wakes the loop: if it sleeps until this timer's deadline, it wakes
+        /// then, finds nothing due and sleeps again.
+        package func cancel() {
+            guard let id = self.id else { return }
+            self.loop.cancelTimer(id)
+        }
+
+        /// Whether the timer is scheduled and has not fired or been cancelled (for tests).
+        package var isScheduled: Bool {
+            guard let id = self.id else { return false }
+            return self.loop.isScheduled(id)
+        }
+    }
+
+    /// A timer's callbacks: `fire` at the deadline, or `fail` if the loop shuts down first.
+    fileprivate struct TimerCallbacks {
+        let fire: @Sendable () -> Void
+        let fail: (@Sendable (NetworkError) -> Void)?
     }
 
     /// The loop's timers: their callbacks by (deadline, scheduling order).
-    fileprivate typealias Timers = TimerHeap<@Sendable () -> Void>
+    fileprivate typealias Timers = TimerHeap<TimerCallbacks>
 
     private struct State {
         var handlers: [UInt64: any EventLoopHandler] = [:]
@@ -87,13 +129,22 @@ package final class EventLoop: Sendable {
         ///   stream or writer, which cancels it when it closes;
         /// - the SocketIO engine's tasks, a fixed few per connection attempt (a polling GET,
         ///   a POST, the WebSocket receive loop, its writer, its close);
-        /// - tasks a caller runs under `withTaskExecutorPreference(EventLoop.shared)`, with
+        /// - tasks a caller runs under `withTaskExecutorPreference(loop)`, with
         ///   their child tasks: as many as that caller starts.
         /// A peer cannot add any: a readiness edge resumes at most the one reading and the one
         /// writing continuation a socket holds, both of tasks counted above. A fast producer
         /// meets backpressure before the loop: a `write` waits for the socket, an immediate
         /// write the kernel does not take makes later ones return "not taken".
         var jobs: [UnownedJob] = []
+        /// Set by ``shutdown()`` (or at init when the loop cannot run): what registrations,
+        /// timers and waits fail with from now on.
+        var shutdownError: NetworkError?
+        /// The thread is ending (or never started): jobs go to the global executor.
+        var forwardsJobs = false
+        /// The thread ended (or never started), after failing what was registered.
+        var threadEnded = false
+        /// Tasks waiting in ``waitUntilStopped()``.
+        var stopWaiters: [UnsafeContinuation<Void, Never>] = []
     }
 
     private static let wakeupID: UInt64 = 0
@@ -104,16 +155,35 @@ package final class EventLoop: Sendable {
     private let state = LockedValue(State())
     /// The loop thread's id, set once by the thread itself before it handles anything.
     private let loopThread = Atomic<UInt>(0)
+    /// The loop thread's kernel id (`/proc/self/task/<id>`), set once by the thread.
+    private let kernelThreadID = Atomic<Int32>(0)
+    /// The loop's name in messages, e.g. `RTIO-1-0` (group 1, loop 0).
+    package let name: String
+    /// The resolver of the loop's group: its connections' names are resolved there.
+    package let resolver: NameResolver
 
-    private init() {
+    /// Makes a loop and starts its thread (an ``EventLoopGroup`` does; nothing else should).
+    ///
+    /// Never traps: when the `epoll` or `eventfd` descriptor or the thread cannot be made (the
+    /// process out of descriptors or threads), the loop starts shut down, with
+    /// `.tooManyOpenFiles` or `.eventLoopShutDown`, and every connection on it fails with that.
+    init(name: String, resolver: NameResolver) {
         // No process-wide SIGPIPE change: every socket write of this module passes MSG_NOSIGNAL
         // (TLS included: OpenSSL only touches memory BIOs), so a write to a socket whose peer is
         // gone fails with EPIPE instead of killing the process, without altering the host app.
-        self.epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
-        self.wakeupFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        precondition(
-            self.epollFD >= 0 && self.wakeupFD >= 0,
-            "EventLoop: epoll_create1/eventfd failed (errno \(errno))")
+        self.name = name
+        self.resolver = resolver
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        let epollErrno = epollFD < 0 ? errno : 0
+        let wakeupFD = epollFD < 0 ? -1 : eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        let wakeupErrno = wakeupFD < 0 ? errno : 0
+        self.epollFD = epollFD
+        self.wakeupFD = wakeupFD
+        if epollFD < 0 || wakeupFD < 0 {
+            let code = epollFD < 0 ? epollErrno : wakeupErrno
+            self.startStopped(SystemErrno.descriptorError(code, operation: "event loop \(name): epoll/eventfd"))
+            return
+        }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLET.rawValue
         event.data.u64 = Self.wakeupID
@@ -129,9 +199,63 @@ package final class EventLoop: Sendable {
                 loop.run()
                 return nil
             }, unmanaged.toOpaque())
-        precondition(rc == 0, "EventLoop: pthread_create failed (\(rc))")
+        guard rc == 0 else {
+            unmanaged.release()
+            self.startStopped(
+                NetworkError(.eventLoopShutDown, "event loop \(name): pthread_create failed (\(SystemErrno.describe(rc)))"))
+            return
+        }
         pthread_detach(thread)
     }
+
+    deinit {
+        // Only once the thread ended and nothing registered holds the loop: every socket keeps
+        // its loop, so no `epoll_ctl` can reach a closed (or reused) descriptor number.
+        if self.epollFD >= 0 { Glibc.close(self.epollFD) }
+        if self.wakeupFD >= 0 { Glibc.close(self.wakeupFD) }
+    }
+
+    /// A loop that could not start: shut down from birth, its thread "ended".
+    private func startStopped(_ error: NetworkError) {
+        self.state.withLock { state in
+            state.shutdownError = error
+            state.forwardsJobs = true
+            state.threadEnded = true
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Ends the loop: its thread stops after the current turn and fails what is registered on
+    /// the loop with `.eventLoopShutDown` (see "Shutting down" above). Idempotent; returns at
+    /// once (``waitUntilStopped()`` waits for the thread).
+    package func shutdown() {
+        let mustWake = self.state.withLock { state -> Bool in
+            guard state.shutdownError == nil else { return false }
+            state.shutdownError = NetworkError(.eventLoopShutDown, "the event loop \(self.name) was shut down")
+            return true
+        }
+        if mustWake { self.wakeUp() }
+    }
+
+    /// Suspends until the loop's thread has ended (after ``shutdown()``), without blocking a
+    /// thread.
+    package func waitUntilStopped() async {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let ended = self.state.withLock { state -> Bool in
+                if state.threadEnded { return true }
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    /// The loop thread's kernel id (`/proc/self/task/<id>`), `0` before it runs (for tests).
+    package var threadKernelID: Int32 { self.kernelThreadID.load(ordering: .relaxed) }
+
+    /// Whether ``shutdown()`` was called (or the loop could not start).
+    package var isShutDown: Bool { self.state.withLock { $0.shutdownError != nil } }
 
     // MARK: Registration
 
@@ -139,9 +263,11 @@ package final class EventLoop: Sendable {
     ///
     /// The loop keeps a strong reference to `handler` until ``deregister(fileDescriptor:id:)``.
     /// - Returns: the registration id to pass to ``deregister(fileDescriptor:id:)``.
-    /// - Throws: `.systemError` if `epoll_ctl` fails.
+    /// - Throws: `.eventLoopShutDown` if the loop was shut down (the caller closes the
+    ///   descriptor), `.systemError` if `epoll_ctl` fails.
     package func register(fileDescriptor: Int32, handler: any EventLoopHandler) throws(NetworkError) -> UInt64 {
-        let id = self.state.withLock { state in
+        let id = try self.state.withLock { state throws(NetworkError) in
+            if let error = state.shutdownError { throw error }
             let id = state.nextHandlerID
             state.nextHandlerID &+= 1
             state.handlers[id] = handler
@@ -181,42 +307,47 @@ package final class EventLoop: Sendable {
         self.state.withLock { $0.timers.count }
     }
 
-    /// Whether `timer` is scheduled and has not fired or been cancelled (for tests).
-    package func isScheduled(_ timer: TimerID) -> Bool {
-        self.state.withLock { $0.timers.contains(timer.rawValue) }
+    fileprivate func isScheduled(_ id: Timers.ID) -> Bool {
+        self.state.withLock { $0.timers.contains(id) }
     }
 
     // MARK: Timers
 
     /// Runs `callback` on the loop thread at (or shortly after) `deadline`.
     ///
+    /// - Parameters:
+    ///   - onShutdown: runs instead of `callback` if the loop shuts down before the deadline
+    ///     (on the loop thread as it ends), or at once, on the calling thread before this
+    ///     returns, if it is shut down already. Without it such a timer is dropped.
+    /// - Returns: the timer's handle; cancel it through ``ScheduledTimer/cancel()``.
     /// - Important: `callback` runs on the loop thread; it must be short and never block.
     @discardableResult
     package func scheduleTimer(
         at deadline: MonotonicInstant,
+        onShutdown: (@Sendable (NetworkError) -> Void)? = nil,
         _ callback: @escaping @Sendable () -> Void
-    ) -> TimerID {
-        let (id, mustWake) = self.state.withLock { state -> (Timers.ID, Bool) in
-            let id = state.timers.schedule(at: deadline, callback)
+    ) -> ScheduledTimer {
+        let callbacks = TimerCallbacks(fire: callback, fail: onShutdown)
+        let (id, mustWake, refused) = self.state.withLock { state -> (Timers.ID?, Bool, NetworkError?) in
+            if let error = state.shutdownError { return (nil, false, error) }
+            let id = state.timers.schedule(at: deadline, callbacks)
             var mustWake = false
             if case .some(let sleepDeadline) = state.sleeping {
                 if let sleepDeadline { mustWake = deadline < sleepDeadline } else { mustWake = true }
                 if mustWake { state.sleeping = .some(deadline) }
             }
-            return (id, mustWake)
+            return (id, mustWake, nil)
         }
+        if let refused { onShutdown?(refused) }
         if mustWake { self.wakeUp() }
-        return TimerID(rawValue: id)
+        return ScheduledTimer(loop: self, id: id)
     }
 
-    /// Cancels a timer; a no-op if it already fired (or was taken to fire) or was cancelled.
-    ///
-    /// Cancelling never wakes the loop: if it sleeps until this timer's deadline, it wakes
-    /// then, finds nothing due and sleeps again.
-    package func cancelTimer(_ timer: TimerID) {
+    /// Cancels a timer of this loop (through ``ScheduledTimer/cancel()`` only).
+    fileprivate func cancelTimer(_ id: Timers.ID) {
         // The cancelled callback is released here, after the lock: its captures' deinits
         // never run inside it.
-        _ = self.state.withLock { $0.timers.cancel(timer.rawValue) }
+        _ = self.state.withLock { $0.timers.cancel(id) }
     }
 
     /// Whether the caller runs on the loop thread.
@@ -224,16 +355,25 @@ package final class EventLoop: Sendable {
         self.loopThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
-    /// Queues a job to run on the loop thread after the current batch of events.
+    /// Queues a job to run on the loop thread after the current batch of events; once the
+    /// thread ended, on the global executor instead.
     func enqueueJob(_ job: UnownedJob) {
-        let mustWake = self.state.withLock { state -> Bool in
+        let (mustWake, forward) = self.state.withLock { state -> (Bool, Bool) in
+            if state.forwardsJobs { return (false, true) }
             state.jobs.append(job)
             // Only a sleeping loop needs the eventfd; a running one drains jobs before sleeping.
-            guard state.sleeping != nil else { return false }
+            guard state.sleeping != nil else { return (false, false) }
             state.sleeping = .some(.some(.now))
-            return true
+            return (true, false)
         }
+        if forward { Self.forwardToGlobalExecutor(job) }
         if mustWake { self.wakeUp() }
+    }
+
+    /// Runs a job of a task that prefers a loop whose thread ended on the global executor: the
+    /// task goes on (and meets its socket's `.eventLoopShutDown`) instead of waiting forever.
+    private static func forwardToGlobalExecutor(_ job: UnownedJob) {
+        globalConcurrentExecutor.enqueue(ExecutorJob(job))
     }
 
     private func wakeUp() {
@@ -250,8 +390,10 @@ package final class EventLoop: Sendable {
         var dueTimers: [@Sendable () -> Void] = []
         var jobs: [UnownedJob] = []
         self.loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
+        self.kernelThreadID.store(currentKernelThreadID(), ordering: .relaxed)
         while true {
-            let timeout: Int32 = self.state.withLock { state in
+            let timeout: Int32? = self.state.withLock { state in
+                if state.shutdownError != nil { return nil }
                 if !state.jobs.isEmpty {
                     // Poll without sleeping, so queued jobs never starve I/O and vice versa.
                     state.sleeping = nil
@@ -264,6 +406,7 @@ package final class EventLoop: Sendable {
                 state.sleeping = .some(next)
                 return Self.milliseconds(until: next)
             }
+            guard let timeout else { break }
             let count = epoll_wait(self.epollFD, events, Self.maxEventsPerWait, timeout)
             self.state.withLock { $0.sleeping = nil }
             if count > 0 {
@@ -281,14 +424,40 @@ package final class EventLoop: Sendable {
             }
             let now = MonotonicInstant.now
             self.state.withLock { state in
-                while let callback = state.timers.popEarliest(dueAt: now) {
-                    dueTimers.append(callback)
+                while let callbacks = state.timers.popEarliest(dueAt: now) {
+                    dueTimers.append(callbacks.fire)
                 }
             }
             for callback in dueTimers { callback() }
             dueTimers.removeAll(keepingCapacity: true)
             self.runJobs(&jobs)
         }
+        self.finishShutdown()
+    }
+
+    /// On the loop thread as it ends: fails the handlers and timers and hands the jobs over.
+    private func finishShutdown() {
+        let (error, handlers, timers, jobs) = self.state.withLock { state in
+            let error = state.shutdownError ?? NetworkError(.eventLoopShutDown, "the event loop \(self.name) ended")
+            let handlers = Array(state.handlers.values)
+            state.handlers = [:]
+            var timers: [TimerCallbacks] = []
+            while let callbacks = state.timers.popEarliest(dueAt: .distantFuture) { timers.append(callbacks) }
+            // From here on enqueueJob forwards: no job is left behind between the two.
+            state.forwardsJobs = true
+            let jobs = state.jobs
+            state.jobs = []
+            return (error, handlers, timers, jobs)
+        }
+        for handler in handlers { handler.loopDidShutDown(error) }
+        for timer in timers { timer.fail?(error) }
+        for job in jobs { Self.forwardToGlobalExecutor(job) }
+        let waiters = self.state.withLock { state in
+            state.threadEnded = true
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Runs the queued jobs (swapping the queue out so jobs may enqueue more).

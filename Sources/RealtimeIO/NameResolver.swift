@@ -3,51 +3,158 @@ package import RealtimeTime
 import Glibc
 import RealtimeSync
 
-/// Resolves host names with `getaddrinfo(3)` without blocking the event loop or Swift's
-/// cooperative pool.
+/// Resolves host names with `getaddrinfo(3)` without blocking an event loop or Swift's
+/// cooperative pool: one per ``EventLoopGroup``, shared by its loops.
 ///
 /// Numeric IPv4 and IPv6 literals are parsed directly. Names are queued to a small fixed pool of
-/// dedicated resolver threads (``threadCount``); the calling task suspends on a continuation
-/// that the resolver thread resumes with the result. A deadline (a loop timer) or task
-/// cancellation resumes the caller early; the resolver thread's late answer is then dropped.
+/// dedicated resolver threads (``threadCount``), the group's; the calling task suspends on a
+/// continuation that the resolver thread resumes with the result. A deadline (a timer of the
+/// connection's loop) or task cancellation resumes the caller early; the resolver thread's late
+/// answer is then dropped. ``shutdown()`` (the group's) fails queued requests with
+/// `.eventLoopShutDown` and ends the threads once their current call returns.
 ///
 /// - Important: `getaddrinfo` cannot be interrupted, so a hanging DNS server can occupy a resolver
 ///   thread until the system resolver gives up (see `resolv.conf` `timeout`/`attempts`); callers
 ///   are never held past their deadline.
-package enum NameResolver {
+// @unchecked Sendable: `semaphore` points to a `sem_t` allocated once in `init` and freed only in
+// `deinit` (the threads hold the resolver until they end); `sem_post`/`sem_wait` are
+// thread-safe by definition. Everything else is under the one lock.
+package final class NameResolver: @unchecked Sendable {
     /// Number of dedicated resolver threads.
     static let threadCount = 2
 
+    private struct State {
+        var queue: [ResolutionRequest] = []
+        /// Set by ``shutdown()`` (or when no thread could start).
+        var shutdownError: NetworkError?
+        var runningThreads = 0
+    }
+
+    private let state = LockedValue(State())
+    /// Counts queued requests (and, after shutdown, one post per thread to end it); resolver
+    /// threads sleep on it.
+    private let semaphore: UnsafeMutablePointer<sem_t>
+
+    /// Starts the resolver threads, named `<namePrefix>d0`, `<namePrefix>d1`.
+    init(namePrefix: String) {
+        self.semaphore = .allocate(capacity: 1)
+        sem_init(self.semaphore, 0, 0)
+        var started = 0
+        var failure: Int32 = 0
+        for index in 0..<Self.threadCount {
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(ResolverThreadContext(resolver: self, name: "\(namePrefix)d\(index)"))
+            let rc = pthread_create(
+                &thread, nil,
+                { argument in
+                    guard let argument else { return nil }
+                    let context = Unmanaged<ResolverThreadContext>.fromOpaque(argument).takeRetainedValue()
+                    context.resolver.run()
+                    return nil
+                }, context.toOpaque())
+            if rc == 0 {
+                pthread_detach(thread)
+                started += 1
+            } else {
+                context.release()
+                failure = rc
+            }
+        }
+        self.state.withLock { state in
+            state.runningThreads = started
+            if started == 0 {
+                state.shutdownError = NetworkError(
+                    .eventLoopShutDown, "no resolver thread could start (\(SystemErrno.describe(failure)))")
+            }
+        }
+    }
+
+    deinit {
+        sem_destroy(self.semaphore)
+        self.semaphore.deallocate()
+    }
+
     /// The addresses of `host` in the order `getaddrinfo` returns them (RFC 6724 order in glibc).
     ///
+    /// - Parameter loop: the loop whose timer enforces `deadline` (the connection's).
     /// - Throws: `.nameResolutionFailed` if the name does not resolve, `.connectTimedOut` if the
-    ///   deadline passes first, `.cancelled` if the task is cancelled.
-    package static func resolve(
+    ///   deadline passes first, `.cancelled` if the task is cancelled, `.eventLoopShutDown` if
+    ///   the resolver or the loop is shut down.
+    package func resolve(
         host: String, port: UInt16,
-        deadline: MonotonicInstant
+        deadline: MonotonicInstant, on loop: EventLoop
     ) async throws(NetworkError) -> [SocketAddress] {
         if let literal = SocketAddress(numericHost: host, port: port) { return [literal] }
         guard !host.isEmpty, !host.utf8.contains(0) else {
             throw NetworkError(.invalidAddress, "invalid host name \"\(host)\"")
         }
         let request = ResolutionRequest(host: host, port: port)
-        let timer = EventLoop.shared.scheduleTimer(at: deadline) {
-            request.complete(
-                .failure(
-                    NetworkError(
-                        .connectTimedOut,
-                        "resolving \(host) did not finish before the connect deadline")))
-        }
-        defer { EventLoop.shared.cancelTimer(timer) }
+        let timer = loop.scheduleTimer(
+            at: deadline,
+            onShutdown: { error in request.complete(.failure(error)) },
+            {
+                request.complete(
+                    .failure(
+                        NetworkError(
+                            .connectTimedOut,
+                            "resolving \(host) did not finish before the connect deadline")))
+            })
+        defer { timer.cancel() }
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 request.install(continuation)
-                ResolverPool.shared.enqueue(request)
+                self.enqueue(request)
             }
         } onCancel: {
             request.complete(.failure(NetworkError(.cancelled, "resolving \(host) was cancelled")))
         }
         return try result.get()
+    }
+
+    /// Fails queued requests with `.eventLoopShutDown` and ends the threads (each after the
+    /// call it is in, if any). Idempotent.
+    func shutdown() {
+        let (queued, threads) = self.state.withLock { state -> ([ResolutionRequest], Int) in
+            guard state.shutdownError == nil else { return ([], 0) }
+            state.shutdownError = NetworkError(.eventLoopShutDown, "the name resolver was shut down")
+            defer { state.queue = [] }
+            return (state.queue, state.runningThreads)
+        }
+        let error = NetworkError(.eventLoopShutDown, "the name resolver was shut down")
+        for request in queued { request.complete(.failure(error)) }
+        for _ in 0..<threads { sem_post(self.semaphore) }
+    }
+
+    /// How many resolver threads run (for tests).
+    var runningThreadCount: Int { self.state.withLock { $0.runningThreads } }
+
+    private func enqueue(_ request: ResolutionRequest) {
+        let refused = self.state.withLock { state -> NetworkError? in
+            if let error = state.shutdownError { return error }
+            state.queue.append(request)
+            return nil
+        }
+        if let refused {
+            request.complete(.failure(refused))
+            return
+        }
+        sem_post(self.semaphore)
+    }
+
+    private func run() {
+        while true {
+            while sem_wait(self.semaphore) != 0 {}  // EINTR: retry
+            let next = self.state.withLock { state -> ResolutionRequest?? in
+                if state.shutdownError != nil {
+                    state.runningThreads -= 1
+                    return .none
+                }
+                return .some(state.queue.isEmpty ? nil : state.queue.removeFirst())
+            }
+            guard case .some(let request) = next else { return }
+            guard let request, !request.isAbandoned else { continue }
+            request.complete(Self.getaddrinfo(host: request.host, port: request.port))
+        }
     }
 }
 
@@ -113,48 +220,18 @@ final class ResolutionRequest: Sendable {
     }
 }
 
-/// The fixed pool of resolver threads and their FIFO queue.
-// @unchecked Sendable: `semaphore` points to a `sem_t` allocated once in `init` and never freed or
-// reassigned; `sem_post`/`sem_wait` are thread-safe by definition. The queue is under its lock.
-final class ResolverPool: @unchecked Sendable {
-    static let shared = ResolverPool()
+/// What a resolver thread starts with.
+private final class ResolverThreadContext {
+    let resolver: NameResolver
+    let name: String
 
-    private let queue = LockedValue<[ResolutionRequest]>([])
-    /// Counts queued requests; resolver threads sleep on it. Allocated once, never freed.
-    private let semaphore: UnsafeMutablePointer<sem_t>
-
-    private init() {
-        self.semaphore = .allocate(capacity: 1)
-        sem_init(self.semaphore, 0, 0)
-        for _ in 0..<NameResolver.threadCount {
-            var thread = pthread_t()
-            let rc = pthread_create(
-                &thread, nil,
-                { argument in
-                    guard let argument else { return nil }
-                    let pool = Unmanaged<ResolverPool>.fromOpaque(argument).takeRetainedValue()
-                    pool.run()
-                    return nil
-                }, Unmanaged.passRetained(self).toOpaque())
-            precondition(rc == 0, "ResolverPool: pthread_create failed (\(rc))")
-            pthread_detach(thread)
-        }
+    init(resolver: NameResolver, name: String) {
+        self.resolver = resolver
+        self.name = name
     }
+}
 
-    func enqueue(_ request: ResolutionRequest) {
-        self.queue.withLock { $0.append(request) }
-        sem_post(self.semaphore)
-    }
-
-    private func run() {
-        while true {
-            while sem_wait(self.semaphore) != 0 {}  // EINTR: retry
-            let request = self.queue.withLock { queue in queue.isEmpty ? nil : queue.removeFirst() }
-            guard let request, !request.isAbandoned else { continue }
-            request.complete(Self.getaddrinfo(host: request.host, port: request.port))
-        }
-    }
-
+extension NameResolver {
     /// The blocking `getaddrinfo` call; runs only on resolver threads.
     private static func getaddrinfo(host: String, port: UInt16) -> Result<[SocketAddress], NetworkError> {
         var hints = addrinfo()

@@ -24,15 +24,16 @@ extension NetworkConnector {
     /// previous failed or ``connectionAttemptDelay`` passed, and run concurrently; the winner is
     /// returned, every other attempt is cancelled and its socket closed. All attempts share
     /// `deadline`, which stays armed on the returned stream (the TLS handshake shares it).
+    /// Every attempt's socket is registered with `loop`.
     ///
     /// - Throws: the last attempt's error (a non-cancellation error is preferred), or
     ///   `.cancelled` if the task is cancelled.
     static func connectFirst(
         of addresses: [SocketAddress],
-        deadline: MonotonicInstant
+        deadline: MonotonicInstant, on loop: EventLoop
     ) async throws(NetworkError) -> TCPStream {
         if addresses.count == 1 {
-            return try await TCPStream.connect(to: addresses[0], deadline: deadline)
+            return try await TCPStream.connect(to: addresses[0], deadline: deadline, on: loop)
         }
         let ordered = self.interleavingFamilies(addresses)
 
@@ -55,7 +56,7 @@ extension NetworkConnector {
                 running += 1
                 group.addTask {
                     do throws(NetworkError) {
-                        return .connected(try await TCPStream.connect(to: address, deadline: deadline))
+                        return .connected(try await TCPStream.connect(to: address, deadline: deadline, on: loop))
                     } catch {
                         return .failed(error)
                     }

@@ -45,7 +45,7 @@ final class SocketCore: EventLoopHandler {
         var peerHangUpSeen = false
         var readWaiter: UnsafeContinuation<NetworkError?, Never>?
         var writeWaiter: UnsafeContinuation<NetworkError?, Never>?
-        var connectTimer: EventLoop.TimerID?
+        var connectTimer: EventLoop.ScheduledTimer?
         var connectDeadlinePassed = false
 
         func failure(for direction: Direction) -> NetworkError? {
@@ -58,11 +58,14 @@ final class SocketCore: EventLoopHandler {
 
     let remoteAddress: SocketAddress
     private let state: LockedValue<State>
-    private let loop: EventLoop
+    /// The loop the socket is registered with: its readiness, its connect deadline and the
+    /// tasks of the layers above that prefer a loop are this one's.
+    let loop: EventLoop
 
     /// Wraps and registers a connected or connecting non-blocking descriptor.
-    /// - Throws: `.systemError` if registration fails (the descriptor is closed then).
-    init(fileDescriptor: Int32, remoteAddress: SocketAddress, loop: EventLoop = .shared) throws(NetworkError) {
+    /// - Throws: `.eventLoopShutDown` if the loop is shut down, `.systemError` if registration
+    ///   fails (the descriptor is closed then).
+    init(fileDescriptor: Int32, remoteAddress: SocketAddress, loop: EventLoop) throws(NetworkError) {
         self.remoteAddress = remoteAddress
         self.loop = loop
         self.state = LockedValue(State(fileDescriptor: fileDescriptor))
@@ -100,6 +103,10 @@ final class SocketCore: EventLoopHandler {
         }
         reader?.resume(returning: nil)
         writer?.resume(returning: nil)
+    }
+
+    func loopDidShutDown(_ error: NetworkError) {
+        self.shutdown(readError: error, writeError: error)
     }
 
     // MARK: Syscall bracketing
@@ -199,22 +206,22 @@ final class SocketCore: EventLoopHandler {
         // spares every connection a weak-reference side table. Such a side table outlived its
         // socket's pooled keep-alive connection in LeakSanitizer's view (docs/RELIABILITY.md).
         let timer = self.loop.scheduleTimer(at: deadline) { self.connectDeadlinePassed() }
-        let stale: EventLoop.TimerID? = self.state.withLock { state in
+        let stale: EventLoop.ScheduledTimer? = self.state.withLock { state in
             let stale = state.connectTimer
             state.connectTimer = timer
             return stale
         }
-        if let stale { self.loop.cancelTimer(stale) }
+        stale?.cancel()
     }
 
     /// Stops the connect deadline once the connection (and TLS handshake) is established.
     func disarmConnectDeadline() {
-        let timer: EventLoop.TimerID? = self.state.withLock { state in
+        let timer: EventLoop.ScheduledTimer? = self.state.withLock { state in
             let timer = state.connectTimer
             state.connectTimer = nil
             return timer
         }
-        if let timer { self.loop.cancelTimer(timer) }
+        timer?.cancel()
     }
 
     private func connectDeadlinePassed() {
@@ -233,7 +240,7 @@ final class SocketCore: EventLoopHandler {
             state -> (
                 UnsafeContinuation<NetworkError?, Never>?,
                 UnsafeContinuation<NetworkError?, Never>?,
-                EventLoop.TimerID?
+                EventLoop.ScheduledTimer?
             )? in
             guard state.closeErrors == nil else { return nil }
             state.closeErrors = (readError, writeError)
@@ -251,7 +258,7 @@ final class SocketCore: EventLoopHandler {
             return taken
         }
         guard let (reader, writer, timer) = taken else { return }
-        if let timer { self.loop.cancelTimer(timer) }
+        timer?.cancel()
         reader?.resume(returning: readError)
         writer?.resume(returning: writeError)
     }

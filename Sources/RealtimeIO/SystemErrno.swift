@@ -9,6 +9,17 @@ enum SystemErrno {
         return "errno \(code): \(text)"
     }
 
+    /// The error for a call that failed to make a descriptor (`socket`, `accept`,
+    /// `epoll_create1`, `eventfd`): `.tooManyOpenFiles` for `EMFILE` / `ENFILE`.
+    static func descriptorError(_ code: Int32, operation: String) -> NetworkError {
+        switch code {
+        case EMFILE, ENFILE:
+            return NetworkError(.tooManyOpenFiles, "\(operation) failed: out of file descriptors (\(describe(code)))")
+        default:
+            return NetworkError(.systemError, "\(operation) failed: \(describe(code))")
+        }
+    }
+
     /// The error for a failed `recv`/`send` on a connected socket.
     static func streamError(_ code: Int32, operation: String) -> NetworkError {
         switch code {

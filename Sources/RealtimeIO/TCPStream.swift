@@ -37,20 +37,27 @@ package final class TCPStream: ByteStream {
         self.core.close()
     }
 
-    /// Opens a TCP connection to one address (non-blocking connect, `TCP_NODELAY`).
+    /// The loop the stream lives on.
+    package var eventLoop: EventLoop { self.core.loop }
+
+    /// Opens a TCP connection to one address (non-blocking connect, `TCP_NODELAY`) on `loop`.
     ///
-    /// - Throws: `.connectionRefused`, `.connectTimedOut` (at `deadline`), `.cancelled`, or
+    /// - Throws: `.connectionRefused`, `.connectTimedOut` (at `deadline`), `.cancelled`,
+    ///   `.tooManyOpenFiles` (`socket()` met `EMFILE` / `ENFILE`), `.eventLoopShutDown`, or
     ///   `.systemError`. The socket is closed on failure.
     static func connect(
         to address: SocketAddress,
-        deadline: MonotonicInstant
+        deadline: MonotonicInstant, on loop: EventLoop
     ) async throws(NetworkError) -> TCPStream {
+        if loop.isShutDown {
+            throw NetworkError(.eventLoopShutDown, "the event loop \(loop.name) was shut down")
+        }
         let descriptor = socket(
             address.family,
             Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
             Int32(IPPROTO_TCP))
         guard descriptor >= 0 else {
-            throw NetworkError(.systemError, "socket() failed: \(SystemErrno.describe(errno))")
+            throw SystemErrno.descriptorError(errno, operation: "socket()")
         }
         var one: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -60,7 +67,7 @@ package final class TCPStream: ByteStream {
             Glibc.close(descriptor)
             throw SystemErrno.connectError(connectErrno, address: address.description)
         }
-        let stream = TCPStream(core: try SocketCore(fileDescriptor: descriptor, remoteAddress: address))
+        let stream = TCPStream(core: try SocketCore(fileDescriptor: descriptor, remoteAddress: address, loop: loop))
         if result != 0 {
             stream.core.armConnectDeadline(deadline)
             do {

@@ -74,6 +74,9 @@ package final class TLSStream: ByteStream {
     private static let maximumQueuedReaderOutput = 64 * 1024
 
     private let transport: TCPStream
+
+    /// The loop the stream lives on (its TCP socket's).
+    package var eventLoop: EventLoop { self.transport.eventLoop }
     private let session: TLSSession
     private let state = LockedValue(State())
     /// Socket-read buffer for ciphertext (the transport's own, unused by anyone else). Only the
@@ -321,7 +324,8 @@ package final class TLSStream: ByteStream {
         // cancels it.
         let state = self.state
         let transport = self.transport
-        let task = Task(executorPreference: EventLoop.shared) {
+        // On the connection's loop: the socket's readiness resumes it in place.
+        let task = Task(executorPreference: transport.core.loop) {
             do throws(NetworkError) {
                 try await Self.sendAsFlusher(rest, state: state, core: transport.core)
             } catch {

@@ -21,6 +21,13 @@ package struct NetworkError: Error, Sendable, Hashable, CustomStringConvertible 
         case proxyRefused(code: Int)
         /// The proxy broke its protocol or closed the connection during the handshake.
         case proxyFailed
+        /// The process or the system ran out of file descriptors (`EMFILE`, `ENFILE`): no
+        /// socket could be opened. Closing connections (or raising `RLIMIT_NOFILE`) makes
+        /// room; nothing was sent.
+        case tooManyOpenFiles
+        /// The event loop the connection lives on was shut down (or could not start): its
+        /// pending and later reads, writes, connects and timers fail with this.
+        case eventLoopShutDown
     }
 
     package var kind: Kind

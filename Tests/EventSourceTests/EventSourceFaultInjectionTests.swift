@@ -14,7 +14,7 @@ import Testing
     /// The event loop's registrations (0 without the native stack).
     static var loopRegistrations: Int {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        EventLoop.shared.registeredDescriptorCount
+        EventLoopGroup.shared.registeredDescriptorCount
         #else
         0
         #endif

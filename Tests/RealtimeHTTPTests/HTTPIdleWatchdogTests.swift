@@ -1,3 +1,4 @@
+import RealtimeIO
 import RealtimeSync
 import RealtimeTime
 import TestSupport
@@ -5,14 +6,11 @@ import Testing
 
 @testable import RealtimeHTTP
 
-#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-import RealtimeIO
-#endif
-
 /// ``HTTPIdleWatchdog`` owns its timer and the task it starts: after a timeout, ``stop()`` or
 /// the watchdog's end, nothing of it is left running.
 @Suite(TestTimeLimit.minutes(1)) struct HTTPIdleWatchdogTests {
     final class Target: HTTPIdleTimeoutTarget {
+        let eventLoop = EventLoopGroup.shared.next()
         let expirations = LockedValue(0)
         func idleTimeoutExpired() { self.expirations.withLock { $0 += 1 } }
     }
@@ -70,16 +68,16 @@ import RealtimeIO
     #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
     @Test func aDroppedWatchdogCancelsItsTimer() throws {
         weak var dropped: HTTPIdleWatchdog?
-        let timer: EventLoop.TimerID
+        let timer: EventLoop.ScheduledTimer
         do {
             let watchdog = HTTPIdleWatchdog(timeout: .seconds(3_600))
             dropped = watchdog
             watchdog.beginWait(on: Target())
             timer = try #require(watchdog.armedTimer)
-            #expect(EventLoop.shared.isScheduled(timer))
+            #expect(timer.isScheduled)
         }
         #expect(dropped == nil)
-        #expect(!EventLoop.shared.isScheduled(timer), "the timer outlived its watchdog")
+        #expect(!timer.isScheduled, "the timer outlived its watchdog")
     }
     #endif
 }

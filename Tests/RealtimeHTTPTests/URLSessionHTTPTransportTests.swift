@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1Codec
+import RealtimeIO
 import RealtimeTime
 import TestSupport
 import Testing
@@ -226,7 +227,7 @@ extension URLSessionHTTPTransportTests {
     /// such a platform drives it (no task to suspend): the queue stops at `hardBufferLimit`
     /// with `.bodyTooLarge`, and data after a cancel is dropped.
     @Test func theBridgeQueueIsBoundedWhenSuspensionIsIgnored() async throws {
-        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
+        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30), eventLoop: EventLoopGroup.shared.next())
         bridge.didReceive(
             response: HTTPURLResponse(
                 url: URL(string: "http://h.test/")!, statusCode: 200,
@@ -237,7 +238,7 @@ extension URLSessionHTTPTransportTests {
         let kind = await failureKind { while try await bridge.next() != nil {} }
         #expect(kind == .http(.bodyTooLarge))
 
-        let cancelled = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30))
+        let cancelled = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30), eventLoop: EventLoopGroup.shared.next())
         cancelled.didReceive(data: chunk)
         #expect(cancelled.queuedByteCount == chunk.count)
         cancelled.cancel()

@@ -2,6 +2,7 @@
 import Foundation
 import FoundationNetworking
 @testable import RealtimeHTTP
+import RealtimeIO
 import RealtimeSync
 import Testing
 import TestSupport
@@ -61,7 +62,7 @@ import TestSupport
     /// A started bridge whose task is inside `suspend()` (queued body past the limit).
     static func bridgeInsideSuspend() async throws -> (URLSessionTaskBridge, RecordingDataTask) {
         // The Apple platforms' path: there a suspension pauses the transfer.
-        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30), suspendsTask: true)
+        let bridge = URLSessionTaskBridge(bufferLimit: 1024, idleTimeout: .seconds(30), eventLoop: EventLoopGroup.shared.next(), suspendsTask: true)
         let task = RecordingDataTask()
         bridge.attach(task)
         let head = Task { await bridge.start() }

@@ -1,4 +1,5 @@
 import Foundation
+import RealtimeIO
 import TestSupport
 import Testing
 
@@ -58,6 +59,7 @@ import FoundationNetworking
     }
 
     final class Target: HTTPIdleTimeoutTarget {
+        let eventLoop = EventLoopGroup.shared.next()
         func idleTimeoutExpired() {}
     }
 

@@ -13,7 +13,7 @@ import WebSocketCodec
         async throws -> (WebSocketClientConnection, WebSocketScriptedServer)
     {
         let (clientEnd, serverEnd) = WebSocketMemoryStream.pair()
-        let client = WebSocketClient { _, _ throws(NetworkError) in clientEnd }
+        let client = WebSocketClient(eventLoops: EventLoopGroup.shared) { _, _, _ throws(NetworkError) in clientEnd }
         var server = WebSocketScriptedServer(stream: serverEnd)
         async let connection = client.openConnection(to: URL(string: "ws://example.test/chat?room=1")!, options: options)
         try await server.acceptHandshake(extraHeaders: extraHeaders)
@@ -163,7 +163,7 @@ import WebSocketCodec
         ]
         for test in rejected {
             let (clientEnd, serverEnd) = WebSocketMemoryStream.pair()
-            let client = WebSocketClient { _, _ throws(NetworkError) in clientEnd }
+            let client = WebSocketClient(eventLoops: EventLoopGroup.shared) { _, _, _ throws(NetworkError) in clientEnd }
             var scripted = WebSocketScriptedServer(stream: serverEnd)
             let opening = Task { try await client.openConnection(to: URL(string: "ws://example.test/")!, options: test.options) }
             try await scripted.acceptHandshake(extraHeaders: test.headers)
@@ -209,7 +209,7 @@ import WebSocketCodec
 
     @Test func rejectsABadAcceptKey() async throws {
         let (clientEnd, serverEnd) = WebSocketMemoryStream.pair()
-        let client = WebSocketClient { _, _ throws(NetworkError) in clientEnd }
+        let client = WebSocketClient(eventLoops: EventLoopGroup.shared) { _, _, _ throws(NetworkError) in clientEnd }
         let connection = Task { try await client.openConnection(to: URL(string: "ws://example.test/")!, options: WebSocketOptions()) }
         _ = try await serverEnd.read(maxLength: 4096)
         try await serverEnd.write(Array("HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: upgrade\r\nSec-WebSocket-Accept: nope\r\n\r\n".utf8))

@@ -1,3 +1,4 @@
+import RealtimeIO
 import RealtimeSync
 import RealtimeTime
 import TestSupport
@@ -102,7 +103,7 @@ import WebSocketCodec
 
     @Test func closingTheWriterEndsItsTask() async throws {
         let stream = StalledStream(immediateLimit: 10)
-        let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+        let writer = WebSocketFrameWriter(stream: stream, compressor: nil, eventLoop: EventLoopGroup.shared.next())
         try await Self.startStalledWrite(writer, on: stream)
         writer.close()
         await writer.waitForPendingWrite()
@@ -125,7 +126,7 @@ import WebSocketCodec
         let stream = StalledStream(immediateLimit: 10)
         weak var dropped: WebSocketFrameWriter?
         do {
-            let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+            let writer = WebSocketFrameWriter(stream: stream, compressor: nil, eventLoop: EventLoopGroup.shared.next())
             dropped = writer
             try await Self.startStalledWrite(writer, on: stream)
         }
@@ -140,7 +141,7 @@ import WebSocketCodec
         let connection = WebSocketClientConnection(
             stream: stream, responseHeaders: HTTPHeaders(), bufferedBytes: [],
             maxMessageSize: 1 << 20, compression: nil, subprotocol: nil,
-            closeTimeout: .milliseconds(200))
+            closeTimeout: .milliseconds(200), eventLoop: EventLoopGroup.shared.next())
         #expect(try connection.sendImmediately(contentsOf: Self.batch))
         let waiting = await ProcessResources.eventually { stream.hasWaitingWriter }
         try #require(waiting)
@@ -159,7 +160,7 @@ import WebSocketCodec
             let connection = WebSocketClientConnection(
                 stream: stream, responseHeaders: HTTPHeaders(), bufferedBytes: [],
                 maxMessageSize: 1 << 20, compression: nil, subprotocol: nil,
-                closeTimeout: .seconds(3_600))
+                closeTimeout: .seconds(3_600), eventLoop: EventLoopGroup.shared.next())
             #expect(try connection.sendImmediately(contentsOf: Self.batch))
             let waiting = await ProcessResources.eventually { stream.hasWaitingWriter }
             try #require(waiting)
@@ -174,7 +175,7 @@ import WebSocketCodec
     /// the first partial one return `false` (writer busy) and buffer nothing.
     @Test func immediateSendsBehindAStalledWriteStartNoMoreTasks() async throws {
         let stream = StalledStream(immediateLimit: 10)
-        let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+        let writer = WebSocketFrameWriter(stream: stream, compressor: nil, eventLoop: EventLoopGroup.shared.next())
         try await Self.startStalledWrite(writer, on: stream)
         var accepted = 0
         for _ in 0..<10_000 where try writer.sendImmediately(contentsOf: Self.batch) { accepted += 1 }
@@ -189,7 +190,7 @@ import WebSocketCodec
     /// fails with `.cancelled` and the stalled write keeps the writer.
     @Test func aSendWaitingBehindAStalledWriteCanBeCancelled() async throws {
         let stream = StalledStream(immediateLimit: 10)
-        let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+        let writer = WebSocketFrameWriter(stream: stream, compressor: nil, eventLoop: EventLoopGroup.shared.next())
         try await Self.startStalledWrite(writer, on: stream)
         let sending = Task { () -> NetworkError.Kind? in
             do throws(NetworkError) {

@@ -1,3 +1,4 @@
+import RealtimeIO
 import RealtimeSync
 import TestSupport
 import Testing
@@ -51,7 +52,7 @@ import WebSocketCodec
 
     @Test func theRestOfAPartialImmediateWriteGoesBeforeTheNextSend() async throws {
         let stream = PartialStream(immediateLimit: 10)
-        let writer = WebSocketFrameWriter(stream: stream, compressor: nil)
+        let writer = WebSocketFrameWriter(stream: stream, compressor: nil, eventLoop: EventLoopGroup.shared.next())
         let batch: [WebSocketMessage] = [.text(String(repeating: "a", count: 200)), .binary([1, 2, 3])]
         #expect(try writer.sendImmediately(contentsOf: batch))
         // Waits for the writer's lock, which the task finishing the batch holds.

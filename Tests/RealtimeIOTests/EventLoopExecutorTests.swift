@@ -10,36 +10,38 @@ import TestSupport
 struct EventLoopExecutorTests {
     @Test("a task preferring the loop runs its I/O on the loop thread and echoes correctly")
     func echoOnLoop() async throws {
+        let loop = EventLoopGroup.shared.next()
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
             let port = server.port
-            let (ranOnLoop, reply) = try await withTaskExecutorPreference(EventLoop.shared) {
-                let stream = try await IOTestHelpers.connect(port: port)
+            let (ranOnLoop, reply) = try await withTaskExecutorPreference(loop) {
+                let stream = try await IOTestHelpers.connect(port: port, on: loop)
                 defer { stream.close() }
-                var onLoop = EventLoop.shared.isCurrentThread
+                var onLoop = loop.isCurrentThread
                 var received: [UInt8] = []
                 for round in 0..<50 {
                     try await stream.write([UInt8(round)])
                     received += try await stream.read(maxLength: 16)
-                    onLoop = onLoop && EventLoop.shared.isCurrentThread
+                    onLoop = onLoop && loop.isCurrentThread
                 }
                 return (onLoop, received)
             }
             #expect(ranOnLoop)
             #expect(reply == (0..<50).map { UInt8($0) })
-            #expect(!EventLoop.shared.isCurrentThread)
+            #expect(!loop.isCurrentThread)
         }
     }
 
     @Test("a task yielding in a loop on the loop executor does not starve I/O or timers")
     func yieldingJobDoesNotStarve() async throws {
+        let loop = EventLoopGroup.shared.next()
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { server in
             let port = server.port
-            let spinner = Task(executorPreference: EventLoop.shared) {
+            let spinner = Task(executorPreference: loop) {
                 while !Task.isCancelled { await Task.yield() }
             }
             defer { spinner.cancel() }
-            let reply = try await withTaskExecutorPreference(EventLoop.shared) {
-                let stream = try await IOTestHelpers.connect(port: port)
+            let reply = try await withTaskExecutorPreference(loop) {
+                let stream = try await IOTestHelpers.connect(port: port, on: loop)
                 defer { stream.close() }
                 try await stream.write([1, 2, 3])
                 try await Task.sleep(.milliseconds(20))

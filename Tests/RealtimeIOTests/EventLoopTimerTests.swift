@@ -12,12 +12,12 @@ struct EventLoopTimerTests {
     func order() async throws {
         let fired = LockedValue<[Int]>([])
         let now = MonotonicInstant.now
-        let loop = EventLoop.shared
+        let loop = EventLoopGroup.shared.next()
         for (label, delay) in [(3, 90), (1, 30), (2, 60)] {
             loop.scheduleTimer(at: now + .milliseconds(delay)) { fired.withLock { $0.append(label) } }
         }
         let cancelled = loop.scheduleTimer(at: now + .milliseconds(45)) { fired.withLock { $0.append(99) } }
-        loop.cancelTimer(cancelled)
+        cancelled.cancel()
         let deadline = MonotonicInstant.now + .seconds(10)
         while fired.withLock({ $0.count }) < 3, MonotonicInstant.now < deadline {
             try await Task.sleep(.milliseconds(10))
@@ -29,9 +29,9 @@ struct EventLoopTimerTests {
 
     @Test("a timer earlier than the loop's current sleep wakes it (not delayed to the later one)")
     func earlierTimerWakesLoop() async throws {
-        let loop = EventLoop.shared
+        let loop = EventLoopGroup.shared.next()
         let far = loop.scheduleTimer(at: .now + .seconds(60)) {}
-        defer { loop.cancelTimer(far) }
+        defer { far.cancel() }
         try await Task.sleep(.milliseconds(20))  // the loop now sleeps until the far timer
         let started = MonotonicInstant.now
         let firedAt = LockedValue<MonotonicInstant?>(nil)

@@ -28,7 +28,7 @@ struct HappyEyeballsTests {
             try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { echo in
                 let addresses = [try self.address("127.0.0.1", blackhole.port), try self.address("127.0.0.1", echo.port)]
                 let started = MonotonicInstant.now
-                let stream = try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20))
+                let stream = try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20), on: EventLoopGroup.shared.next())
                 defer { stream.close() }
                 let elapsed = MonotonicInstant.now - started
                 #expect(stream.remoteAddress == "127.0.0.1:\(echo.port)")
@@ -45,7 +45,7 @@ struct HappyEyeballsTests {
         let closed = try #require(IOTestHelpers.closedPort())
         try await IOTestHelpers.withServer("io_tcp_server.py", arguments: ["echo"]) { echo in
             let addresses = [try self.address("127.0.0.1", Int(closed)), try self.address("127.0.0.1", echo.port)]
-            let stream = try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20))
+            let stream = try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20), on: EventLoopGroup.shared.next())
             defer { stream.close() }
             #expect(stream.remoteAddress == "127.0.0.1:\(echo.port)")
         }
@@ -57,7 +57,7 @@ struct HappyEyeballsTests {
         let second = try #require(IOTestHelpers.closedPort())
         let addresses = [try self.address("127.0.0.1", Int(first)), try self.address("127.0.0.1", Int(second))]
         let error = await IOTestHelpers.expectError(.connectionRefused) {
-            try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20))
+            try await NetworkConnector.connectFirst(of: addresses, deadline: .now + .seconds(20), on: EventLoopGroup.shared.next())
         }
         #expect(error?.kind == .connectionRefused)
     }

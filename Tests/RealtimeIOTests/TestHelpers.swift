@@ -12,9 +12,10 @@ enum IOTestHelpers {
     /// Connects to 127.0.0.1 (or `host`) on `port` with a generous timeout.
     static func connect(
         port: Int, host: String = "127.0.0.1", tls: TLSConfiguration? = nil,
-        timeout: TimeAmount = .seconds(20)
+        timeout: TimeAmount = .seconds(20), on loop: EventLoop = EventLoopGroup.shared.next()
     ) async throws -> any ByteStream {
-        try await NetworkConnector.connect(to: Endpoint(host: host, port: UInt16(port), tls: tls), timeout: timeout)
+        try await NetworkConnector.connect(
+            to: Endpoint(host: host, port: UInt16(port), tls: tls), timeout: timeout, on: loop)
     }
 
     /// Starts `Tests/Servers/<script>`, runs `body`, and stops the server on a dedicated thread

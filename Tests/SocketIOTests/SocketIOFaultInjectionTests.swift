@@ -277,7 +277,7 @@ struct ResourceSnapshot: CustomStringConvertible {
     /// which has no event loop (and skips this suite).
     static var loopRegistrations: Int {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        EventLoop.shared.registeredDescriptorCount
+        EventLoopGroup.shared.registeredDescriptorCount
         #else
         0
         #endif
@@ -285,7 +285,7 @@ struct ResourceSnapshot: CustomStringConvertible {
 
     static var loopTimers: Int {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        EventLoop.shared.pendingTimerCount
+        EventLoopGroup.shared.pendingTimerCount
         #else
         0
         #endif

@@ -27,7 +27,8 @@ enum WebSocketBenchmark {
         let rounds = self.intOption("--rounds", arguments) ?? 3
         let pythonClient = self.option("--python-client", arguments)?.split(separator: " ").map(String.init)
         let base = "ws://127.0.0.1:\(port)"
-        let client = WebSocketClient()
+        // One loop for the connections and the round-trip task, as an engine keeps its session.
+        let client = WebSocketClient(eventLoops: Self.loop)
         do {
             // The two clients alternate, `rounds` times each; medians of every measure.
             var swiftRounds: [Results] = []
@@ -111,6 +112,9 @@ enum WebSocketBenchmark {
         #endif
     }
 
+    /// The loop the benchmark's connections and round-trip task share.
+    static let loop = EventLoopGroup.shared.next()
+
     struct RoundTrips {
         var perSecond: Double
         var cpuMicroseconds: Double
@@ -120,7 +124,7 @@ enum WebSocketBenchmark {
     /// engines run their connection tasks (a readiness event resumes the task in place).
     static func roundTrips(client: WebSocketClient, base: String, count: Int) async throws -> RoundTrips {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        try await withTaskExecutorPreference(EventLoop.shared) {
+        try await withTaskExecutorPreference(Self.loop) {
             try await self.measureRoundTrips(client: client, base: base, count: count)
         }
         #else

@@ -138,8 +138,9 @@ extension HTTPClient {
     private func connect(to origin: HTTPOrigin, timeout: TimeAmount) async throws(HTTPClientError) -> HTTPConnection {
         if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
         let stream: any ByteStream
+        let loop = self.eventLoops.next()
         do {
-            stream = try await self.connector(origin.endpoint, timeout)
+            stream = try await self.connector(origin.endpoint, timeout, loop)
         } catch {
             if Task.isCancelled || error.kind == .cancelled {
                 throw HTTPClientError(.cancelled, "the task was cancelled")
@@ -153,7 +154,7 @@ extension HTTPClient {
             stream.close()
             throw HTTPClientError(.cancelled, "the task was cancelled")
         }
-        return HTTPConnection(stream: stream, origin: origin)
+        return HTTPConnection(stream: stream, origin: origin, eventLoop: loop)
     }
 
     /// `Host` first (unless the caller set one), the caller's fields, then the cookies of the

@@ -1,6 +1,6 @@
 import Foundation
 package import HTTP1Codec
-import RealtimeIO
+package import RealtimeIO
 package import RealtimeTime
 
 /// The native HTTP/1.1 client over ``RealtimeIO`` byte streams (RFC 9110, RFC 9112).
@@ -30,13 +30,15 @@ package import RealtimeTime
 ///   pooled connections are keyed by origin and proxy.
 /// - Cancellation: cancelling the calling task closes the connection at once and throws
 ///   `.cancelled`.
+/// - Event loops: each new connection lives on the next loop of the client's group (or on
+///   the one loop it was given), with its idle timer there.
 ///
 /// - Important: Thread-safe; many requests may run concurrently, each on its own connection.
 ///   The client does not pipeline.
 package final class HTTPClient: HTTPTransport {
-    /// Opens a byte stream to an endpoint; ``NetworkConnector/connect(to:timeout:)`` in
-    /// production, anything that speaks ``ByteStream`` in tests.
-    package typealias Connector = @Sendable (Endpoint, TimeAmount) async throws(NetworkError) -> any ByteStream
+    /// Opens a byte stream to an endpoint on a loop; ``NetworkConnector/connect(to:timeout:on:)``
+    /// in production, anything that speaks ``ByteStream`` in tests.
+    package typealias Connector = @Sendable (Endpoint, TimeAmount, EventLoop) async throws(NetworkError) -> any ByteStream
 
     /// Pool bounds and buffer sizes.
     package struct Configuration: Sendable {
@@ -68,17 +70,36 @@ package final class HTTPClient: HTTPTransport {
     package let cookieStore: HTTPCookieStore
     let pool: HTTPConnectionPool
     let connector: Connector
+    /// Where each new connection lives: the next loop of a group, or always one loop.
+    let eventLoops: any EventLoopProvider
 
+    /// A client over the native transport.
+    ///
     /// - Parameters:
     ///   - configuration: pool bounds and buffer sizes.
     ///   - cookieStore: the cookies to send and fill (shared with other clients if you wish).
-    ///   - connector: how connections are opened (the native transport by default).
+    ///   - eventLoops: the group whose loops new connections take in turn, or one loop for all
+    ///     of them (the process default group unless given).
+    package convenience init(
+        configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
+        eventLoops: any EventLoopProvider = EventLoopGroup.shared
+    ) {
+        self.init(
+            configuration: configuration, cookieStore: cookieStore, eventLoops: eventLoops,
+            connector: { endpoint, timeout, loop throws(NetworkError) in
+                try await NetworkConnector.connect(to: endpoint, timeout: timeout, on: loop)
+            })
+    }
+
+    /// A client whose connections `connector` opens (tests), each given the loop it should
+    /// live on.
     package init(
         configuration: Configuration = Configuration(), cookieStore: HTTPCookieStore = HTTPCookieStore(),
-        connector: @escaping Connector = NetworkConnector.connect(to:timeout:)
+        eventLoops: any EventLoopProvider, connector: @escaping Connector
     ) {
         self.configuration = configuration
         self.cookieStore = cookieStore
+        self.eventLoops = eventLoops
         self.connector = connector
         self.pool = HTTPConnectionPool(
             maxIdlePerOrigin: configuration.maxIdleConnectionsPerOrigin,

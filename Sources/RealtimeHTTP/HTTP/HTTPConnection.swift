@@ -6,10 +6,13 @@ import RealtimeIO
 final class HTTPConnection: HTTPIdleTimeoutTarget {
     let stream: any ByteStream
     let origin: HTTPOrigin
+    /// The loop the connection lives on: its idle timer is armed there.
+    let eventLoop: EventLoop
 
-    init(stream: any ByteStream, origin: HTTPOrigin) {
+    init(stream: any ByteStream, origin: HTTPOrigin, eventLoop: EventLoop) {
         self.stream = stream
         self.origin = origin
+        self.eventLoop = eventLoop
     }
 
     func close() { self.stream.close() }

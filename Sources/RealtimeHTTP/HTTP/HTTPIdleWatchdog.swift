@@ -1,13 +1,13 @@
+import RealtimeIO
 import RealtimeSync
 import RealtimeTime
-
-#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-import RealtimeIO
-#endif
 
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
 /// operation promptly.
 protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
+    /// The loop whose timer watches the target's waits (its connection's).
+    var eventLoop: EventLoop { get }
+
     func idleTimeoutExpired()
 }
 
@@ -20,9 +20,11 @@ protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
 /// next one. Time spent while the consumer does not pull (backpressure) is not a wait, so a
 /// healthy stream of any length never times out.
 ///
-/// The timer is one of RealtimeIO's `EventLoop` timers where there is one (an entry in the
-/// loop's sorted timer list: no sleeping task, no Dispatch timer, and ``stop()`` removes it so nothing
-/// outlives the exchange); elsewhere a task that sleeps. The per-operation cost is one lock
+/// The timer is one of RealtimeIO's `EventLoop` timers where there is one, on the loop of the
+/// target of the wait that armed it (the connection's: an entry in the loop's timer heap, no
+/// sleeping task, no Dispatch timer, and ``stop()`` removes it so nothing outlives the
+/// exchange; the handle knows its loop, so a re-armed timer may sit on another loop when a
+/// redirect moved the exchange); elsewhere a task that sleeps. The per-operation cost is one lock
 /// and one clock read.
 ///
 /// The watchdog owns every task it starts: where the timer is the loop's, the short task that
@@ -41,7 +43,9 @@ final class HTTPIdleWatchdog: Sendable {
         /// A timer is armed (or being armed).
         var armed = false
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        var timer: EventLoop.TimerID?
+        var timer: EventLoop.ScheduledTimer?
+        /// The loop of the last wait's target: where the next timer is armed.
+        var loop: EventLoop?
         /// The task deciding what a fired timer does, while it runs; `id` tells a handle
         /// stored late (after its task already ran) from the current one.
         var decision: (id: UInt64, task: Task<Void, Never>?)?
@@ -84,6 +88,9 @@ final class HTTPIdleWatchdog: Sendable {
             guard !state.stopped else { return false }
             state.waitingSince = now
             state.target = target
+            #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+            state.loop = target.eventLoop
+            #endif
             guard !state.armed, !state.stopped else { return false }
             state.armed = true
             return true
@@ -101,13 +108,13 @@ final class HTTPIdleWatchdog: Sendable {
     /// Ends watching; idempotent.
     func stop() {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let (timer, decision) = self.state.withLock { state -> (EventLoop.TimerID?, Task<Void, Never>?) in
+        let (timer, decision) = self.state.withLock { state -> (EventLoop.ScheduledTimer?, Task<Void, Never>?) in
             state.stopped = true
             state.target = nil
             defer { state.timer = nil }
             return (state.timer, state.decision?.task)
         }
-        if let timer { EventLoop.shared.cancelTimer(timer) }
+        timer?.cancel()
         decision?.cancel()
         #else
         let task = self.state.withLock { state -> Task<Void, Never>? in
@@ -139,8 +146,10 @@ final class HTTPIdleWatchdog: Sendable {
 
     #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
     private func arm(at deadline: MonotonicInstant) {
-        // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer.
-        let timer = EventLoop.shared.scheduleTimer(at: deadline) { [weak self] in
+        guard let loop = self.state.withLock({ $0.loop }) else { return }
+        // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer. A loop
+        // that shuts down fails the connection itself; the timer has nothing left to do.
+        let timer = loop.scheduleTimer(at: deadline) { [weak self] in
             self?.timerFired()
         }
         let lateStop = self.state.withLock { state -> Bool in
@@ -148,7 +157,7 @@ final class HTTPIdleWatchdog: Sendable {
             state.timer = timer
             return false
         }
-        if lateStop { EventLoop.shared.cancelTimer(timer) }
+        if lateStop { timer.cancel() }
     }
 
     /// On the loop thread: starts the task that decides what the timer does.
@@ -198,7 +207,7 @@ final class HTTPIdleWatchdog: Sendable {
     var hasPendingWork: Bool { self.state.withLock { $0.timer != nil || $0.decision != nil } }
 
     /// The armed timer (for tests).
-    var armedTimer: EventLoop.TimerID? { self.state.withLock { $0.timer } }
+    var armedTimer: EventLoop.ScheduledTimer? { self.state.withLock { $0.timer } }
     #else
     private func arm(at deadline: MonotonicInstant) {
         let id = self.state.withLock { state -> UInt64 in

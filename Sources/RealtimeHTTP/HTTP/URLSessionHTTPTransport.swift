@@ -1,4 +1,5 @@
 import HTTP1Codec
+package import RealtimeIO
 import RealtimeSync
 package import RealtimeTransport
 
@@ -58,6 +59,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     private let proxied: LockedValue<ProxiedSessions>
     /// Body bytes queued before the data task is suspended.
     package let bufferLimit: Int
+    /// Where the bridges' idle timers run (native stack only).
+    let eventLoop: EventLoop
 
     /// - Parameters:
     ///   - configuration: the session's configuration (cookies, proxies, caching).
@@ -65,11 +68,14 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
     ///     `.sessionDelegate`); only its challenge methods are called. (On Linux they come after
     ///     the challenged response's body; see ``URLSessionTransportDelegate/settling(_:bridge:_:)``.)
+    ///   - eventLoop: where the idle timeout's timer runs on the native stack (URLSession does
+    ///     the transfer itself; elsewhere the timer is a sleeping task and this is unused).
     package init(
         configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
-        sessionDelegate: (any URLSessionDelegate)? = nil
+        sessionDelegate: (any URLSessionDelegate)? = nil, eventLoop: EventLoop = EventLoopGroup.shared.next()
     ) {
         self.bufferLimit = max(1, bufferLimit)
+        self.eventLoop = eventLoop
         self.direct = Self.makeSession(configuration: configuration, sessionDelegate: sessionDelegate, proxy: nil)
         // A copy: later changes to the caller's object do not reach the proxied sessions.
         let template = (configuration.copy() as? URLSessionConfiguration) ?? configuration
@@ -129,7 +135,8 @@ package final class URLSessionHTTPTransport: HTTPTransport {
         while true {
             try Self.validate(request.url, tls: request.tls)
             if Task.isCancelled { throw HTTPClientError(.cancelled, "the task was cancelled") }
-            let bridge = URLSessionTaskBridge(bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout)
+            let bridge = URLSessionTaskBridge(
+                bufferLimit: self.bufferLimit, idleTimeout: request.idleTimeout, eventLoop: self.eventLoop)
             let session = self.session(for: request.url, proxy: request.proxy)
             let task = session.session.dataTask(with: Self.urlRequest(for: request))
             bridge.attach(task)

@@ -1,4 +1,5 @@
 import Foundation
+import RealtimeIO
 import RealtimeSync
 import RealtimeTime
 
@@ -146,8 +147,15 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     /// (tests of the Apple platforms' path pass `true` with a scripted task).
     private let suspendsTask: Bool
 
-    init(bufferLimit: Int, idleTimeout: TimeAmount, suspendsTask: Bool = URLSessionTaskBridge.suspensionPausesTheTransfer) {
+    /// The loop whose timer enforces the idle timeout (URLSession runs the transfer itself).
+    let eventLoop: EventLoop
+
+    init(
+        bufferLimit: Int, idleTimeout: TimeAmount, eventLoop: EventLoop,
+        suspendsTask: Bool = URLSessionTaskBridge.suspensionPausesTheTransfer
+    ) {
         self.bufferLimit = bufferLimit
+        self.eventLoop = eventLoop
         self.suspendsTask = suspendsTask
         self.watchdog = HTTPIdleWatchdog(timeout: idleTimeout)
     }

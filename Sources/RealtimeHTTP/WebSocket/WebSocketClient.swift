@@ -1,6 +1,6 @@
 package import Foundation
 import HTTP1Codec
-import RealtimeIO
+package import RealtimeIO
 package import RealtimeTime
 package import RealtimeTransport
 import WebSocketCodec
@@ -14,13 +14,17 @@ import WebSocketCodec
 ///                                           options: WebSocketOptions(enableCompression: true))
 /// ```
 package final class WebSocketClient: WebSocketTransport {
-    /// Opens a byte stream to an endpoint within a timeout.
-    package typealias Connector = @Sendable (Endpoint, TimeAmount) async throws(NetworkError) -> any ByteStream
+    /// Opens a byte stream to an endpoint within a timeout, on the given loop.
+    package typealias Connector = @Sendable (Endpoint, TimeAmount, EventLoop) async throws(NetworkError) -> any ByteStream
 
     private let connector: Connector
+    /// Where each connection lives: the next loop of a group, or always one loop.
+    private let eventLoops: any EventLoopProvider
 
-    /// A client that connects through `connector` (tests inject in-memory streams).
-    package init(connector: @escaping Connector) {
+    /// A client that connects through `connector` (tests inject in-memory streams); each
+    /// connection is given the next loop of `eventLoops`, which its frame writer prefers.
+    package init(eventLoops: any EventLoopProvider, connector: @escaping Connector) {
+        self.eventLoops = eventLoops
         self.connector = connector
     }
 
@@ -49,10 +53,11 @@ package final class WebSocketClient: WebSocketTransport {
         let connector = self.connector
         let timeout = options.connectTimeout
         let started = MonotonicInstant.now
+        let loop = self.eventLoops.next()
 
         let stream: any ByteStream
         do {
-            stream = try await connector(endpoint, timeout)
+            stream = try await connector(endpoint, timeout, loop)
         } catch {
             if Task.isCancelled { throw WebSocketError(.cancelled, "connect was cancelled") }
             if error.kind == .connectTimedOut { throw WebSocketError(.timedOut, error.message) }
@@ -84,7 +89,7 @@ package final class WebSocketClient: WebSocketTransport {
                 stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,
                 maxMessageSize: options.maxMessageSize,
                 compression: agreement.compression, subprotocol: agreement.subprotocol,
-                closeTimeout: options.closeTimeout)
+                closeTimeout: options.closeTimeout, eventLoop: loop)
         } catch {
             stream.close()
             if timedOut.hasFired { throw WebSocketError(.timedOut, "opening handshake timed out") }

@@ -49,7 +49,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
     init(
         stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
         maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
-        closeTimeout: TimeAmount
+        closeTimeout: TimeAmount, eventLoop: EventLoop
     ) {
         self.stream = stream
         self.responseHeaders = responseHeaders
@@ -68,7 +68,7 @@ package final class WebSocketClientConnection: WebSocketConnection {
             }
             decompressor = PerMessageDeflateDecompressor(noContextTakeover: compression.serverNoContextTakeover)
         }
-        self.writer = WebSocketFrameWriter(stream: stream, compressor: compressor)
+        self.writer = WebSocketFrameWriter(stream: stream, compressor: compressor, eventLoop: eventLoop)
         var machine = WebSocketConnectionStateMachine(maxMessageSize: maxMessageSize, decompressor: decompressor)
         if !bufferedBytes.isEmpty { machine.bytesReceived(bufferedBytes) }
         self.state = LockedValue(State(machine: machine))

@@ -29,10 +29,13 @@ final class WebSocketFrameWriter: Sendable {
     private let state = LockedValue(State())
     /// Used only while `lock` is held.
     private let compressor: PerMessageDeflateCompressor?
+    /// The stream's loop: the pending write's task prefers it.
+    private let eventLoop: EventLoop
 
-    init(stream: any ByteStream, compressor: PerMessageDeflateCompressor?) {
+    init(stream: any ByteStream, compressor: PerMessageDeflateCompressor?, eventLoop: EventLoop) {
         self.stream = stream
         self.compressor = compressor
+        self.eventLoop = eventLoop
     }
 
     deinit {
@@ -162,9 +165,9 @@ final class WebSocketFrameWriter: Sendable {
             }
             lock.unlock()
         }
-        // On the event loop where there is one (the stream's readiness resumes it in place).
+        // On the stream's event loop where there is one (its readiness resumes it in place).
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let task = Task(executorPreference: EventLoop.shared, operation: finishWrite)
+        let task = Task(executorPreference: self.eventLoop, operation: finishWrite)
         #else
         let task = Task(operation: finishWrite)
         #endif
