@@ -1,9 +1,11 @@
-#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+#if canImport(Glibc)
 import Glibc
-import Synchronization
 #elseif canImport(Darwin)
 import Darwin
-import RealtimeSync
+#endif
+
+#if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
+import Synchronization
 #else
 import RealtimeSync
 #endif
