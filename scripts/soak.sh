@@ -13,7 +13,10 @@
 #   scripts/soak.sh            the full runs above
 #   scripts/soak.sh --short    50 clients / 50 streams / 500 connections for 20 s each,
 #                              500 broadcast clients for 10 s
-#   scripts/soak.sh broadcast  the broadcast run alone (BROADCAST_CLIENTS, BROADCAST_SECONDS)
+#   scripts/soak.sh broadcast  the broadcast run alone (BROADCAST_CLIENTS, BROADCAST_SECONDS,
+#                              BROADCAST_LOOPS: the managers' event-loop group, 0 = one loop per core)
+#   scripts/soak.sh scale      the broadcast run with 10,000 clients on 1 loop and on 2, then on
+#                              2 loops with 1,000 and 100 clients (each loop's CPU, CPU per event)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--short" ]; then
@@ -68,11 +71,21 @@ run_broadcast() {
     echo "broadcast server: python-socketio (no ../shared/node-sio, or BROADCAST_SERVER=python)"
   fi
   "$SOAK" broadcast "$PORT" --clients "$BROADCAST_CLIENTS" --seconds "$BROADCAST_SECONDS" --idle-seconds 10 \
-    --csv "$OUT/broadcast.csv" || status=1
+    --loops "${BROADCAST_LOOPS:-0}" --csv "$OUT/broadcast.csv" || status=1
   stop_server
 }
 if [ "${1:-}" = "broadcast" ]; then
   run_broadcast
+  exit $status
+fi
+if [ "${1:-}" = "scale" ]; then
+  # Issue 36's figures: 10,000 clients on 1 loop and on 2, then 2 loops with 1,000 and 100
+  # clients (CPU per delivered event from 100 to 10,000 clients; each loop's CPU).
+  for spec in "1 10000" "2 10000" "2 1000" "2 100"; do
+    set -- $spec
+    echo "== scale: $2 clients, $1 event loop(s)"
+    BROADCAST_LOOPS=$1 BROADCAST_CLIENTS=$2 run_broadcast
+  done
   exit $status
 fi
 start_server bench_sio_server.py

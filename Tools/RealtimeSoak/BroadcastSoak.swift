@@ -14,6 +14,8 @@ struct BroadcastSoak {
     let clients: Int
     let broadcasts: Int
     let idleSeconds: Int
+    /// The managers' event-loop group: this many loops, or the process default's when 0.
+    let loops: Int
 
     /// What the handlers record, under one lock (10,000 events a second at most).
     struct Received {
@@ -30,11 +32,18 @@ struct BroadcastSoak {
         let queues = (0..<4).map { DispatchQueue(label: "soak.broadcast.\($0)") }
         var managers: [SocketManager] = []
         var sockets: [SocketIOClient] = []
+        // Each manager takes the group's next loop: its connection, timers and packet path
+        // live there.
+        let group = self.loops > 0 ? EventLoopGroup(loopCount: self.loops) : EventLoopGroup.shared
+        print("broadcast: \(group.loopCount) event loop(s)\(self.loops > 0 ? "" : " (the process default)")")
         let connectStart = MonotonicInstant.now
         for index in 0..<self.clients {
             let manager = SocketManager(
                 socketURL: URL(string: "http://127.0.0.1:\(self.port)")!,
-                config: [.handleQueue(queues[index % queues.count]), .log(false), .forceWebsockets(true)])
+                config: [
+                    .handleQueue(queues[index % queues.count]), .log(false), .forceWebsockets(true),
+                    .eventLoopGroup(group),
+                ])
             let socket = manager.defaultSocket
             socket.on(clientEvent: .connect) { _, _ in counters.update { $0.live += 1 } }
             socket.on(clientEvent: .disconnect) { _, _ in counters.update { $0.live -= 1 } }
@@ -70,6 +79,7 @@ struct BroadcastSoak {
 
         // The broadcasts, sampled once a second.
         let broadcastCPUStart = Measure.processCPUSeconds()
+        let loopCPUStart = ThreadCPU.seconds(namePrefix: "RTIO-")
         let broadcastStart = MonotonicInstant.now
         sockets[0].emitWithAck("broadcast", self.broadcasts, 1000).timingOut(after: 10) { _ in }
         _ = await SoakSampler.sample(seconds: self.broadcasts, counters: counters, csv: csv)
@@ -80,6 +90,11 @@ struct BroadcastSoak {
             try? await Task.sleep(.milliseconds(100))
         }
         let broadcastCPU = Measure.processCPUSeconds() - broadcastCPUStart
+        // The loops' threads (`RTIO-<group>-<loop>`; the resolvers' names go on after that).
+        let loopCPU = ThreadCPU.delta(from: loopCPUStart, to: ThreadCPU.seconds(namePrefix: "RTIO-")).filter { entry in
+            entry.value > 0 && entry.key.split(separator: "-").count == 3 && entry.key.split(separator: "-").allSatisfy { !$0.isEmpty }
+                && Int(entry.key.split(separator: "-")[2]) != nil
+        }
         let broadcastSeconds = Measure.seconds(MonotonicInstant.now - broadcastStart)
         let result = received.withLock { $0 }
         let delivered = result.perClient.reduce(0, +)
@@ -104,6 +119,14 @@ struct BroadcastSoak {
                 afterConnect.residentKiB, baseline, perClientKiB, idleCPU / Double(self.idleSeconds) * 100,
                 idleCPU / Double(self.idleSeconds) / Double(max(connected, 1)) * 1e6, self.idleSeconds,
                 broadcastCPU / Double(max(delivered, 1)) * 1e6, afterConnect.threads, afterConnect.openDescriptors))
+        let shares = loopCPU.sorted { $0.key < $1.key }
+        print(
+            "broadcast: loop CPU "
+                + shares.map { String(format: "%@ %.2f s (%.1f%% of the process)", $0.key, $0.value, $0.value / max(broadcastCPU, 1e-9) * 100) }
+                .joined(separator: ", ")
+                + (shares.count > 1
+                    ? String(format: "; busiest/quietest %.2f", (shares.map(\.value).max() ?? 0) / max(shares.map(\.value).min() ?? 1, 1e-9))
+                    : ""))
         let liveAtEnd = counters.snapshot.live
         for manager in managers { manager.disconnect() }
         try? await Task.sleep(.seconds(2))

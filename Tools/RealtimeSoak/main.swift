@@ -9,10 +9,12 @@ import BenchmarkSupport
 //       N EventSource streams of soak_server.py's /sse (one event per second each).
 //   RealtimeSoak ws-idle <port> [--connections N] [--seconds S] [--csv PATH]
 //       N idle WebSocket connections to soak_server.py's /ws, each with a task in receive().
-//   RealtimeSoak broadcast <port> [--clients N] [--seconds S] [--idle-seconds I] [--csv PATH]
+//   RealtimeSoak broadcast <port> [--clients N] [--seconds S] [--idle-seconds I] [--loops L] [--csv PATH]
 //       N SocketManagers over WebSocket against soak_broadcast_server.py: I seconds idle
 //       (heartbeats only), then one broadcast to all every second, S times; prints events
-//       lost, delivery latency p50/p99, memory per client and the CPU while idle.
+//       lost, delivery latency p50/p99, memory per client, the CPU while idle and per event,
+//       and each event loop's CPU. The managers share an EventLoopGroup of L loops (0: the
+//       process default, one loop per core).
 //
 // Every mode samples resident memory, threads and open descriptors once a second into the CSV
 // (`seconds,rss_kib,threads,fds,live,operations,failures`) and prints a summary line.
@@ -52,7 +54,8 @@ case "sse":
     status = await EventSourceSoak(port: port, streams: option("streams", 1000)).run(seconds: seconds, csv: csv)
 case "broadcast":
     status = await BroadcastSoak(
-        port: port, clients: option("clients", 10_000), broadcasts: seconds, idleSeconds: option("idle-seconds", 10)
+        port: port, clients: option("clients", 10_000), broadcasts: seconds, idleSeconds: option("idle-seconds", 10),
+        loops: option("loops", 0)
     ).run(csv: csv)
 case "ws-idle":
     status = await IdleWebSocketSoak(port: port, connections: option("connections", 10_000)).run(seconds: seconds, csv: csv)

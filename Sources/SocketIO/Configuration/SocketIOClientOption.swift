@@ -174,6 +174,21 @@ public enum SocketIOClientOption: ClientOption {
     /// the ack comes or the connection is lost. Not in socket.io-client-swift.
     case ackTimeout(Double)
 
+    /// The event loops the native transport runs the manager's connections on (Linux; the
+    /// `.native` transport). A manager takes one loop of the group when it is made, and its
+    /// engines' connections, their reads and writes, its timers (heartbeats, ack deadlines,
+    /// reconnect tries) and the packet path from the socket to its core run on that loop's
+    /// thread; managers spread over the group's loops in turn. Read once, at the manager's
+    /// `init`. Without it, the process default (``EventLoopGroup/shared``: one loop per core).
+    /// URLSession (Apple platforms, `.urlSession`) runs its own threads and ignores it. Not in
+    /// socket.io-client-swift.
+    ///
+    /// ```swift
+    /// let group = EventLoopGroup(loopCount: 4)
+    /// let managers = urls.map { SocketManager(socketURL: $0, config: [.eventLoopGroup(group)]) }
+    /// ```
+    case eventLoopGroup(EventLoopGroup)
+
     // MARK: Properties
 
     /// The description of this option.
@@ -235,6 +250,8 @@ public enum SocketIOClientOption: ClientOption {
             description = "retries"
         case .ackTimeout:
             description = "ackTimeout"
+        case .eventLoopGroup:
+            description = "eventLoopGroup"
         }
 
         return description
@@ -298,6 +315,8 @@ public enum SocketIOClientOption: ClientOption {
             value = retries
         case .ackTimeout(let seconds):
             value = seconds
+        case .eventLoopGroup(let group):
+            value = group
         }
 
         return value

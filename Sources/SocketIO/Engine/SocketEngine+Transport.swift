@@ -71,19 +71,26 @@ extension SocketEngine {
 
         /// The transports of one engine; the URLSession stack applies what `options` says
         /// about its session (`.sessionDelegate`). `nil` for ``none``.
-        func makeTransports(options: SocketEngineOptions) -> EngineTransports? {
+        ///
+        /// - Parameter eventLoop: the loop the native stack's connections live on (the
+        ///   manager's); by default the next loop of the options' `.eventLoopGroup`, or of the
+        ///   process default.
+        func makeTransports(options: SocketEngineOptions, eventLoop: EventLoop? = nil) -> EngineTransports? {
+            func native() -> EngineTransports {
+                EngineTransports.native(eventLoop: eventLoop ?? (options.eventLoopGroup ?? EventLoopGroup.shared).next())
+            }
             switch self.kind {
             case .custom(let transports):
                 return transports
             case .none:
                 return nil
             case .native:
-                return EngineTransports.native()
+                return native()
             case .urlSession:
                 return EngineTransports.urlSession(sessionDelegate: options.sessionDelegate)
             case .automatic:
                 return Self.automaticIsURLSession
-                    ? EngineTransports.urlSession(sessionDelegate: options.sessionDelegate) : EngineTransports.native()
+                    ? EngineTransports.urlSession(sessionDelegate: options.sessionDelegate) : native()
             }
         }
     }

@@ -2,6 +2,7 @@ public import Dispatch
 package import EngineIOClient
 import EngineIOProtocol
 public import Foundation
+package import RealtimeIO
 import RealtimeSync
 
 #if canImport(FoundationNetworking)
@@ -259,14 +260,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// URLSession stack's session delegate), not from `config` again. A convenience
     /// initializer, so `init(client:url:config:)` stays the one designated initializer that
     /// upstream's subclasses override.
+    ///
+    /// - Parameter eventLoop: the loop the native stack's connections live on (its manager's,
+    ///   so a session stays on one loop); by default the next of `.eventLoopGroup`'s, or of
+    ///   the process default's.
     convenience init(
         client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, stack: Transport,
-        timers: any SocketTimerSource = EventLoopTimerSource.shared
+        timers: any SocketTimerSource = EventLoopTimerSource.shared, eventLoop: EventLoop? = nil
     ) {
         self.init(client: client, url: url, config: config)
-        if case .automatic = stack.kind {
+        if case .automatic = stack.kind, eventLoop == nil {
         } else {
-            self.transports = stack.makeTransports(options: self.state.withLock { $0.options })
+            self.transports = stack.makeTransports(options: self.state.withLock { $0.options }, eventLoop: eventLoop)
         }
         self.timers = timers
     }

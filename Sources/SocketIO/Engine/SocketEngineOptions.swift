@@ -2,6 +2,7 @@ import EngineIOClient
 import EngineIOProtocol
 public import Foundation
 import RealtimeHTTP
+import RealtimeIO
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -37,6 +38,9 @@ struct SocketEngineOptions {
     var compress = false
     var enableSOCKSProxy = false
     var version = SocketIOVersion.three
+    /// `.eventLoopGroup`: the group an engine made by the app takes its loop from (a manager
+    /// hands its engines its own loop instead).
+    var eventLoopGroup: EventLoopGroup?
     /// Derived from the options above and the server's URL by ``apply(_:url:)`` and
     /// ``setConnectParams(_:url:)``.
     private(set) var urlPolling = URL(fileURLWithPath: "/")
@@ -67,6 +71,7 @@ struct SocketEngineOptions {
             case .compress: self.compress = true
             case .enableSOCKSProxy(let enable): self.enableSOCKSProxy = enable
             case .version(let num): self.version = num
+            case .eventLoopGroup(let group): self.eventLoopGroup = group
             default: continue
             }
         }

@@ -1,6 +1,7 @@
 public import Dispatch
 package import EngineIOClient
 public import Foundation
+import RealtimeIO
 import RealtimeSync
 import SocketIOProtocol
 
@@ -63,6 +64,18 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// The manager's one timer source (its core's): ack deadlines of its sockets, reconnect
     /// tries, and the heartbeat of the engines it creates.
     package var timers: any SocketTimerSource { self.core.timers }
+
+    /// The event loop this manager's session lives on (the native stack): its engines'
+    /// connections and its timers; one loop of `.eventLoopGroup`'s group, or of the process
+    /// default's, taken at `init`.
+    let eventLoop: EventLoop
+
+    /// The loop a manager made with `config` takes: the next of its `.eventLoopGroup`'s, or of
+    /// the process default group's.
+    private static func eventLoop(for config: SocketIOClientConfiguration) -> EventLoop {
+        for case .eventLoopGroup(let group) in config { return group.next() }
+        return EventLoopGroup.shared.next()
+    }
 
     // MARK: Properties
 
@@ -211,7 +224,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter socketURL: The url of the socket.io server.
     /// - parameter config: The config for this socket.
     public init(socketURL: URL, config: SocketIOClientConfiguration = []) {
-        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource.shared)
+        self.eventLoop = Self.eventLoop(for: config)
+        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource(eventLoop: self.eventLoop))
         self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
         self.transport = .automatic
@@ -232,7 +246,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
     /// - parameter transport: The HTTP and WebSocket stack (see ``SocketEngine/Transport``);
     ///   `init(socketURL:config:)` uses ``SocketEngine/Transport/automatic``.
     public init(socketURL: URL, config: SocketIOClientConfiguration = [], transport: SocketEngine.Transport) {
-        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource.shared)
+        self.eventLoop = Self.eventLoop(for: config)
+        self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource(eventLoop: self.eventLoop))
         self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
         self.transport = transport
@@ -247,6 +262,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         socketURL: URL, config: SocketIOClientConfiguration, transport: SocketEngine.Transport = .automatic,
         timers: any SocketTimerSource
     ) {
+        self.eventLoop = Self.eventLoop(for: config)
         self.core = SocketConnectionCore(manager: State(config: config), timers: timers)
         self.state = ManagerStateLock(core: self.core)
         self.socketURL = socketURL
@@ -327,7 +343,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             switch plan {
             case .makeEngine(let config, let proxy):
                 let engine = SocketEngine(
-                    client: self, url: self.socketURL, config: config, stack: self.transport, timers: self.timers)
+                    client: self, url: self.socketURL, config: config, stack: self.transport, timers: self.timers,
+                    eventLoop: self.eventLoop)
                 engine.proxy = proxy
                 made = engine
             case .alreadyActive:
