@@ -137,6 +137,26 @@ func sseWorkload(_ name: String, reads: [[UInt8]]) -> Workload {
     }
 }
 
+/// The parser fed from memory it does not own (`feed(_:)` with a pointer): every `data` byte
+/// goes through its data buffer.
+func ssePointerWorkload(_ name: String, input: [UInt8], readSize: Int) -> Workload {
+    Workload(name: name, inputBytes: input.count) {
+        var parser = SSEParser(configuration: .init(maximumLineLength: 1 << 30, maximumEventSize: 1 << 30))
+        var counted = 0
+        input.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let end = min(offset + readSize, raw.count)
+                try? parser.feed(
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<end]),
+                    events: { event in counted += event.data.isEmpty ? 0 : 1 }, { _ in })
+                offset = end
+            }
+        }
+        return counted
+    }
+}
+
 // MARK: - Workloads
 
 let smallText = serverFrames(count: 100_000, payload: 64, opcode: 0x1)
@@ -146,6 +166,7 @@ let contentLength = Array("HTTP/1.1 200 OK\r\nContent-Length: \(16 << 20)\r\n\r\
 let heads = smallResponses(count: 5_000)
 let event = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 56) + Array("\n\n".utf8)
 let events = [[UInt8]](repeating: event, count: 100_000).flatMap { $0 }
+let largeEvent = Array("data: ".utf8) + [UInt8](repeating: UInt8(ascii: "y"), count: (16 << 20) - 8) + Array("\n\n".utf8)
 
 var workloads: [Workload] = [
     webSocketWorkload("ws 64 B text, 64 KiB reads", reads: pieces(smallText, size: 64 << 10), wholeText: true),
@@ -161,6 +182,9 @@ var workloads: [Workload] = [
     httpWorkload("http 1,000 heads, 13 B reads", reads: pieces(Array(heads[0..<(heads.count / 5)]), size: 13), responses: 1_000, countsHeads: true),
     sseWorkload("sse 64 B events, 256 KiB reads", reads: pieces(events, size: 256 << 10)),
     sseWorkload("sse 64 B events, 61 B reads", reads: pieces(events, size: 61)),
+    ssePointerWorkload("sse 64 B events, 64 KiB pointer reads", input: events, readSize: 64 << 10),
+    ssePointerWorkload("sse 16 MiB event, 64 KiB pointer reads", input: largeEvent, readSize: 64 << 10),
+    sseWorkload("sse 16 MiB event, 256 KiB reads", reads: pieces(largeEvent, size: 256 << 10)),
 ]
 if let only { workloads = workloads.filter { $0.name.contains(only) } }
 
