@@ -6,7 +6,7 @@ import PackageDescription
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
 //   RealtimeTime                       the monotonic instant and time amount every layer uses
 //   RealtimeTransport                  the transport seam: protocols and value types
-//   RealtimeEncoding                   sans-I/O base64 and UTF-8 validation, one of each for every codec
+//   RealtimeEncoding                   sans-I/O base64, UTF-8 validation and input byte buffer, one of each for every codec
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
@@ -45,7 +45,7 @@ var targets: [Target] = [
 
     // MARK: Sans-I/O codecs and state machines
 
-    // The one base64 and the one UTF-8 validator of every codec below (depends on nothing).
+    // The one base64, UTF-8 validator and input byte buffer of every codec below (depends on nothing).
     .target(name: "RealtimeEncoding", swiftSettings: strict),
     .target(
         name: "HTTP1Codec", dependencies: ["RealtimeTransport", "RealtimeEncoding", .target(name: "CRealtimeZlib")],
@@ -156,6 +156,7 @@ targets += [
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "HTTP1Codec", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
     tool("EncodingBenchmark", ["RealtimeEncoding", "BenchmarkSupport"]),
+    tool("CodecBenchmark", ["HTTP1Codec", "WebSocketCodec", "SSEProtocol", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
 

@@ -1,3 +1,5 @@
+import RealtimeEncoding
+
 /// An incremental, sans-I/O parser of HTTP/1.x responses (RFC 9112).
 ///
 /// Feed it bytes as they arrive with ``append(_:)-([UInt8])`` and pull events with
@@ -48,7 +50,7 @@ package struct HTTPResponseParser: Sendable {
     }
 
     private let limits: HTTPParserLimits
-    private var buffer = HTTPInputBuffer()
+    private var buffer = InputByteBuffer()
     private var state: State = .head
     private var receivedEOF = false
     /// How far (from the read position) the current line has been searched for LF.
@@ -313,7 +315,7 @@ package struct HTTPResponseParser: Sendable {
     private mutating func nextLine(limit: Int, overflow: HTTPParseError)
         throws(HTTPParseError) -> (length: Int, total: Int)?
     {
-        guard let lineFeed = self.buffer.firstLineFeed(from: self.scanOffset) else {
+        guard let lineFeed = self.buffer.firstIndex(of: UInt8(ascii: "\n"), from: self.scanOffset) else {
             self.scanOffset = self.buffer.count
             if self.buffer.count > limit { throw overflow }
             return nil

@@ -1,3 +1,4 @@
+import RealtimeEncoding
 package import RealtimeTransport
 
 /// The client side of a SOCKS5 `CONNECT` (RFC 1928) with optional username/password
@@ -28,7 +29,7 @@ package struct SOCKS5Handshake: ProxyHandshake {
     private let port: UInt16
     private let credentials: ProxyCredentials?
     private var state: State = .idle
-    private var buffer: [UInt8] = []
+    private var buffer = InputByteBuffer()
 
     package init(host: String, port: UInt16, credentials: ProxyCredentials?) {
         self.host = host
@@ -43,7 +44,7 @@ package struct SOCKS5Handshake: ProxyHandshake {
 
     package mutating func receive(_ bytes: [UInt8]) throws(ProxyHandshakeError) -> ProxyHandshakeStep {
         if case .failed(let error) = self.state { throw error }
-        self.buffer.append(contentsOf: bytes)
+        self.buffer.append(bytes)
         var output: [UInt8] = []
         while true {
             switch self.state {
@@ -54,7 +55,7 @@ package struct SOCKS5Handshake: ProxyHandshake {
             case .awaitingMethod:
                 guard self.buffer.count >= 2 else { return ProxyHandshakeStep(output: output, state: .needMore) }
                 let (version, method) = (self.buffer[0], self.buffer[1])
-                self.buffer.removeFirst(2)
+                self.buffer.consume(2)
                 guard version == 0x05 else { throw self.fail(.protocolError, "not a SOCKS5 proxy (version \(version))") }
                 switch method {
                 case 0x00:
@@ -75,7 +76,7 @@ package struct SOCKS5Handshake: ProxyHandshake {
             case .awaitingAuthStatus:
                 guard self.buffer.count >= 2 else { return ProxyHandshakeStep(output: output, state: .needMore) }
                 let (version, status) = (self.buffer[0], self.buffer[1])
-                self.buffer.removeFirst(2)
+                self.buffer.consume(2)
                 guard version == 0x01 else {
                     throw self.fail(.protocolError, "bad SOCKS5 authentication reply version \(version)")
                 }
@@ -94,8 +95,8 @@ package struct SOCKS5Handshake: ProxyHandshake {
                         .targetRefused, code: Int(code),
                         "the SOCKS5 proxy refused \(self.host):\(self.port): \(Self.meaning(ofReply: code))")
                 }
-                let leftover = Array(self.buffer[length...])
-                self.buffer = []
+                self.buffer.consume(length)
+                let leftover = self.buffer.takeAll()
                 self.state = .established
                 return ProxyHandshakeStep(output: output, state: .established(leftover: leftover))
             }

@@ -41,8 +41,7 @@ package struct WebSocketFrameDecoder: Sendable {
     /// RSV bits an extension negotiated (RSV1 for permessage-deflate); others are errors.
     package var allowsRSV1: Bool
 
-    private var buffer: [UInt8] = []
-    private var readIndex = 0
+    private var buffer = InputByteBuffer()
     private var pendingHeader: Header?
     private var pendingPayload: [UInt8] = []
     private var failed: WebSocketProtocolError?
@@ -54,7 +53,7 @@ package struct WebSocketFrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned inside a frame.
-    package var bufferedByteCount: Int { self.buffer.count - self.readIndex + self.pendingPayload.count }
+    package var bufferedByteCount: Int { self.buffer.count + self.pendingPayload.count }
 
     /// The frame whose payload is still arriving (after ``nextFrame()`` returned `nil`): its
     /// opcode, RSV1 bit, the payload length its header declares and the payload bytes received
@@ -67,16 +66,7 @@ package struct WebSocketFrameDecoder: Sendable {
 
     /// Adds bytes from the wire. Takes `bytes` without copying when nothing is buffered.
     package mutating func append(_ bytes: [UInt8]) {
-        if self.readIndex == self.buffer.count {
-            self.buffer = bytes
-            self.readIndex = 0
-        } else {
-            if self.readIndex > 0 && self.readIndex >= self.buffer.count / 2 {
-                self.buffer.removeSubrange(0..<self.readIndex)
-                self.readIndex = 0
-            }
-            self.buffer.append(contentsOf: bytes)
-        }
+        self.buffer.append(bytes)
     }
 
     /// The next frame as text, when it is a whole message that needs nothing more: a final,
@@ -92,26 +82,26 @@ package struct WebSocketFrameDecoder: Sendable {
     /// decoding a server's frames (``Role/client``).
     package mutating func nextWholeText(maxLength: Int) -> String? {
         guard self.failed == nil, self.pendingHeader == nil, self.role == .client else { return nil }
-        let start = self.readIndex
-        let available = self.buffer.count - start
+        let available = self.buffer.count
         // FIN and the text opcode, no RSV bit; unmasked.
-        guard available >= 2, self.buffer[start] == 0x81, self.buffer[start + 1] & 0x80 == 0 else { return nil }
-        let length7 = Int(self.buffer[start + 1])
+        guard available >= 2, self.buffer[0] == 0x81, self.buffer[1] & 0x80 == 0 else { return nil }
+        let length7 = Int(self.buffer[1])
         let lengthBytes = Self.extendedLengthBytes(length7)
         let headerSize = 2 + lengthBytes
         guard available >= headerSize else { return nil }
-        let value = self.payloadLength(length7, extendedAt: start + 2, bytes: lengthBytes)
+        let value = self.payloadLength(length7, extendedAt: 2, bytes: lengthBytes)
         guard value & (1 << 63) == 0 else { return nil }
         let length = Int(value)
         guard length <= maxLength, length <= self.maxFramePayloadSize, available - headerSize >= length else { return nil }
-        let text = self.buffer.withUnsafeBufferPointer { all -> String? in
-            let payload = UnsafeBufferPointer(rebasing: all[(start + headerSize)..<(start + headerSize + length)])
+        let text = self.buffer.withUnsafeReadableBytes { all -> String? in
+            let payload = UnsafeRawBufferPointer(rebasing: all[headerSize..<(headerSize + length)])
             var validator = UTF8Validator()
-            guard validator.validate(UnsafeRawBufferPointer(payload)), validator.isAtCharacterBoundary else { return nil }
-            return String(decoding: payload, as: UTF8.self)
+            guard validator.validate(payload), validator.isAtCharacterBoundary else { return nil }
+            // Typed, so that the string is made from contiguous UTF-8 in one step.
+            return String(decoding: payload.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         }
         guard let text else { return nil }
-        self.consume(headerSize + length)
+        self.buffer.consume(headerSize + length)
         return text
     }
 
@@ -130,8 +120,7 @@ package struct WebSocketFrameDecoder: Sendable {
             return try self.decodeStep()
         } catch {
             self.failed = error
-            self.buffer = []
-            self.readIndex = 0
+            self.buffer.removeAll()
             self.pendingPayload = []
             throw error
         }
@@ -145,12 +134,12 @@ package struct WebSocketFrameDecoder: Sendable {
             guard let parsed = try self.parseHeader() else { return nil }
             header = parsed
         }
-        let available = self.buffer.count - self.readIndex
+        let available = self.buffer.count
         let missing = header.payloadLength - self.pendingPayload.count
         if self.pendingHeader == nil && available >= missing {
-            // Whole payload already here: one copy, straight out of the input.
-            var payload = Array(self.buffer[self.readIndex..<(self.readIndex + missing)])
-            self.consume(missing)
+            // Whole payload already here: one copy, straight out of the input (none when the
+            // input holds nothing else).
+            var payload = self.buffer.take(missing)
             if let key = header.maskingKey {
                 payload.withUnsafeMutableBytes { key.apply(to: $0) }
             }
@@ -163,8 +152,8 @@ package struct WebSocketFrameDecoder: Sendable {
         }
         let take = min(available, missing)
         if take > 0 {
-            self.pendingPayload.append(contentsOf: self.buffer[self.readIndex..<(self.readIndex + take)])
-            self.consume(take)
+            self.pendingPayload.append(contentsOf: self.buffer.slice(from: 0, length: take))
+            self.buffer.consume(take)
         }
         guard self.pendingPayload.count == header.payloadLength else { return nil }
         var payload = self.pendingPayload
@@ -182,34 +171,27 @@ package struct WebSocketFrameDecoder: Sendable {
             opcode: header.opcode, payload: payload)
     }
 
-    private mutating func consume(_ count: Int) {
-        self.readIndex += count
-        if self.readIndex == self.buffer.count {
-            self.buffer = []
-            self.readIndex = 0
-        }
-    }
-
     /// How many bytes of extended payload length follow a 7-bit length (RFC 6455 §5.2).
     private static func extendedLengthBytes(_ length7: Int) -> Int {
         length7 == 127 ? 8 : (length7 == 126 ? 2 : 0)
     }
 
     /// The payload length a header declares: its 7-bit length, or the `bytes` (2 or 8) of
-    /// extended length at `index`, big-endian; the caller has checked they are buffered.
-    private func payloadLength(_ length7: Int, extendedAt index: Int, bytes: Int) -> UInt64 {
+    /// extended length at `offset` from the read position, big-endian; the caller has checked
+    /// they are buffered.
+    private func payloadLength(_ length7: Int, extendedAt offset: Int, bytes: Int) -> UInt64 {
         guard bytes > 0 else { return UInt64(length7) }
         var value: UInt64 = 0
-        for offset in 0..<bytes { value = value << 8 | UInt64(self.buffer[index + offset]) }
+        for index in 0..<bytes { value = value << 8 | UInt64(self.buffer[offset + index]) }
         return value
     }
 
-    /// Parses and validates a header at `readIndex`, consuming it; `nil` if incomplete.
+    /// Parses and validates a header at the read position, consuming it; `nil` if incomplete.
     private mutating func parseHeader() throws(WebSocketProtocolError) -> Header? {
-        let available = self.buffer.count - self.readIndex
+        let available = self.buffer.count
         guard available >= 2 else { return nil }
-        let first = self.buffer[self.readIndex]
-        let second = self.buffer[self.readIndex + 1]
+        let first = self.buffer[0]
+        let second = self.buffer[1]
 
         guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else {
             throw .protocolError("reserved opcode 0x\(String(first & 0x0F, radix: 16))")
@@ -236,7 +218,7 @@ package struct WebSocketFrameDecoder: Sendable {
         let headerSize = 2 + lengthBytes + (masked ? 4 : 0)
         guard available >= headerSize else { return nil }
 
-        var index = self.readIndex + 2
+        var index = 2
         let value = self.payloadLength(length7, extendedAt: index, bytes: lengthBytes)
         guard value & (1 << 63) == 0 else {
             throw .protocolError("64-bit payload length with the most significant bit set")
@@ -252,7 +234,7 @@ package struct WebSocketFrameDecoder: Sendable {
                 self.buffer[index], self.buffer[index + 1],
                 self.buffer[index + 2], self.buffer[index + 3])
         }
-        self.consume(headerSize)
+        self.buffer.consume(headerSize)
         return Header(
             fin: fin, rsv1: rsv1, rsv2: rsv2, rsv3: rsv3, opcode: opcode,
             maskingKey: maskingKey, payloadLength: payloadLength)
