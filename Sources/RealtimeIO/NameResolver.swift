@@ -108,6 +108,7 @@ package final class NameResolver: @unchecked Sendable {
         } onCancel: {
             request.complete(.failure(NetworkError(.cancelled, "resolving \(host) was cancelled")))
         }
+        request.resumed()
         return try result.get()
     }
 
@@ -202,21 +203,33 @@ final class ResolutionRequest: Sendable {
         if let early { continuation.resume(returning: early) }
     }
 
+    /// Completes the request: resumes the waiting caller, or keeps the result for it.
+    ///
+    /// The continuation is resumed inside the request's lock, and the resumed caller takes the
+    /// same lock before it goes on (``resumed()``): that orders the resolver thread's `resume`
+    /// before the caller's next frames for ThreadSanitizer, which cannot see the concurrency
+    /// runtime's own ordering (uninstrumented atomics) and reported the caller's reuse of the
+    /// continuation's task memory as a race with `resume`'s read of it (swiftlang/swift#57803's
+    /// pattern, here with the write in the caller's own frame). `resume` only enqueues the
+    /// task; nothing runs under the lock.
     func complete(_ result: Result<[SocketAddress], NetworkError>) {
-        let continuation: UnsafeContinuation<Result<[SocketAddress], NetworkError>, Never>? =
-            self.state.withLock { state in
-                switch state {
-                case .idle:
-                    state = .completedEarly(result)
-                    return nil
-                case .waiting(let continuation):
-                    state = .done
-                    return continuation
-                case .completedEarly, .done:
-                    return nil
-                }
+        self.state.withLock { state in
+            switch state {
+            case .idle:
+                state = .completedEarly(result)
+            case .waiting(let continuation):
+                state = .done
+                continuation.resume(returning: result)
+            case .completedEarly, .done:
+                break
             }
-        continuation?.resume(returning: result)
+        }
+    }
+
+    /// Called by the resumed caller before it goes on: takes the lock ``complete(_:)`` resumed
+    /// it under (see there).
+    func resumed() {
+        self.state.withLock { _ in }
     }
 }
 
