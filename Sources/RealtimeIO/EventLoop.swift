@@ -391,6 +391,7 @@ package final class EventLoop: Sendable {
         var jobs: [UnownedJob] = []
         self.loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
         self.kernelThreadID.store(currentKernelThreadID(), ordering: .relaxed)
+        nameCurrentThread(self.name)
         while true {
             let timeout: Int32? = self.state.withLock { state in
                 if state.shutdownError != nil { return nil }

@@ -49,6 +49,7 @@ package final class NameResolver: @unchecked Sendable {
                 { argument in
                     guard let argument else { return nil }
                     let context = Unmanaged<ResolverThreadContext>.fromOpaque(argument).takeRetainedValue()
+                    nameCurrentThread(context.name)
                     context.resolver.run()
                     return nil
                 }, context.toOpaque())

@@ -17,13 +17,23 @@ import Testing
         let first = SocketManager(socketURL: url, config: [.eventLoopGroup(group), .reconnects(false)], transport: .native)
         let second = SocketManager(socketURL: url, config: [.eventLoopGroup(group), .reconnects(false)], transport: .native)
         #expect(first.eventLoop !== second.eventLoop)
+        var engineLoops: [EventLoop] = []
         for manager in [first, second] {
             #expect((manager.timers as? EventLoopTimerSource)?.eventLoop === manager.eventLoop)
             manager.connect()
             let engine = try #require(manager.engine as? SocketEngine)
             #expect(engine.transports?.eventLoop === manager.eventLoop)
+            engineLoops += engine.transports?.eventLoop.map { [$0] } ?? []
             manager.disconnect()
         }
+        #expect(engineLoops.count == 2 && engineLoops[0] !== engineLoops[1])
+        // Making an engine does not move the group's turn on: a manager made after another
+        // one's engine still takes the other loop.
+        let third = SocketManager(socketURL: url, config: [.eventLoopGroup(group), .reconnects(false)], transport: .native)
+        third.connect()
+        let fourth = SocketManager(socketURL: url, config: [.eventLoopGroup(group), .reconnects(false)], transport: .native)
+        #expect(third.eventLoop !== fourth.eventLoop)
+        third.disconnect()
         // A manager given no group takes a loop of the process default.
         let plain = SocketManager(socketURL: url, config: [.reconnects(false)])
         #expect(!group.contains(plain.eventLoop))

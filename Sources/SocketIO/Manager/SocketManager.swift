@@ -342,8 +342,16 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             }
             switch plan {
             case .makeEngine(let config, let proxy):
+                // The engine is given the manager's loop; without `.eventLoopGroup` in its
+                // config its initializer takes no loop of the group (each would move the
+                // group's turn on, and the managers would not spread over its loops).
+                var engineConfig: SocketIOClientConfiguration = []
+                for option in config {
+                    if case .eventLoopGroup = option { continue }
+                    engineConfig.insert(option)
+                }
                 let engine = SocketEngine(
-                    client: self, url: self.socketURL, config: config, stack: self.transport, timers: self.timers,
+                    client: self, url: self.socketURL, config: engineConfig, stack: self.transport, timers: self.timers,
                     eventLoop: self.eventLoop)
                 engine.proxy = proxy
                 made = engine
