@@ -156,6 +156,7 @@ targets += [
     tool("SSEBenchmark", ["EventSource", "SSEProtocol", "HTTP1Codec", "RealtimeHTTP", "RealtimeTime", "BenchmarkSupport"]),
     tool("SocketIOBenchmark", ["SocketIO", "SocketIOConcurrency", "SocketIOProtocol", "BenchmarkSupport"]),
     tool("EncodingBenchmark", ["RealtimeEncoding", "BenchmarkSupport"]),
+    tool("TimerBenchmark", ["RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
     tool("CodecBenchmark", ["HTTP1Codec", "WebSocketCodec", "SSEProtocol", "BenchmarkSupport"]),
     tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
