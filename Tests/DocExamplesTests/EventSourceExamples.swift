@@ -236,3 +236,16 @@ func eventSourceSettableState(dataTask: EventSource.DataTask, storedId: String) 
         dataTask.readyState = .closed  // the same as cancel()
     }
 }
+
+// MARK: - ThreadingAndDelivery.md (event loops)
+
+func eventSourceOnItsOwnEventLoops(urlRequest: URLRequest) async {
+    let group = EventLoopGroup(loopCount: 1)
+    var eventSource = EventSource()
+    eventSource.eventLoopGroup = group
+    let dataTask = eventSource.dataTask(for: urlRequest)
+    for await event in dataTask.events() {
+        print(event)
+    }
+    await group.shutdown()  // its connections end with .error(URLError(.networkConnectionLost))
+}

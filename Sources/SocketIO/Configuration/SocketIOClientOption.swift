@@ -179,7 +179,7 @@ public enum SocketIOClientOption: ClientOption {
     /// engines' connections, their reads and writes, its timers (heartbeats, ack deadlines,
     /// reconnect tries) and the packet path from the socket to its core run on that loop's
     /// thread; managers spread over the group's loops in turn. Read once, at the manager's
-    /// `init`. Without it, the process default (``EventLoopGroup/shared``: one loop per core).
+    /// `init`. Without it, the process default (`EventLoopGroup.shared`: one loop per core).
     /// URLSession (Apple platforms, `.urlSession`) runs its own threads and ignores it. Not in
     /// socket.io-client-swift.
     ///
