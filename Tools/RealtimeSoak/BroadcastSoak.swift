@@ -92,8 +92,8 @@ struct BroadcastSoak {
         let broadcastCPU = Measure.processCPUSeconds() - broadcastCPUStart
         // The loops' threads (`RTIO-<group>-<loop>`; the resolvers' names go on after that).
         let loopCPU = ThreadCPU.delta(from: loopCPUStart, to: ThreadCPU.seconds(namePrefix: "RTIO-")).filter { entry in
-            entry.value > 0 && entry.key.split(separator: "-").count == 3 && entry.key.split(separator: "-").allSatisfy { !$0.isEmpty }
-                && Int(entry.key.split(separator: "-")[2]) != nil
+            let parts = entry.key.split(separator: "-")
+            return entry.value > 0 && parts.count == 3 && Int(parts[2]) != nil
         }
         let broadcastSeconds = Measure.seconds(MonotonicInstant.now - broadcastStart)
         let result = received.withLock { $0 }

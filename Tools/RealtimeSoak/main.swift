@@ -21,18 +21,11 @@ import BenchmarkSupport
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let options = CommandLineOptions(arguments: arguments)
 
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count,
-        let value = Int(arguments[index + 1])
-    else { return fallback }
-    return value
-}
+func option(_ name: String, _ fallback: Int) -> Int { options.integer(name, fallback) }
 
-func stringOption(_ name: String, _ fallback: String) -> String {
-    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else { return fallback }
-    return arguments[index + 1]
-}
+func stringOption(_ name: String, _ fallback: String) -> String { options.string(name, fallback) }
 
 guard arguments.count >= 2, let port = Int(arguments[1]) else {
     print(

@@ -13,16 +13,10 @@ import BenchmarkSupport
 import RealtimeIO
 import RealtimeTime
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String, _ fallback: Int) -> Int {
-    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count,
-        let value = Int(arguments[index + 1])
-    else { return fallback }
-    return value
-}
-let timerCount = option("timers", 100_000)
-let operations = option("operations", 20_000)
-let samples = option("samples", 7)
+let options = CommandLineOptions()
+let timerCount = options.integer("timers", 100_000)
+let operations = options.integer("operations", 20_000)
+let samples = options.integer("samples", 7)
 
 /// The representation `TimerHeap` replaced: entries sorted by (deadline, sequence).
 struct SortedArrayTimers {
