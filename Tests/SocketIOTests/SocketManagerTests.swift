@@ -32,18 +32,20 @@ import Testing
         let second = try #require(manager.engine as? SocketEngine)
         #expect(first !== second)
         manager.disconnect()
-        // The sockets' halves live in the manager's core; the engines lock its mutex.
+        // The sockets' and the engines' halves live in the manager's core, under its mutex.
         #expect(root.core === manager.core && admin.core === manager.core)
-        for domain in [manager.core.state.domain, first.state.domain, second.state.domain] {
-            #expect(domain === manager.lockDomain)
-        }
+        #expect(first.core === manager.core && second.core === manager.core)
+        #expect(manager.core.state.domain === manager.lockDomain)
+        // Both engines still live (held here): both halves are in the core.
+        #expect(manager.core.state.withLock { $0.engines.count } == 2)
 
         let other = SocketManager(socketURL: url, config: [.reconnects(false), .handleQueue(queue)])
         #expect(other.lockDomain !== manager.lockDomain)
         #expect(other.defaultSocket.core === other.core)
         let client = QuietClient()
         let engineOfAnotherClient = SocketEngine(client: client, url: url, config: [])
-        #expect(engineOfAnotherClient.state.domain == nil)
+        #expect(engineOfAnotherClient.core !== manager.core && engineOfAnotherClient.core !== other.core)
+        #expect(!engineOfAnotherClient.core.belongsToManager)
     }
 
     /// The core keeps each socket's half while the socket lives, and a manager's sockets do

@@ -531,10 +531,19 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             sessionAck = .register(pending, deadline: Session.ackDeadline(afterSeconds: timeout, now: timers.now))
         }
         let slot = self.state.slot
+        // Written in the emit's section: the engine this manager made (its half is in this
+        // core) takes a JSON emit that is sent now in the same section, so the emit costs one.
+        var written: (engine: SocketEngine, packet: SocketPacket, outcome: SocketEngine.WriteOutcome)?
         let decided = self.core.state.withLock { core -> Session.EmitOutcome? in
             wrap(on: core.manager?.options.handleQueue ?? foreign?.queue)
             engine = core.manager?.engine ?? foreign?.engine
-            return decide(&core.sockets[slot])
+            guard let outcome = decide(&core.sockets[slot]) else { return nil }
+            if case .send = outcome.decision, parser == .json, let direct = core.manager?.coreEngine {
+                let packet = SocketPacket.packetFromEmit(data, id: outcome.ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
+                let packets = SocketEngine.packets(packet.packetString, attachments: packet.binary)
+                written = (direct, packet, direct.write(packets, completion: wrappedCompletion, in: &core.engines[direct.state.slot]))
+            }
+            return outcome
         }
         func decide(_ state: inout State) -> Session.EmitOutcome? {
             if retried != nil, state.retryQueue != nil { return nil }
@@ -583,15 +592,26 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return .direct(sent: true, ackID: ackID)
         }
 
+        if let (engine, packet, outcome) = written {
+            self.logEmitting(packet, isAck: isAck)
+            do {
+                try engine.perform(outcome)
+            } catch {
+                engine.refused(error, completion: wrappedCompletion)
+            }
+            return .direct(sent: true, ackID: ackID)
+        }
         let packet = SocketPacket.packetFromEmit(data, id: ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
-        let str = packet.packetString
-
-        DefaultSocketLogger.Logger.log(
-            "Emitting packet type \(packet.type.rawValue), \(str.utf8.count) bytes, " + "\(packet.binary.count) attachments, ack: \(isAck)",
-            type: logType)
-
-        engine?.send(str, withData: packet.binary, completion: wrappedCompletion)
+        self.logEmitting(packet, isAck: isAck)
+        engine?.send(packet.packetString, withData: packet.binary, completion: wrappedCompletion)
         return .direct(sent: true, ackID: ackID)
+    }
+
+    private func logEmitting(_ packet: SocketPacket, isAck: Bool) {
+        DefaultSocketLogger.Logger.log(
+            "Emitting packet type \(packet.type.rawValue), \(packet.packetString.utf8.count) bytes, "
+                + "\(packet.binary.count) attachments, ack: \(isAck)",
+            type: logType)
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.

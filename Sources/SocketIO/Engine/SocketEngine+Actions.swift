@@ -16,12 +16,41 @@ extension SocketEngine {
     // MARK: Driving the machine
 
     /// Feeds one input to the machine of attempt `generation` and performs its actions.
+    ///
+    /// A Socket.IO packet in one message (a WebSocket frame) for the manager that made this
+    /// engine, with nothing being performed: the same section takes the turn and the core's
+    /// step for it (``SocketManager/packetStep(_:in:)``: read, route, run the socket's
+    /// machine), and the step's plan is performed under that turn, so an input another thread
+    /// feeds meanwhile still waits behind it. Two sections per message: this one, and the
+    /// turn's end.
     package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
-        let turn = self.state.withLock { state -> QueuedAction? in
-            guard state.attempt.generation == generation else { return nil }
-            return state.queue(input(&state.attempt.machine), generation: generation)
+        enum Step {
+            case turn(QueuedAction)
+            case stepped(SocketManager, SocketManager.PacketPlan)
         }
-        if let turn { self.perform(turn) }
+        let slot = self.state.slot
+        let subclass = self.deliversThroughOpenMethods
+        let step = self.core.state.withLock { core -> Step? in
+            guard core.engines[slot].attempt.generation == generation else { return nil }
+            let actions = input(&core.engines[slot].attempt.machine)
+            if !subclass, actions.count == 1, case .deliverMessage(let text) = actions[0],
+                !core.engines[slot].turns.isPerforming, let manager = core.engines[slot].coreClient,
+                let message = Self.socketIOPacket(in: text.packet)
+            {
+                _ = core.engines[slot].turns.offer(QueuedAction(work: .machine([]), generation: generation))
+                return .stepped(manager, manager.packetStep({ $0.receive(text: message) }, in: &core))
+            }
+            return core.engines[slot].queue(actions, generation: generation).map(Step.turn)
+        }
+        switch step {
+        case .turn(let turn)?:
+            self.perform(turn)
+        case .stepped(let manager, let plan)?:
+            manager.deliver(plan)
+            self.performQueued()
+        case nil:
+            break
+        }
     }
 
     /// A server error object read from the transport (`EngineServerError`): upstream's
@@ -71,6 +100,12 @@ extension SocketEngine {
     /// are performed here, so the transports see sends in the order the machine produced them.
     func perform(_ turn: QueuedAction) {
         self.perform(queued: turn)
+        self.performQueued()
+    }
+
+    /// Performs what was queued behind this thread's turn, oldest first, and ends the turn
+    /// when nothing is left.
+    private func performQueued() {
         while let batch = self.state.withLock({ $0.turns.nextBatch() }) {
             for queued in batch { self.perform(queued: queued) }
         }

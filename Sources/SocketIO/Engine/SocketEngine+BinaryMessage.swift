@@ -16,14 +16,7 @@ extension SocketEngineSpec {
         do {
             try engine.send(packets: [EnginePacket.binaryMessage(bytes)], completion: completion)
         } catch {
-            completion?()
-            switch error {
-            case .notConnected:
-                DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
-            case .packetTooLarge, .bufferFull:
-                DefaultSocketLogger.Logger.error("\(error.description)", type: SocketEngine.logTypeIO)
-                engine.client?.engineDidError(reason: error.description)
-            }
+            engine.refused(error, completion: completion)
         }
     }
 }

@@ -25,8 +25,10 @@ extension SocketEngine {
         guard self.outboundIsCrowded else { return }
         // Woken with `false`: check again. `true`: room (or not open), or cancelled.
         while !Task.isCancelled {
-            let done = await self.state.suspend(on: \.roomWaiters, cancelled: true) { state in
-                Self.isCrowded(state) ? nil : true
+            // The waiters are in the engine's half of the core's state.
+            let slot = self.state.slot
+            let done = await self.core.state.suspend(on: \.engines[slot].roomWaiters, cancelled: true) { state in
+                Self.isCrowded(state.engines[slot]) ? nil : true
             }
             if done { return }
         }

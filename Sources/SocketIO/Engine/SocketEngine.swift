@@ -15,11 +15,22 @@ public import FoundationNetworking
 /// pieces; here polling runs over the library's HTTP client and WebSocket over its own
 /// RFC 6455 client.
 open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked Sendable {
-    // `@unchecked Sendable`: every mutable field lives in `state`, one `SocketLock` (locking its
-    // client's mutex when the client is a `SocketManager`: one domain per session).
+    // `@unchecked Sendable`: every mutable field lives in `state`, the engine's half of its
+    // `SocketConnectionCore` (its client's, when the client is a `SocketManager`: one lock per
+    // session); `transports` and `timerOverride` are written only by the initializers.
 
     struct State {
-        weak var client: SocketEngineClient?
+        weak var client: SocketEngineClient? {
+            didSet {
+                // Only the manager that made the engine is reached past its open methods.
+                if self.client !== self.coreClient { self.coreClient = nil }
+            }
+        }
+        /// The client when it is the `SocketManager` whose core holds this state and it is not a
+        /// subclass: a WebSocket message takes its core's step in the section that fed the
+        /// engine's machine (``SocketEngine/drive(_:_:)``). Set at `init`, cleared when the
+        /// client changes.
+        weak var coreClient: SocketManager?
         /// The options as set (``SocketEngineOptions``); an attempt uses its own snapshot.
         var options: SocketEngineOptions
         var proxy: SocketProxy?
@@ -102,7 +113,11 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         var client: SocketEngineClient?
     }
 
-    let state: SocketLock<State>
+    /// The session's core: its client's when the client is a `SocketManager`, else its own.
+    let core: SocketConnectionCore
+
+    /// The engine's half of ``core``'s state.
+    let state: EngineStateLock
 
     /// Whether this engine is an instance of a subclass, whose override of upstream's open
     /// `parseEngineMessage(_:)` must see every message: then every message goes through it.
@@ -220,10 +235,15 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// Written only by the initializers, before the engine is shared.
     package final private(set) var transports: EngineTransports?
 
-    /// Where the heartbeat timer comes from (the manager's source).
+    /// Where the heartbeat timer comes from when not the core's (an engine of the app's: its
+    /// connections' loop; tests: their own source).
     ///
     /// Written only by the initializers, before the engine is shared.
-    private(set) var timers: any SocketTimerSource = EventLoopTimerSource.shared
+    private var timerOverride: (any SocketTimerSource)?
+
+    /// Where the heartbeat timer comes from: the manager's source for the engine a
+    /// `SocketManager` makes.
+    var timers: any SocketTimerSource { self.timerOverride ?? self.core.timers }
 
     // MARK: Initializers
 
@@ -238,49 +258,54 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     public init(client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration) {
         var initial = State(options: SocketEngineOptions(url: url))
         initial.client = client
-        // The engine of a `SocketManager` is in the manager's serialization domain (one mutex
-        // for the manager, its engines and its sockets); any other client's has its own.
-        if let manager = client as? SocketManager {
-            self.state = SocketLock(initial, sharing: manager.lockDomain)
-        } else {
-            self.state = SocketLock(initial)
-        }
+        // The engine of a `SocketManager` keeps its half in the manager's core (one lock for
+        // the manager, its engines and its sockets) and lives where the manager does: its
+        // stack, its loop, its timers. Any other client's engine gets a core of its own.
+        let manager = client as? SocketManager
+        if let manager, !manager.deliversThroughOpenMethods { initial.coreClient = manager }
+        self.core = manager?.core ?? SocketConnectionCore(manager: nil, timers: nil)
+        self.state = self.core.register(initial)
         self.url = url
         self.deliversThroughOpenMethods = Self.self != SocketEngine.self
 
         super.init()
 
         setConfigs(config)
-        self.transports = SocketEngine.Transport.automatic.makeTransports(options: self.state.withLock { $0.options })
+        let options = self.state.withLock { $0.options }
+        if let manager {
+            self.transports = manager.transport.makeTransports(options: options, eventLoop: manager.eventLoop)
+        } else {
+            // The next loop of `.eventLoopGroup`'s group, or of the process default's; the
+            // heartbeat on the same loop.
+            self.transports = SocketEngine.Transport.automatic.makeTransports(options: options)
+            self.timerOverride = self.transports?.eventLoop.map { EventLoopTimerSource(eventLoop: $0) }
+        }
     }
 
-    /// Creates an engine over `stack`, with the heartbeat timer from `timers` (the manager's).
+    /// Creates an engine over `stack` instead of the one `init(client:url:config:)` chose,
+    /// with the heartbeat timer from `timers` when given.
     ///
     /// The stack's clients are made from the options as `setConfigs(_:)` parsed them (the
     /// URLSession stack's session delegate), not from `config` again. A convenience
     /// initializer, so `init(client:url:config:)` stays the one designated initializer that
     /// upstream's subclasses override.
-    ///
-    /// - Parameter eventLoop: the loop the native stack's connections live on (its manager's,
-    ///   so a session stays on one loop); by default the next of `.eventLoopGroup`'s, or of
-    ///   the process default's.
     convenience init(
         client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, stack: Transport,
-        timers: any SocketTimerSource = EventLoopTimerSource.shared, eventLoop: EventLoop? = nil
+        timers: (any SocketTimerSource)? = nil
     ) {
         self.init(client: client, url: url, config: config)
-        if case .automatic = stack.kind, eventLoop == nil {
+        if case .automatic = stack.kind {
         } else {
-            self.transports = stack.makeTransports(options: self.state.withLock { $0.options }, eventLoop: eventLoop)
+            self.transports = stack.makeTransports(options: self.state.withLock { $0.options })
         }
-        self.timers = timers
+        if let timers { self.timerOverride = timers }
     }
 
     /// Creates an engine over the given transports (tests and benchmarks inject their own;
     /// `nil`: no transport, every connect fails).
     convenience init(
         client: SocketEngineClient, url: URL, config: SocketIOClientConfiguration, transports: EngineTransports?,
-        timers: any SocketTimerSource = EventLoopTimerSource.shared
+        timers: (any SocketTimerSource)? = nil
     ) {
         self.init(client: client, url: url, config: config, stack: transports.map { .custom($0) } ?? .none, timers: timers)
     }
@@ -306,6 +331,7 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         for task in self.state.withLock({ $0.endings.takeAll() }) {
             task.cancel()
         }
+        self.core.unregister(self.state)
     }
 
     /// How many WebSocket close handshakes of ended attempts still run (for tests).
@@ -451,13 +477,19 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         self.deliverMessage(message, to: self.client)
     }
 
+    /// The Socket.IO packet in an Engine.IO packet that is `4` and an ASCII byte (a Socket.IO
+    /// packet type): the path of every message from the network, found without classifying
+    /// the whole text; `nil` for anything else.
+    static func socketIOPacket(in message: String) -> String? {
+        let utf8 = message.utf8
+        guard utf8.first == UInt8(ascii: "4"), (utf8.dropFirst().first ?? 0) < 0x80 else { return nil }
+        return String(Substring(utf8.dropFirst()))
+    }
+
     /// What `parseEngineMessage(_:)` does, with the client given.
     final func deliverMessage(_ message: String, to client: SocketEngineClient?) {
-        // The path of every message from the network: `4` and an ASCII byte (a Socket.IO
-        // packet type), handed on without classifying the whole text.
-        let utf8 = message.utf8
-        if utf8.first == UInt8(ascii: "4"), (utf8.dropFirst().first ?? 0) < 0x80 {
-            client?.parseEngineMessage(String(Substring(utf8.dropFirst())))
+        if let packet = Self.socketIOPacket(in: message) {
+            client?.parseEngineMessage(packet)
             return
         }
         switch EngineTextMessage(message, version: self.version == .two ? .v3 : .v4) {
@@ -502,20 +534,26 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         do {
             try self.send(msg, withType: type, withData: data, completion: completion)
         } catch {
-            switch error {
-            case .notConnected:
-                DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
-                completion?()
-            case .packetTooLarge, .bufferFull:
-                // The server would drop the whole session over a packet too large (python-engineio
-                // closes the WebSocket or answers the POST with an error), and a full buffer means
-                // the transport does not keep up: refuse this write instead.
-                let reason = error.description
-                DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
-                completion?()
-                let client = self.client
-                client?.engineDidError(reason: reason)
-            }
+            self.refused(error, completion: completion)
+        }
+    }
+
+    /// What ``write(_:withType:withData:completion:)`` does with a write the engine refused:
+    /// the completion runs, and a packet too large or a full buffer is reported to the client.
+    final func refused(_ error: SocketEngineWriteError, completion: (() -> Void)?) {
+        switch error {
+        case .notConnected:
+            DefaultSocketLogger.Logger.log("Tried writing while not connected", type: SocketEngine.logTypeIO)
+            completion?()
+        case .packetTooLarge, .bufferFull:
+            // The server would drop the whole session over a packet too large (python-engineio
+            // closes the WebSocket or answers the POST with an error), and a full buffer means
+            // the transport does not keep up: refuse this write instead.
+            let reason = error.description
+            DefaultSocketLogger.Logger.error("\(reason)", type: SocketEngine.logTypeIO)
+            completion?()
+            let client = self.client
+            client?.engineDidError(reason: reason)
         }
     }
 
@@ -539,9 +577,14 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     package func send(
         _ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil
     ) throws(SocketEngineWriteError) {
+        try self.send(packets: Self.packets(msg, type: type, attachments: data), completion: completion)
+    }
+
+    /// The Engine.IO packets of one write: the message, then its binary attachments.
+    static func packets(_ msg: String, type: SocketEnginePacketType = .message, attachments: [Data]) -> [EnginePacket] {
         var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
-        packets += data.map { EnginePacket.binaryMessage(Array($0)) }
-        try self.send(packets: packets, completion: completion)
+        packets += attachments.map { EnginePacket.binaryMessage(Array($0)) }
+        return packets
     }
 
     /// Writes Engine.IO packets as one write (one completion), as
@@ -549,52 +592,67 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     ///
     /// - Throws: ``SocketEngineWriteError``.
     func send(packets: [EnginePacket], completion: (() -> Void)? = nil) throws(SocketEngineWriteError) {
-        enum Outcome {
-            case queued(QueuedAction?)
-            /// Queued in the WebSocket driver's send queue in the section; the turn to write, if
-            /// the queue made this thread its writer.
-            case write(EngineWebSocketDriver.WriterTurn?, generation: Int)
-            case refused(SocketEngineWriteError)
+        try self.perform(self.state.withLock { self.write(packets, completion: completion, in: &$0) })
+    }
+
+    /// Where a write went, decided in a critical section (``write(_:completion:in:)``) and
+    /// performed after it (``perform(_:)-(WriteOutcome)``).
+    enum WriteOutcome {
+        case queued(QueuedAction?)
+        /// Queued in the WebSocket driver's send queue in the section; the turn to write, if
+        /// the queue made this thread its writer.
+        case write(EngineWebSocketDriver.WriterTurn?, generation: Int)
+        case refused(SocketEngineWriteError)
+    }
+
+    /// A write's section: the checks (open, `maxPayload`, the WebSocket send queue's room),
+    /// the machine's `write`, and the completion's record, in the engine's half of the core's
+    /// state. A socket's emit runs it in its own section (`SocketIOClient.emit`), so an emit
+    /// takes one section, not one in the socket and one here.
+    func write(_ packets: [EnginePacket], completion: (() -> Void)?, in state: inout State) -> WriteOutcome {
+        guard state.connected, !state.closed else { return .refused(.notConnected) }
+        if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
+            return .refused(.packetTooLarge(length: length, limit: limit))
         }
-        let outcome = self.state.withLock { state -> Outcome in
-            guard state.connected, !state.closed else { return .refused(.notConnected) }
-            if let (length, limit) = state.attempt.machine.oversizedPacket(in: packets) {
-                return .refused(.packetTooLarge(length: length, limit: limit))
-            }
-            if state.attempt.machine.currentTransport == .webSocket {
-                // Over an open WebSocket the machine buffers nothing: the bound is the send
-                // queue's (frames waiting behind the write in progress).
-                var bytes = 0
-                for packet in packets { bytes += EngineWebSocketSendQueue.frameLength(of: packet) }
-                do throws(EngineBufferOverflow) {
-                    try state.attempt.webSocket.sendQueue.checkRoom(forBytes: bytes, frames: packets.count)
-                } catch {
-                    return .refused(.bufferFull(error))
-                }
-            }
-            // The machine says which send carries the write (`carriesWrites`); its
-            // completion runs once that send is done.
-            let writeID = completion == nil ? nil : state.attempt.nextWriteID
-            let actions: [EngineClientAction]
+        if state.attempt.machine.currentTransport == .webSocket {
+            // Over an open WebSocket the machine buffers nothing: the bound is the send
+            // queue's (frames waiting behind the write in progress).
+            var bytes = 0
+            for packet in packets { bytes += EngineWebSocketSendQueue.frameLength(of: packet) }
             do throws(EngineBufferOverflow) {
-                actions = try state.attempt.machine.write(packets, writeID: writeID)
+                try state.attempt.webSocket.sendQueue.checkRoom(forBytes: bytes, frames: packets.count)
             } catch {
                 return .refused(.bufferFull(error))
             }
-            if let completion, let writeID {
-                state.attempt.nextWriteID += 1
-                state.attempt.addCompletion(completion, writeID: writeID)
-            }
-            let generation = state.attempt.generation
-            // Nothing of the machine's is being performed or waits, and this write's only work
-            // is frames for the open WebSocket: they go into the driver's send queue here, in
-            // the order the machine produced them, without a turn of their own (the turn's
-            // check for more work would take the lock once more).
-            if !state.turns.isPerforming, let entry = Self.webSocketFramesOnly(actions) {
-                return .write(EngineWebSocketDriver.enqueue(entry, generation: generation, in: &state.attempt), generation: generation)
-            }
-            return .queued(state.queue(actions, generation: generation))
         }
+        // The machine says which send carries the write (`carriesWrites`); its
+        // completion runs once that send is done.
+        let writeID = completion == nil ? nil : state.attempt.nextWriteID
+        let actions: [EngineClientAction]
+        do throws(EngineBufferOverflow) {
+            actions = try state.attempt.machine.write(packets, writeID: writeID)
+        } catch {
+            return .refused(.bufferFull(error))
+        }
+        if let completion, let writeID {
+            state.attempt.nextWriteID += 1
+            state.attempt.addCompletion(completion, writeID: writeID)
+        }
+        let generation = state.attempt.generation
+        // Nothing of the machine's is being performed or waits, and this write's only work
+        // is frames for the open WebSocket: they go into the driver's send queue here, in
+        // the order the machine produced them, without a turn of their own (the turn's
+        // check for more work would take the lock once more).
+        if !state.turns.isPerforming, let entry = Self.webSocketFramesOnly(actions) {
+            return .write(EngineWebSocketDriver.enqueue(entry, generation: generation, in: &state.attempt), generation: generation)
+        }
+        return .queued(state.queue(actions, generation: generation))
+    }
+
+    /// Performs what a write's section decided, with no lock held.
+    ///
+    /// - Throws: ``SocketEngineWriteError`` when the section refused the write.
+    func perform(_ outcome: WriteOutcome) throws(SocketEngineWriteError) {
         switch outcome {
         case .queued(let turn):
             if let turn { self.perform(turn) }

@@ -65,44 +65,58 @@ extension SocketManager {
     }
 
     /// One Engine.IO message (text, or a binary attachment) from the engine, on the thread that
-    /// read it, fed to the session machine (`read`), which decodes and reassembles it
-    /// (socket.io-client-swift's rules: a text message while attachments are expected is
-    /// decoded too, at most 16 packets wait); a whole packet then runs through its socket's
-    /// session machine, in the same critical section when the packet is performed on this
-    /// thread (the socket shares the manager's mutex), and its actions are performed
-    /// (``SocketIOClient/receive(networkPacket:direct:actions:)``). Only `[Any]` handlers, ack
-    /// callbacks and client events wait for `handleQueue`.
+    /// read it: the core's step (``packetStep(_:in:)``) in one critical section, then its
+    /// plan (``deliver(_:)``). The engine this manager made takes the step in the section that
+    /// fed its own machine instead (`SocketEngine.drive`), so a WebSocket message costs one
+    /// section up to here.
     func receiveFromEngine(_ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?) {
-        enum Plan {
-            case nothing
-            /// Performed on this thread; the socket's machine ran already when it shares the
-            /// manager's mutex (its actions).
-            case direct(SocketIOClient, SocketIOProtocol.SocketPacket, SocketIOClient.DirectStep?)
-            case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
+        self.deliver(self.core.state.withLock { self.packetStep(read, in: &$0) })
+    }
+
+    /// What the core's step decided for one message, performed after its section.
+    enum PacketPlan {
+        case nothing
+        /// Performed on this thread; the socket's machine ran already when its half is in
+        /// this core (its actions).
+        case direct(SocketIOClient, SocketIOProtocol.SocketPacket, SocketIOClient.DirectStep?)
+        case queued(SocketIOClient, SocketIOProtocol.SocketPacket)
+    }
+
+    /// The core's step for one message, in a critical section of the core: the session
+    /// machine (`read`) decodes and reassembles it (socket.io-client-swift's rules: a text
+    /// message while attachments are expected is decoded too, at most 16 packets wait); a whole
+    /// packet is routed to its socket and, when it is performed on this thread, runs through the
+    /// socket's `NamespaceSessionMachine` in the same section, which also decides who gets it
+    /// (``SocketIOClient/directStep(_:in:)``). Only `[Any]` handlers, ack callbacks and client
+    /// events wait for `handleQueue`.
+    func packetStep(
+        _ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?, in core: inout SocketConnectionCore.State
+    ) -> PacketPlan {
+        switch read(&core.manager!.session) {
+        case .deliver(let packet, let direct)?:
+            guard let socket = core.manager!.nsps[packet.namespace] else { return .nothing }
+            guard direct else { return .queued(socket, packet) }
+            // One critical section from the message to the socket's actions: the socket's
+            // half of the state is in this core (a socket this manager made always is; the
+            // app may put another manager's into `nsps`). A subclass's acks are resolved
+            // by its open `handleAck`, on `handleQueue`.
+            guard socket.core === self.core else { return .direct(socket, packet, nil) }
+            return .direct(socket, packet, socket.directStep(packet, in: &core.sockets[socket.state.slot]))
+        case .rejected(.unexpectedAttachment)?:
+            DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
+        case .rejected(let error)?:
+            DefaultSocketLogger.Logger.error("\(error): invalid packet", type: "SocketParser")
+        case .textIgnored(let bytes)?:
+            // socket.io-msgpack-parser sends every packet as binary; both references refuse text.
+            DefaultSocketLogger.Logger.error("Text message of \(bytes) bytes with the msgpack parser: dropped", type: "SocketParser")
+        default:
+            break
         }
-        let plan = self.core.state.withLock { core -> Plan in
-            switch read(&core.manager!.session) {
-            case .deliver(let packet, let direct)?:
-                guard let socket = core.manager!.nsps[packet.namespace] else { return .nothing }
-                guard direct else { return .queued(socket, packet) }
-                // One critical section from the message to the socket's actions: the socket's
-                // half of the state is in this core (a socket this manager made always is; the
-                // app may put another manager's into `nsps`). A subclass's acks are resolved
-                // by its open `handleAck`, on `handleQueue`.
-                guard socket.core === self.core else { return .direct(socket, packet, nil) }
-                return .direct(socket, packet, socket.directStep(packet, in: &core.sockets[socket.state.slot]))
-            case .rejected(.unexpectedAttachment)?:
-                DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
-            case .rejected(let error)?:
-                DefaultSocketLogger.Logger.error("\(error): invalid packet", type: "SocketParser")
-            case .textIgnored(let bytes)?:
-                // socket.io-msgpack-parser sends every packet as binary; both references refuse text.
-                DefaultSocketLogger.Logger.error("Text message of \(bytes) bytes with the msgpack parser: dropped", type: "SocketParser")
-            default:
-                break
-            }
-            return .nothing
-        }
+        return .nothing
+    }
+
+    /// Performs what ``packetStep(_:in:)`` decided, with no lock held.
+    func deliver(_ plan: PacketPlan) {
         switch plan {
         case .nothing:
             return

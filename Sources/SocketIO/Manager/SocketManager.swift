@@ -41,7 +41,14 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         var config: SocketIOClientConfiguration
         /// The options as parsed from ``config`` and changed by the public setters.
         var options = SocketManagerOptions()
-        var engine: SocketEngineSpec?
+        var engine: SocketEngineSpec? {
+            didSet {
+                if self.engine !== self.coreEngine { self.coreEngine = nil }
+            }
+        }
+        /// ``engine`` when this manager made it (its half is in this core, and it is not a
+        /// subclass): an emit writes to it in the emit's own section.
+        var coreEngine: SocketEngine?
         var nsps: [String: SocketIOClient] = [:]
         /// The session's packets, the bound on the work queued for handlers, reconnection and
         /// the manager's status (`session.status`, the one place it is kept): one machine.
@@ -57,6 +64,12 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
 
     /// The manager's half of ``core``'s state.
     let state: ManagerStateLock
+
+    /// Whether this manager is an instance of a subclass, whose override of upstream's open
+    /// `parseEngineMessage(_:)` must see every message: then its engine hands every message to
+    /// that method instead of taking the core's step in its own section. Decided at `init` from
+    /// the class (Swift cannot tell an override from the inherited method).
+    let deliversThroughOpenMethods: Bool
 
     /// The one mutex of this manager's session (the core's): the engines it makes lock it too.
     var lockDomain: LockDomain { self.core.lockDomain }
@@ -227,6 +240,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         self.eventLoop = Self.eventLoop(for: config)
         self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource(eventLoop: self.eventLoop))
         self.state = ManagerStateLock(core: self.core)
+        self.deliversThroughOpenMethods = Self.self != SocketManager.self
         self.socketURL = socketURL
         self.transport = .automatic
 
@@ -249,6 +263,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         self.eventLoop = Self.eventLoop(for: config)
         self.core = SocketConnectionCore(manager: State(config: config), timers: EventLoopTimerSource(eventLoop: self.eventLoop))
         self.state = ManagerStateLock(core: self.core)
+        self.deliversThroughOpenMethods = Self.self != SocketManager.self
         self.socketURL = socketURL
         self.transport = transport
 
@@ -265,6 +280,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         self.eventLoop = Self.eventLoop(for: config)
         self.core = SocketConnectionCore(manager: State(config: config), timers: timers)
         self.state = ManagerStateLock(core: self.core)
+        self.deliversThroughOpenMethods = Self.self != SocketManager.self
         self.socketURL = socketURL
         self.transport = transport
 
@@ -334,6 +350,7 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 if needsEngine, let engine = made {
                     replaced = state.engine
                     state.engine = engine
+                    state.coreEngine = engine
                     // A backlog left from the last engine holds the new one's reads back too.
                     state.readGate = engine.readGate
                     if state.session.readingPaused { engine.readGate.pause() }
@@ -342,17 +359,8 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
             }
             switch plan {
             case .makeEngine(let config, let proxy):
-                // The engine is given the manager's loop; without `.eventLoopGroup` in its
-                // config its initializer takes no loop of the group (each would move the
-                // group's turn on, and the managers would not spread over its loops).
-                var engineConfig: SocketIOClientConfiguration = []
-                for option in config {
-                    if case .eventLoopGroup = option { continue }
-                    engineConfig.insert(option)
-                }
-                let engine = SocketEngine(
-                    client: self, url: self.socketURL, config: engineConfig, stack: self.transport, timers: self.timers,
-                    eventLoop: self.eventLoop)
+                // Its initializer takes this manager's stack, loop and timers (its client).
+                let engine = SocketEngine(client: self, url: self.socketURL, config: config)
                 engine.proxy = proxy
                 made = engine
             case .alreadyActive:
