@@ -48,6 +48,57 @@ import Testing
         #expect(try await socket.emitWithAck("ack_me", "still here", timeout: 10) == "still here")
     }
 
+    /// The same loop over a socket and a manager of subclasses that override upstream's open
+    /// methods (and call `super`): their packets take the open methods on `handleQueue`, and the
+    /// stream still holds the reading back and gets every event, in order.
+    @Test func subclassesHoldTheReadingBackToo() async throws {
+        final class CountingManager: SocketManager, @unchecked Sendable {
+            let messages = LockedCounter()
+            override func parseEngineMessage(_ msg: String) {
+                self.messages.increment()
+                super.parseEngineMessage(msg)
+            }
+        }
+        final class CountingSocket: SocketIOClient, @unchecked Sendable {
+            let events = LockedCounter()
+            override func handleEvent(_ event: String, data: [Any], isInternalMessage: Bool, withAck ack: Int = -1) {
+                if event == "flood_item" { self.events.increment() }
+                super.handleEvent(event, data: data, isInternalMessage: isInternalMessage, withAck: ack)
+            }
+        }
+        let server = try await TestServer.start("sio_server.py")
+        defer { server.stop() }
+        let mode: Mode = Mode.available.contains(.webSocket) ? .webSocket : .polling
+        var config: SocketIOClientConfiguration = [
+            .log(false), .reconnects(false), .handleQueue(DispatchQueue(label: "SlowConsumerRealServerTests.subclass")),
+        ]
+        for option in mode.options { config.insert(option) }
+        let manager = CountingManager(socketURL: URL(string: "http://127.0.0.1:\(server.port)")!, config: config)
+        let socket = CountingSocket(manager: manager, nsp: "/")
+        manager.nsps["/"] = socket
+        try await socket.connect(timeout: 10)
+        defer { manager.disconnect() }
+
+        let total = 1_000
+        let items = socket.on("flood_item")
+        await socket.emit("flood", total)
+        var received: [Int] = []
+        var sawReadingPaused = false
+        for try await item in items {
+            received.append(item.intValue ?? -1)
+            sawReadingPaused = sawReadingPaused || manager.handleQueueBacklog.readingPaused
+            if received.count == total { break }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        #expect(received == Array(0..<total))
+        #expect(sawReadingPaused, "the stream never held the reading back")
+        #expect(items.droppedCount == 0)
+        // Every event went through both overrides.
+        #expect(socket.events.value == total)
+        #expect(manager.messages.value >= total)
+        #expect(try await socket.emitWithAck("ack_me", "still here", timeout: 10) == "still here")
+    }
+
     /// Two streams of one event, one fast and one slow: the slow one governs (as with TCP), and
     /// both get every event.
     @Test func theSlowestOfTwoStreamsGovernsAndBothGetEverything() async throws {
@@ -99,5 +150,23 @@ import Testing
             if received == total { break }
         }
         #expect(received == total)
+    }
+}
+
+/// A counter the overrides of a test's subclasses bump from `handleQueue` and the reading thread.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() {
+        self.lock.lock()
+        self.count += 1
+        self.lock.unlock()
+    }
+
+    var value: Int {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        return self.count
     }
 }

@@ -16,8 +16,10 @@ import Testing
 ///   writer's finished send, which takes the next batch in the same section;
 /// - so an ack's round trip takes 4: the emit's 2 and the answer's 2.
 ///
-/// Now and then a write finds a turn being performed and takes the turn's path (one section
-/// more): the ceilings allow an average of half a section more per ack.
+/// A write made while the reading thread still holds the turn of a message it delivers (the
+/// ack's waiter emits again from there) queues its frames past that turn, so it takes no more.
+/// The ceiling allows an average of a quarter of a section more per ack, for a write that
+/// finds the machine's actions being performed (a pong, say).
 ///
 /// The events reach a value subscriber (what SocketIOConcurrency's streams register) and the
 /// acks an awaiting waiter (its `emitWithAck`): the paths the async API takes. Heartbeats
@@ -65,7 +67,7 @@ import Testing
         let perAck = Double(domain.acquisitions - beforeAcks) / Double(Self.count)
         print("session lock acquisitions: \(perEvent) per inbound event, \(perAck) per awaited ack (emit + ack)")
         #expect(eventsAndRequest <= 2 * Self.count + 2)
-        #expect(perAck <= 4.5)
+        #expect(perAck <= 4.25)
         #expect(received.values.allSatisfy { $0 == 1 })
     }
 }

@@ -39,6 +39,12 @@ import Testing
         // Both engines still live (held here): both halves are in the core.
         #expect(manager.core.state.withLock { $0.engines.count } == 2)
 
+        // An engine's half goes with the engine.
+        weak var released = first
+        _ = consume first
+        #expect(released == nil)
+        #expect(manager.core.state.withLock { $0.engines.count } == 1)
+
         let other = SocketManager(socketURL: url, config: [.reconnects(false), .handleQueue(queue)])
         #expect(other.lockDomain !== manager.lockDomain)
         #expect(other.defaultSocket.core === other.core)

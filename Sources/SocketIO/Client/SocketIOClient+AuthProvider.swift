@@ -66,9 +66,13 @@ extension SocketIOClient {
                         answer(.failure(error))
                     }
                 }
-                let previous = self?.state.withLock { state -> Task<Void, Never>? in
-                    defer { state.authTask = task }
-                    return state.authTask
+                // Held through the section: the socket's half goes with the socket.
+                guard let self else { return }
+                let previous = withExtendedLifetime(self) {
+                    self.state.withLock { state -> Task<Void, Never>? in
+                        defer { state.authTask = task }
+                        return state.authTask
+                    }
                 }
                 previous?.cancel()
             }, timeoutAfter: timeoutAfter, withHandler: handler)

@@ -533,15 +533,18 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let slot = self.state.slot
         // Written in the emit's section: the engine this manager made (its half is in this
         // core) takes a JSON emit that is sent now in the same section, so the emit costs one.
-        var written: (engine: SocketEngine, packet: SocketPacket, outcome: SocketEngine.WriteOutcome)?
+        var written: (engine: SocketEngine, packet: SocketEncodedPacket, outcome: SocketEngine.WriteOutcome)?
         let decided = self.core.state.withLock { core -> Session.EmitOutcome? in
             wrap(on: core.manager?.options.handleQueue ?? foreign?.queue)
             engine = core.manager?.engine ?? foreign?.engine
             guard let outcome = decide(&core.sockets[slot]) else { return nil }
             if case .send = outcome.decision, parser == .json, let direct = core.manager?.coreEngine {
-                let packet = SocketPacket.packetFromEmit(data, id: outcome.ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
-                let packets = SocketEngine.packets(packet.packetString, attachments: packet.binary)
-                written = (direct, packet, direct.write(packets, completion: wrappedCompletion, in: &core.engines[direct.state.slot]))
+                // `[Any]` to `JSONValue` to the packet's text, without upstream's `SocketPacket`.
+                let packet = SocketPacketEncoder.encode(
+                    Self.protocolPacket(isAck: isAck, namespace: nsp, ackID: outcome.ackID, data: data))
+                written = (
+                    direct, packet, direct.write(packet.enginePackets, completion: wrappedCompletion, in: &core.engines[direct.state.slot])
+                )
             }
             return outcome
         }
@@ -593,7 +596,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
 
         if let (engine, packet, outcome) = written {
-            self.logEmitting(packet, isAck: isAck)
+            self.logEmitting(bytes: packet.text.utf8.count, attachments: packet.attachments.count, isAck: isAck)
             do {
                 try engine.perform(outcome)
             } catch {
@@ -602,16 +605,16 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return .direct(sent: true, ackID: ackID)
         }
         let packet = SocketPacket.packetFromEmit(data, id: ackID ?? -1, nsp: nsp, ack: isAck, checkForBinary: binary)
-        self.logEmitting(packet, isAck: isAck)
-        engine?.send(packet.packetString, withData: packet.binary, completion: wrappedCompletion)
+        let text = packet.packetString
+        self.logEmitting(bytes: text.utf8.count, attachments: packet.binary.count, isAck: isAck)
+        engine?.send(text, withData: packet.binary, completion: wrappedCompletion)
         return .direct(sent: true, ackID: ackID)
     }
 
-    private func logEmitting(_ packet: SocketPacket, isAck: Bool) {
+    private func logEmitting(bytes: Int, attachments: Int, isAck: Bool) {
+        let type: SocketPacket.PacketType = isAck ? (attachments > 0 ? .binaryAck : .ack) : (attachments > 0 ? .binaryEvent : .event)
         DefaultSocketLogger.Logger.log(
-            "Emitting packet type \(packet.type.rawValue), \(packet.packetString.utf8.count) bytes, "
-                + "\(packet.binary.count) attachments, ack: \(isAck)",
-            type: logType)
+            "Emitting packet type \(type.rawValue), \(bytes) bytes, \(attachments) attachments, ack: \(isAck)", type: logType)
     }
 
     /// Call when you wish to tell the server that you've received the event for `ack`.

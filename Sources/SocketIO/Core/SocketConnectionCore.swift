@@ -151,6 +151,9 @@ struct ManagerStateLock: Sendable {
 
 /// One socket's half of its core's state, locked through the core (the `state` of a
 /// `SocketIOClient`).
+///
+/// - Important: The half goes with the socket (its `deinit`): lock it only while the socket
+///   is held.
 struct SocketStateLock: Sendable {
     let core: SocketConnectionCore
     /// Where the socket's half is in ``SocketConnectionCore/State/sockets``.
@@ -169,6 +172,10 @@ struct SocketStateLock: Sendable {
 
 /// One engine's half of its core's state, locked through the core (the `state` of a
 /// `SocketEngine`).
+///
+/// - Important: The half goes with the engine (its `deinit`): lock it only while the engine
+///   is held (`self.state.withLock` in a method; `withExtendedLifetime` in a closure that
+///   captured the engine weakly), as for ``SocketStateLock``.
 struct EngineStateLock: Sendable {
     let core: SocketConnectionCore
     /// Where the engine's half is in ``SocketConnectionCore/State/engines``.
@@ -211,8 +218,10 @@ struct SlotTable<Element> {
         return removed
     }
 
+    /// An object's half. Reach it with mutating calls (`table[slot].step(...)`, `&table[slot]`)
+    /// on a path that runs often: a read may copy the whole half.
     subscript(slot: Int) -> Element {
-        get { self.slots[slot]! }
+        _read { yield self.slots[slot]! }
         set { self.slots[slot] = newValue }
         _modify { yield &self.slots[slot]! }
     }

@@ -31,13 +31,13 @@ extension SocketEngine {
         let slot = self.state.slot
         let subclass = self.deliversThroughOpenMethods
         let step = self.core.state.withLock { core -> Step? in
-            guard core.engines[slot].attempt.generation == generation else { return nil }
-            let actions = input(&core.engines[slot].attempt.machine)
+            // The engine's half is reached by mutating calls only: a read through the slot
+            // table's getter would copy the whole half.
+            guard let actions = core.engines[slot].feed(generation, input) else { return nil }
             if !subclass, actions.count == 1, case .deliverMessage(let text) = actions[0],
-                !core.engines[slot].turns.isPerforming, let manager = core.engines[slot].coreClient,
-                let message = Self.socketIOPacket(in: text.packet)
+                let message = Self.socketIOPacket(in: text.packet),
+                let manager = core.engines[slot].takeTurnForCoreStep(generation: generation)
             {
-                _ = core.engines[slot].turns.offer(QueuedAction(work: .machine([]), generation: generation))
                 return .stepped(manager, manager.packetStep({ $0.receive(text: message) }, in: &core))
             }
             return core.engines[slot].queue(actions, generation: generation).map(Step.turn)
@@ -106,7 +106,7 @@ extension SocketEngine {
     /// Performs what was queued behind this thread's turn, oldest first, and ends the turn
     /// when nothing is left.
     private func performQueued() {
-        while let batch = self.state.withLock({ $0.turns.nextBatch() }) {
+        while let batch = self.state.withLock({ $0.nextBatch() }) {
             for queued in batch { self.perform(queued: queued) }
         }
     }
@@ -295,7 +295,9 @@ extension SocketEngine {
         self.state.withLock { state in
             state.endings.start(kind) { [weak self] id in
                 await operation()
-                self?.state.withLock { $0.endings.ended(id) }
+                // Held through the section: the engine's half goes with the engine.
+                guard let self else { return }
+                withExtendedLifetime(self) { self.state.withLock { $0.endings.ended(id) } }
             }
         }
     }

@@ -38,6 +38,10 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         /// The machine's actions (and server errors), performed by one thread at a time in the
         /// order the machine produced them (see `SocketEngine.perform(_:)`).
         var turns = SerialTurns<QueuedAction>()
+        /// The turn being performed was taken for a core step (``takeTurnForCoreStep(generation:)``)
+        /// and has performed no action of the machine's: its thread only delivers, so a write
+        /// queues its frames past it while nothing waits behind it (`SocketEngine.write`).
+        var turnOnlyDelivers = false
         /// The closes of ended attempts that still run (see `SocketEngine.release(_:)`),
         /// cancelled when the engine is deinitialized.
         var endings = EngineEndingTasks()
@@ -54,6 +58,42 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
         mutating func queue(_ actions: [EngineClientAction], generation: Int) -> QueuedAction? {
             guard !actions.isEmpty else { return nil }
             return self.turns.offer(QueuedAction(work: .machine(actions), generation: generation, client: self.client))
+        }
+
+        /// Feeds one input to the machine of attempt `generation`; `nil` when that attempt is
+        /// gone.
+        mutating func feed(
+            _ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]
+        ) -> [EngineClientAction]? {
+            guard self.attempt.generation == generation else { return nil }
+            return input(&self.attempt.machine)
+        }
+
+        /// Takes the turn for a message whose core step runs in this section
+        /// (``SocketEngine/drive(_:_:)``): only when nothing is being performed (so nothing
+        /// queued before it is overtaken) and the client is ``coreClient``.
+        ///
+        /// - Returns: the manager to take the step, holding the turn until
+        ///   ``SerialTurns/nextBatch()`` ends it; `nil` (nothing taken) otherwise.
+        mutating func takeTurnForCoreStep(generation: Int) -> SocketManager? {
+            guard !self.turns.isPerforming, let manager = self.coreClient else { return nil }
+            _ = self.turns.offer(QueuedAction(work: .machine([]), generation: generation))
+            self.turnOnlyDelivers = true
+            return manager
+        }
+
+        /// The performer's next batch (``SerialTurns/nextBatch()``); from here on it performs
+        /// the machine's actions, or its turn ended.
+        mutating func nextBatch() -> [QueuedAction]? {
+            self.turnOnlyDelivers = false
+            return self.turns.nextBatch()
+        }
+
+        /// Whether a write's frames may go into the WebSocket send queue in the write's own
+        /// section: no action of the machine's is being performed or waits to be, so they
+        /// overtake nothing.
+        var writesPastTurns: Bool {
+            !self.turns.isPerforming || (self.turnOnlyDelivers && self.turns.queuedCount == 0)
         }
 
         // Derived from the attempt's protocol machine, not stored beside it.
@@ -639,11 +679,12 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
             state.attempt.addCompletion(completion, writeID: writeID)
         }
         let generation = state.attempt.generation
-        // Nothing of the machine's is being performed or waits, and this write's only work
-        // is frames for the open WebSocket: they go into the driver's send queue here, in
-        // the order the machine produced them, without a turn of their own (the turn's
-        // check for more work would take the lock once more).
-        if !state.turns.isPerforming, let entry = Self.webSocketFramesOnly(actions) {
+        // Nothing of the machine's is being performed or waits (a turn that only delivers a
+        // message does not count), and this write's only work is frames for the open
+        // WebSocket: they go into the driver's send queue here, in the order the machine
+        // produced them, without a turn of their own (the turn's check for more work would
+        // take the lock once more).
+        if state.writesPastTurns, let entry = Self.webSocketFramesOnly(actions) {
             return .write(EngineWebSocketDriver.enqueue(entry, generation: generation, in: &state.attempt), generation: generation)
         }
         return .queued(state.queue(actions, generation: generation))
