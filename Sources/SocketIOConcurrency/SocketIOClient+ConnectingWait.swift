@@ -18,7 +18,8 @@ extension SocketIOClient {
     ///
     /// - Returns: `true` when the socket is connected at the end of the wait.
     func waitWhileConnecting(timeout: TimeInterval?) async -> Bool {
-        guard self.status == .connecting, !self.keepsEmitsWhileConnecting else { return self.status == .connected }
+        let (status, keepsEmits) = self.emitReadiness
+        guard status == .connecting, !keepsEmits else { return status == .connected }
         let operation = PendingSocketOperation<Void>(socket: self)
         _ = await operation.run { operation in
             operation.register { socket in

@@ -112,7 +112,8 @@ extension SocketIOClient {
         guard !Task.isCancelled else { throw .cancelled }
         // The ack's own wait: what is left of `timeout` after a wait for the connection.
         var ackWait = timeout
-        if self.status == .connecting, !self.keepsEmitsWhileConnecting {
+        var readiness = self.emitReadiness
+        if readiness.status == .connecting, !readiness.keepsEmits {
             // socket.io-client's rule: an emit made while the socket connects waits for it,
             // within the call's timeout.
             let start = DispatchTime.now()
@@ -120,8 +121,9 @@ extension SocketIOClient {
             guard !Task.isCancelled else { throw .cancelled }
             guard connected else { throw .notConnected(event: event) }
             ackWait = secondsLeft(of: timeout, since: start)
+            readiness = self.emitReadiness
         }
-        guard self.status == .connected || self.keepsEmitsWhileConnecting else { throw .notConnected(event: event) }
+        guard readiness.status == .connected || readiness.keepsEmits else { throw .notConnected(event: event) }
         // One entry in the socket's ack table settles the wait: the ack, the deadline (the
         // manager's timer source) or the socket's disconnect; no handler, no second timer.
         let ack: OnAckCallback = self.emitWithAck(event, with: items)

@@ -43,9 +43,17 @@ extension SocketIOClient {
     /// `true` while the socket connects or reconnects with a `.sendBuffer`: an emit now is
     /// kept, not refused.
     package var keepsEmitsWhileConnecting: Bool {
-        self.state.withLock { state in
-            state.session.connection.keepsEmits || (state.retryQueue != nil && state.session.connection.status == .connecting)
-        }
+        self.state.withLock { Self.keepsEmits($0) }
+    }
+
+    /// The status and ``keepsEmitsWhileConnecting``, read in one section: what an async emit
+    /// checks before it decides to wait for the connection.
+    package var emitReadiness: (status: SocketIOStatus, keepsEmits: Bool) {
+        self.state.withLock { (SocketIOStatus($0.session.connection.status), Self.keepsEmits($0)) }
+    }
+
+    private static func keepsEmits(_ state: State) -> Bool {
+        state.session.connection.keepsEmits || (state.retryQueue != nil && state.session.connection.status == .connecting)
     }
 
     /// Emits dropped while not connected (socket.io-client's `socket.volatile`); see
