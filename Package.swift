@@ -4,14 +4,14 @@ import PackageDescription
 
 // Layers, bottom to top (see docs/ARCHITECTURE.md):
 //   CRealtimeOpenSSL, CRealtimeZlib    system libraries (Linux links them; Apple uses its own stacks)
-//   RealtimeTime                       the monotonic instant and time amount every layer uses
+//   RealtimeSync                       the package's one lock type (pthread_mutex_t) and wait list
+//   RealtimeTime                       the monotonic instant, time amount and timer source every layer uses
 //   RealtimeTransport                  the transport seam: protocols and value types
 //   RealtimeEncoding                   sans-I/O base64, UTF-8 validation and input byte buffer, one of each for every codec
 //   HTTP1Codec, WebSocketCodec         sans-I/O wire codecs
 //   EngineIOProtocol, SocketIOProtocol sans-I/O protocol codecs and state machines
 //   SSEProtocol                        sans-I/O Server-Sent Events parser
 //   ProxyCodec                         sans-I/O HTTP CONNECT and SOCKS5 handshakes
-//   RealtimeSync                       the package's one lock type (pthread_mutex_t) and wait list
 //   RealtimeIO                         event loop, sockets, DNS, TLS
 //   RealtimeHTTP                       HTTP/1.1 client, WebSocket client, URLSession backend
 //   EngineIOClient                     the Engine.IO client: polling and WebSocket drivers of the machine
@@ -37,8 +37,9 @@ var targets: [Target] = [
     .systemLibrary(name: "CRealtimeOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CRealtimeZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-    // MARK: Time (a monotonic instant and a time amount for every layer; depends on nothing)
-    .target(name: "RealtimeTime", swiftSettings: strict),
+    // MARK: Time (a monotonic instant, a time amount and the one timer mechanism for every
+    // layer: `TimerSource`, its wait, the Dispatch and manual sources; its lock is RealtimeSync's)
+    .target(name: "RealtimeTime", dependencies: ["RealtimeSync"], swiftSettings: strict),
 
     // MARK: The transport seam (protocols and value types)
     .target(name: "RealtimeTransport", dependencies: ["RealtimeTime"], swiftSettings: transport),

@@ -1,3 +1,4 @@
+import RealtimeIO
 import RealtimeSync
 import RealtimeTime
 
@@ -39,6 +40,10 @@ extension EventSource {
             var terminator: Terminator?
             /// The certificates `https` requests trust (``EventSource/security``).
             var security: Security = .default
+            /// Where the task's timers run (the resource timeout, the reconnection delay): the
+            /// loop its native connections use, else one of the process default group
+            /// (``EventSource/Transport/placed(on:)``).
+            var timers: any TimerSource = EventLoopGroup.shared.next()
         }
 
         /// Everything shared between the iterating task and other callers, behind one lock.

@@ -1,6 +1,7 @@
 import Foundation
 package import RealtimeHTTP
 import RealtimeIO
+import RealtimeTime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -51,22 +52,30 @@ extension EventSource {
             Transport(kind: .custom(transport))
         }
 
-        /// This transport with its native client on `group` (a client of its own, with its own
-        /// connection pool); unchanged for URLSession, custom transports and no group (the
-        /// shared native client, on the process default group).
-        func onEventLoopGroup(_ group: EventLoopGroup?) -> Transport {
-            guard let group else { return self }
+        /// This transport placed on `group`, and the timer source of a data task that uses it.
+        ///
+        /// With a group, the native client (``native``, and ``automatic`` where it is built) is
+        /// a client of its own, with its own pool, on one loop of the group (the next in turn):
+        /// the data task's connections, first and reconnections, and its timers (the resource
+        /// timeout, the reconnection delay) share that loop. URLSession, custom transports and no
+        /// group keep the transport (the shared native client is on the process default group),
+        /// and the timers are a loop of the process default group (Dispatch where the native
+        /// stack is not built): a group URLSession ignores never holds a task's timers.
+        func placed(on group: EventLoopGroup?) -> (transport: Transport, timers: any TimerSource) {
+            guard let group else { return (self, EventLoopGroup.shared.next()) }
             switch self.kind {
             case .native:
-                return .custom(HTTPClient(eventLoops: group))
+                let loop = group.next()
+                return (.custom(HTTPClient(eventLoops: loop)), loop)
             case .automatic:
                 #if canImport(Darwin) || REALTIME_NO_NATIVE_STACK
-                return self
+                return (self, EventLoopGroup.shared.next())
                 #else
-                return .custom(AutomaticHTTPTransport(native: HTTPClient(eventLoops: group)))
+                let loop = group.next()
+                return (.custom(AutomaticHTTPTransport(native: HTTPClient(eventLoops: loop))), loop)
                 #endif
             case .urlSession, .custom:
-                return self
+                return (self, EventLoopGroup.shared.next())
             }
         }
 

@@ -89,9 +89,10 @@ public struct EventSource: Sendable {
     /// let task = eventSource.dataTask(for: URLRequest(url: url))
     /// ```
     ///
-    /// Each data task made after it is set opens its connections (the first and every
-    /// reconnection) on the group's loops, taken in turn, and keeps its own pool of them. A
-    /// group of one loop keeps every connection on that loop's thread. Shutting the group down
+    /// Each data task made after it is set takes one loop of the group (data tasks take its
+    /// loops in turn) and keeps its own pool there: its connections (the first and every
+    /// reconnection) and its timers (resource timeout, reconnection delay) run on that loop's
+    /// thread. A group of one loop keeps every connection on that loop's thread. Shutting the group down
     /// ends its tasks' connections with `.error(URLError(.networkConnectionLost))`, and later
     /// connects fail the same way.
     ///
@@ -224,17 +225,19 @@ public struct EventSource: Sendable {
         } else {
             decoder = self.mode == .dataOnly ? .dataOnly : .standard
         }
+        let placed = self.transport.placed(on: self.eventLoopGroup)
         return DataTask(
             urlRequest: urlRequest,
             configuration: DataTask.Configuration(
                 decoder: decoder,
                 timeoutInterval: self.timeoutInterval,
                 reconnectionPolicy: self.reconnectionPolicy,
-                transport: self.transport.onEventLoopGroup(self.eventLoopGroup).proxied(self.proxy),
+                transport: placed.transport.proxied(self.proxy),
                 maximumEventSize: self.maximumEventSize,
                 resourceTimeout: self.timeoutIntervalForResource > 0 && self.timeoutIntervalForResource.isFinite
                     ? EventSourceStateMachine.duration(self.timeoutIntervalForResource) : nil,
                 terminator: self.terminator,
-                security: self.security))
+                security: self.security,
+                timers: placed.timers))
     }
 }

@@ -12,7 +12,9 @@ import SSEProtocol
 /// background task and no unbounded buffer. Events of one chunk are decoded at once and
 /// handed out one by one without locking. The two tasks it may start (a connection attempt
 /// and a reconnection wait) exist only so ``EventSource/DataTask/cancel()`` can stop them
-/// from another task; the driver awaits them and cancels them on every exit path.
+/// from another task; the driver awaits them and cancels them on every exit path. Its timers
+/// (the resource timeout, and the reconnection wait's) are the task's ``TimerSource`` (the
+/// loop its native connections use), and it cancels them on every exit path too.
 ///
 /// - Important: Not `Sendable`: owned by one iterator, used from the iterating task only.
 @usableFromInline
@@ -43,11 +45,14 @@ final class EventStreamDriver {
     private var phase: Phase = .connect(attempt: 0)
     private var activeSource: (any HTTPBodySource)?
     /// Ends the current connection when it outlives the resource timeout.
-    private var resourceTimer: Task<Void, Never>?
+    private var resourceTimer: TimerHandle?
+    /// Where the task's timers run (``EventSource/DataTask/Configuration/timers``).
+    private let timers: any TimerSource
 
     init(task: EventSource.DataTask, extras: EventSource.Extras = []) {
         self.task = task
         self.transport = task.configuration.transport.makeHTTPTransport()
+        self.timers = task.configuration.timers
         self.decoder = EventDecoder(
             kind: task.configuration.decoder,
             maximumEventSize: task.configuration.maximumEventSize,
@@ -164,8 +169,9 @@ final class EventStreamDriver {
             state.resourceTimedOut = false
             return state.connectionNumber
         }
-        self.resourceTimer = Task.detached {
-            guard (try? await Task.sleep(timeout)) != nil else { return }
+        // Short, on the source's thread: it takes the in-flight operation's cancellation under
+        // the task's lock and runs it (cancelling a task or a body source never blocks).
+        self.resourceTimer = self.timers.schedule(at: self.timers.now + timeout) {
             let cancelInFlight = task.state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.connectionNumber == number, !state.machine.isClosed else { return nil }
                 state.resourceTimedOut = true
@@ -405,8 +411,9 @@ final class EventStreamDriver {
     // MARK: - Reconnecting
 
     nonisolated(nonsending) private func wait(_ delay: TimeAmount, attempt: Int) async {
+        let timers = self.timers
         let completed = await self.runCancellable { () async -> Bool in
-            (try? await Task.sleep(delay)) != nil
+            (try? await timers.sleep(for: delay)) != nil
         }
         guard completed == true else {
             if !self.restartRequested || self.task.isCancelled || Task.isCancelled { self.shutDown() }

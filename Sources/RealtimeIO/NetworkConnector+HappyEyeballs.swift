@@ -21,7 +21,7 @@ extension NetworkConnector {
     }
 
     /// Connects to the first address that answers. Attempts start one at a time, each after the
-    /// previous failed or ``connectionAttemptDelay`` passed, and run concurrently; the winner is
+    /// previous failed or ``connectionAttemptDelay`` passed (a timer of `loop`), and run concurrently; the winner is
     /// returned, every other attempt is cancelled and its socket closed. All attempts share
     /// `deadline`, which stays armed on the returned stream (the TLS handshake shares it).
     /// Every attempt's socket is registered with `loop`.
@@ -65,7 +65,9 @@ extension NetworkConnector {
                 if nextIndex < ordered.count {
                     let generation = delayGeneration
                     group.addTask {
-                        try? await Task.sleep(Self.connectionAttemptDelay)
+                        // A timer of the attempts' loop; cancelled with the group, or ended
+                        // early if the loop shuts down (the next attempt then fails at once).
+                        try? await loop.sleep(for: Self.connectionAttemptDelay)
                         return .delayElapsed(generation: generation)
                     }
                 }

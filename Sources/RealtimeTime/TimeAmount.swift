@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// let timeout = TimeAmount.seconds(20) + .milliseconds(500)
-/// try await Task.sleep(timeout)
+/// try await eventLoop.sleep(for: timeout)
 /// ```
 package struct TimeAmount: Sendable, Hashable, Comparable, AdditiveArithmetic, CustomStringConvertible {
     /// The span in nanoseconds; negative spans are allowed (a deadline already past).

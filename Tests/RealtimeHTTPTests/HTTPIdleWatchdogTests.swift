@@ -10,8 +10,16 @@ import Testing
 /// the watchdog's end, nothing of it is left running.
 @Suite(TestTimeLimit.minutes(1)) struct HTTPIdleWatchdogTests {
     final class Target: HTTPIdleTimeoutTarget {
-        let eventLoop = EventLoopGroup.shared.next()
+        let timers: any TimerSource
         let expirations = LockedValue(0)
+
+        /// A target on a loop of the process default group (its timer heap on the native
+        /// stack, Dispatch elsewhere), or on `timers`.
+        init(timers: any TimerSource = EventLoopGroup.shared.next()) {
+            self.timers = timers
+        }
+
+        var expired: Int { self.expirations.withLock { $0 } }
         func idleTimeoutExpired() { self.expirations.withLock { $0 += 1 } }
     }
 
@@ -65,19 +73,82 @@ import Testing
         }
     }
 
-    #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-    @Test func aDroppedWatchdogCancelsItsTimer() throws {
+    // MARK: On a manual clock
+
+    @Test func aDroppedWatchdogCancelsItsTimer() {
+        let clock = ManualTimerSource()
         weak var dropped: HTTPIdleWatchdog?
-        let timer: EventLoop.ScheduledTimer
         do {
             let watchdog = HTTPIdleWatchdog(timeout: .seconds(3_600))
             dropped = watchdog
-            watchdog.beginWait(on: Target())
-            timer = try #require(watchdog.armedTimer)
-            #expect(timer.isScheduled)
+            watchdog.beginWait(on: Target(timers: clock))
+            #expect(clock.scheduledCount == 1)
+            #expect(clock.nextDeadline == clock.now + .seconds(3_600))
         }
         #expect(dropped == nil)
-        #expect(!timer.isScheduled, "the timer outlived its watchdog")
+        #expect(clock.scheduledCount == 0, "the timer outlived its watchdog")
     }
-    #endif
+
+    /// The timer fires at the deadline of a wait still pending: the target is stopped once, and
+    /// nothing is left armed.
+    @Test func aPendingWaitExpiresAtItsDeadline() async {
+        let clock = ManualTimerSource()
+        let watchdog = HTTPIdleWatchdog(timeout: .seconds(30))
+        let target = Target(timers: clock)
+        watchdog.beginWait(on: target)
+        clock.advance(by: .seconds(29))
+        #expect(target.expired == 0)
+        #expect(!watchdog.didTimeOut)
+        clock.advance(by: .seconds(1))
+        let fired = await ProcessResources.eventually { target.expired == 1 }
+        #expect(fired)
+        #expect(watchdog.didTimeOut)
+        let idle = await ProcessResources.eventually { !watchdog.hasPendingWork }
+        #expect(idle)
+        #expect(clock.scheduledCount == 0)
+    }
+
+    /// A wait that ended disarms the timer when it fires; a later wait re-arms for its own
+    /// deadline, measured from its start.
+    @Test func aLaterWaitRearmsForItsOwnDeadline() async {
+        let clock = ManualTimerSource()
+        let watchdog = HTTPIdleWatchdog(timeout: .seconds(10))
+        let target = Target(timers: clock)
+        watchdog.beginWait(on: target)
+        clock.advance(by: .seconds(4))
+        watchdog.endWait()
+        watchdog.beginWait(on: target)  // pending from t+4: its deadline is t+14
+        clock.advance(by: .seconds(6))  // the first timer fires at t+10 and re-arms
+        let rearmed = await ProcessResources.eventually { clock.scheduledCount == 1 && !watchdog.hasDecisionTask }
+        #expect(rearmed)
+        #expect(target.expired == 0)
+        clock.advance(by: .seconds(4))
+        let fired = await ProcessResources.eventually { target.expired == 1 }
+        #expect(fired)
+
+        // A wait that ends before the deadline leaves the timer nothing to do.
+        let quiet = HTTPIdleWatchdog(timeout: .seconds(10))
+        let other = Target(timers: clock)
+        quiet.beginWait(on: other)
+        quiet.endWait()
+        clock.advance(by: .seconds(10))
+        let disarmed = await ProcessResources.eventually { !quiet.hasPendingWork }
+        #expect(disarmed)
+        #expect(clock.scheduledCount == 0)
+        #expect(other.expired == 0)
+        #expect(!quiet.didTimeOut)
+    }
+
+    /// A stop before the deadline cancels the timer: advancing past it runs nothing.
+    @Test func stopCancelsTheTimer() {
+        let clock = ManualTimerSource()
+        let watchdog = HTTPIdleWatchdog(timeout: .seconds(10))
+        let target = Target(timers: clock)
+        watchdog.beginWait(on: target)
+        watchdog.stop()
+        #expect(clock.scheduledCount == 0)
+        clock.advance(by: .seconds(60))
+        #expect(target.expired == 0)
+        #expect(!watchdog.hasPendingWork)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RealtimeIO
+import RealtimeTime
 import TestSupport
 import Testing
 
@@ -59,7 +60,7 @@ import FoundationNetworking
     }
 
     final class Target: HTTPIdleTimeoutTarget {
-        let eventLoop = EventLoopGroup.shared.next()
+        let timers: any TimerSource = EventLoopGroup.shared.next()
         func idleTimeoutExpired() {}
     }
 

@@ -1,5 +1,6 @@
 import HTTP1Codec
 import RealtimeIO
+import RealtimeTime
 
 /// One HTTP/1.1 connection: a byte stream to an origin, used by one exchange at a time and
 /// kept in the pool between exchanges.
@@ -8,6 +9,8 @@ final class HTTPConnection: HTTPIdleTimeoutTarget {
     let origin: HTTPOrigin
     /// The loop the connection lives on: its idle timer is armed there.
     let eventLoop: EventLoop
+
+    var timers: any TimerSource { self.eventLoop }
 
     init(stream: any ByteStream, origin: HTTPOrigin, eventLoop: EventLoop) {
         self.stream = stream

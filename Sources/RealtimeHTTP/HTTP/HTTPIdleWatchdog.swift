@@ -5,8 +5,9 @@ import RealtimeTime
 /// What an ``HTTPIdleWatchdog`` stops when a wait expires: closing it must fail the pending
 /// operation promptly.
 protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
-    /// The loop whose timer watches the target's waits (its connection's).
-    var eventLoop: EventLoop { get }
+    /// Where the timer that watches the target's waits runs: its connection's event loop (the
+    /// loop's timers on the native stack, Dispatch where there is none).
+    var timers: any TimerSource { get }
 
     func idleTimeoutExpired()
 }
@@ -20,17 +21,17 @@ protocol HTTPIdleTimeoutTarget: AnyObject, Sendable {
 /// next one. Time spent while the consumer does not pull (backpressure) is not a wait, so a
 /// healthy stream of any length never times out.
 ///
-/// The timer is one of RealtimeIO's `EventLoop` timers where there is one, on the loop of the
-/// target of the wait that armed it (the connection's: an entry in the loop's timer heap, no
-/// sleeping task, no Dispatch timer, and ``stop()`` removes it so nothing outlives the
-/// exchange; the handle knows its loop, so a re-armed timer may sit on another loop when a
-/// redirect moved the exchange); elsewhere a task that sleeps. The per-operation cost is one lock
-/// and one clock read.
+/// The timer is one of the ``TimerSource`` of the target of the wait that armed it (the
+/// connection's event loop: an entry in the loop's timer heap on the native stack, a Dispatch
+/// timer where there is none; never a sleeping task), and ``stop()`` cancels it so nothing
+/// outlives the exchange; the handle knows its source, so a re-armed timer may sit on another
+/// loop when a redirect moved the exchange. The per-operation cost is one lock and one clock
+/// read.
 ///
-/// The watchdog owns every task it starts: where the timer is the loop's, the short task that
-/// decides a fired timer on the cooperative pool (at most one at a time, since one timer is
-/// armed at a time); elsewhere the sleeping task. It keeps the handle while the task runs,
-/// and ``stop()`` and `deinit` cancel it. The tasks hold the watchdog weakly.
+/// The watchdog owns every task it starts: the short task that decides a fired timer on the
+/// cooperative pool (at most one at a time, since one timer is armed at a time). It keeps the
+/// handle while the task runs, and ``stop()`` and `deinit` cancel it. The timer and the task
+/// hold the watchdog weakly.
 ///
 /// - Important: ``stop()`` must be called when the exchange ends (the owner's `deinit` at
 ///   the latest); it cancels the timer and the task.
@@ -42,19 +43,13 @@ final class HTTPIdleWatchdog: Sendable {
         var stopped = false
         /// A timer is armed (or being armed).
         var armed = false
-        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        var timer: EventLoop.ScheduledTimer?
-        /// The loop of the last wait's target: where the next timer is armed.
-        var loop: EventLoop?
+        var timer: TimerHandle?
+        /// The timers of the last wait's target: where the next timer is armed.
+        var timers: (any TimerSource)?
         /// The task deciding what a fired timer does, while it runs; `id` tells a handle
         /// stored late (after its task already ran) from the current one.
         var decision: (id: UInt64, task: Task<Void, Never>?)?
         var nextDecisionID: UInt64 = 0
-        #else
-        /// The sleeping task, while it runs (`id` as for `decision`).
-        var task: (id: UInt64, task: Task<Void, Never>?)?
-        var nextTaskID: UInt64 = 0
-        #endif
     }
 
     /// What the timer does when it fires.
@@ -83,14 +78,13 @@ final class HTTPIdleWatchdog: Sendable {
     /// the exchange) must not keep its target, which usually owns this watchdog: that
     /// target <-> watchdog cycle kept a whole URLSession transport alive (docs/RELIABILITY.md).
     func beginWait(on target: any HTTPIdleTimeoutTarget) {
-        let now = MonotonicInstant.now
+        let timers = target.timers
+        let now = timers.now
         let arm = self.state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.waitingSince = now
             state.target = target
-            #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-            state.loop = target.eventLoop
-            #endif
+            state.timers = timers
             guard !state.armed, !state.stopped else { return false }
             state.armed = true
             return true
@@ -107,8 +101,7 @@ final class HTTPIdleWatchdog: Sendable {
 
     /// Ends watching; idempotent.
     func stop() {
-        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        let (timer, decision) = self.state.withLock { state -> (EventLoop.ScheduledTimer?, Task<Void, Never>?) in
+        let (timer, decision) = self.state.withLock { state -> (TimerHandle?, Task<Void, Never>?) in
             state.stopped = true
             state.target = nil
             defer { state.timer = nil }
@@ -116,17 +109,9 @@ final class HTTPIdleWatchdog: Sendable {
         }
         timer?.cancel()
         decision?.cancel()
-        #else
-        let task = self.state.withLock { state -> Task<Void, Never>? in
-            state.stopped = true
-            state.target = nil
-            return state.task?.task
-        }
-        task?.cancel()
-        #endif
     }
 
-    /// The timer fired (or the sleeping task woke) at `now`.
+    /// The timer fired at `now` (its source's time).
     private func step(now: MonotonicInstant) -> Step {
         self.state.withLock { state -> Step in
             if state.stopped { return .stop }
@@ -144,12 +129,11 @@ final class HTTPIdleWatchdog: Sendable {
         }
     }
 
-    #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
     private func arm(at deadline: MonotonicInstant) {
-        guard let loop = self.state.withLock({ $0.loop }) else { return }
+        guard let timers = self.state.withLock({ $0.timers }) else { return }
         // Weak: the watchdog's owner (an exchange) decides its lifetime, not the timer. A loop
         // that shuts down fails the connection itself; the timer has nothing left to do.
-        let timer = loop.scheduleTimer(at: deadline) { [weak self] in
+        let timer = timers.schedule(at: deadline) { [weak self] in
             self?.timerFired()
         }
         let lateStop = self.state.withLock { state -> Bool in
@@ -160,24 +144,25 @@ final class HTTPIdleWatchdog: Sendable {
         if lateStop { timer.cancel() }
     }
 
-    /// On the loop thread: starts the task that decides what the timer does.
+    /// On the source's thread (the loop's): starts the task that decides what the timer does.
     ///
     /// Decided on the cooperative pool, not on the loop thread: a read the loop just resumed
     /// must get to run its `endWait()` first (the pool runs jobs in order), or a busy pool
     /// would turn its scheduling delay into a false timeout. Rare: a timer only fires for a
     /// wait that outlived `timeout` or its stale predecessor.
     private func timerFired() {
-        let id = self.state.withLock { state -> UInt64? in
+        let decision = self.state.withLock { state -> (id: UInt64, timers: any TimerSource)? in
             state.timer = nil
-            guard !state.stopped else { return nil }
+            guard !state.stopped, let timers = state.timers else { return nil }
             let id = state.nextDecisionID
             state.nextDecisionID &+= 1
             state.decision = (id, nil)
-            return id
+            return (id, timers)
         }
-        guard let id else { return }
+        guard let decision else { return }
+        let (id, timers) = decision
         let task = Task { [weak self] () -> Void in
-            self?.decide(id, cancelled: Task.isCancelled)
+            self?.decide(id, now: timers.now, cancelled: Task.isCancelled)
         }
         let cancelNow = self.state.withLock { state -> Bool in
             // Stored only while it runs: a task that already decided cleared its entry.
@@ -188,12 +173,12 @@ final class HTTPIdleWatchdog: Sendable {
     }
 
     /// The decision task's body.
-    private func decide(_ id: UInt64, cancelled: Bool) {
+    private func decide(_ id: UInt64, now: MonotonicInstant, cancelled: Bool) {
         self.state.withLock { state in
             if state.decision?.id == id { state.decision = nil }
         }
         guard !cancelled else { return }
-        switch self.step(now: .now) {
+        switch self.step(now: now) {
         case .stop, .disarm:
             break
         case .fire(let target):
@@ -206,50 +191,6 @@ final class HTTPIdleWatchdog: Sendable {
     /// Whether a timer is armed or a decision task runs (for tests).
     var hasPendingWork: Bool { self.state.withLock { $0.timer != nil || $0.decision != nil } }
 
-    /// The armed timer (for tests).
-    var armedTimer: EventLoop.ScheduledTimer? { self.state.withLock { $0.timer } }
-    #else
-    private func arm(at deadline: MonotonicInstant) {
-        let id = self.state.withLock { state -> UInt64 in
-            let id = state.nextTaskID
-            state.nextTaskID &+= 1
-            state.task = (id, nil)
-            return id
-        }
-        let task = Task { [weak self] in
-            var deadline = deadline
-            while !Task.isCancelled {
-                try? await Task.sleep(until: deadline)
-                guard !Task.isCancelled, let self else { break }
-                switch self.step(now: .now) {
-                case .stop, .disarm:
-                    self.taskEnded(id)
-                    return
-                case .fire(let target):
-                    self.taskEnded(id)
-                    target.idleTimeoutExpired()
-                    return
-                case .rearm(let next):
-                    deadline = next
-                }
-            }
-            self?.taskEnded(id)
-        }
-        let lateStop = self.state.withLock { state -> Bool in
-            // Stored only while it runs: a task that already ended cleared its entry.
-            if state.task?.id == id { state.task?.task = task }
-            return state.stopped
-        }
-        if lateStop { task.cancel() }
-    }
-
-    private func taskEnded(_ id: UInt64) {
-        self.state.withLock { state in
-            if state.task?.id == id { state.task = nil }
-        }
-    }
-
-    /// Whether the sleeping task runs (for tests).
-    var hasPendingWork: Bool { self.state.withLock { $0.task != nil } }
-    #endif
+    /// Whether a decision task runs (for tests).
+    var hasDecisionTask: Bool { self.state.withLock { $0.decision != nil } }
 }

@@ -59,7 +59,7 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     private let proxied: LockedValue<ProxiedSessions>
     /// Body bytes queued before the data task is suspended.
     package let bufferLimit: Int
-    /// Where the bridges' idle timers run (native stack only).
+    /// Where the bridges' idle timers run (the loop's timers; Dispatch without the native stack).
     let eventLoop: EventLoop
 
     /// - Parameters:
@@ -68,8 +68,9 @@ package final class URLSessionHTTPTransport: HTTPTransport {
     ///   - sessionDelegate: answers the session's authentication challenges first (upstream's
     ///     `.sessionDelegate`); only its challenge methods are called. (On Linux they come after
     ///     the challenged response's body; see ``URLSessionTransportDelegate/settling(_:bridge:_:)``.)
-    ///   - eventLoop: where the idle timeout's timer runs on the native stack (URLSession does
-    ///     the transfer itself; elsewhere the timer is a sleeping task and this is unused).
+    ///   - eventLoop: where the idle timeout's timer runs (URLSession does the transfer itself):
+    ///     the loop's timers on the native stack; elsewhere the loop is a stand-in whose timers
+    ///     are Dispatch's.
     package init(
         configuration: URLSessionConfiguration = .ephemeral, bufferLimit: Int = 256 * 1024,
         sessionDelegate: (any URLSessionDelegate)? = nil, eventLoop: EventLoop = EventLoopGroup.shared.next()

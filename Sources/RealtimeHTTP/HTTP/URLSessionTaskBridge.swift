@@ -147,8 +147,11 @@ final class URLSessionTaskBridge: HTTPBodySource, HTTPIdleTimeoutTarget {
     /// (tests of the Apple platforms' path pass `true` with a scripted task).
     private let suspendsTask: Bool
 
-    /// The loop whose timer enforces the idle timeout (URLSession runs the transfer itself).
+    /// The loop whose timer enforces the idle timeout (URLSession runs the transfer itself):
+    /// its timer heap on the native stack, Dispatch where there is none.
     let eventLoop: EventLoop
+
+    var timers: any TimerSource { self.eventLoop }
 
     init(
         bufferLimit: Int, idleTimeout: TimeAmount, eventLoop: EventLoop,

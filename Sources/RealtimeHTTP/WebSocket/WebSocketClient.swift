@@ -52,8 +52,8 @@ package final class WebSocketClient: WebSocketTransport {
             proxy: options.proxy.server(for: url))
         let connector = self.connector
         let timeout = options.connectTimeout
-        let started = MonotonicInstant.now
         let loop = self.eventLoops.next()
+        let deadline = loop.now + timeout
 
         let stream: any ByteStream
         do {
@@ -63,27 +63,24 @@ package final class WebSocketClient: WebSocketTransport {
             if error.kind == .connectTimedOut { throw WebSocketError(.timedOut, error.message) }
             throw WebSocketError(error)
         }
-        let remaining = timeout - (MonotonicInstant.now - started)
+        // The rest of the timeout bounds the opening handshake: a timer of the connection's
+        // loop closes the stream at the deadline, which ends the handshake's read or write. The
+        // flag settles whether the timer or the handshake finished first.
         let timedOut = TimeoutFlag()
-        let outcome: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError> = await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    try await Task.sleep(remaining)
-                    timedOut.fire()
-                    stream.close()
-                } catch {}
-            }
-            let result: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError>
-            do throws(WebSocketError) {
-                result = .success(try await Self.handshake(request, over: stream))
-            } catch {
-                result = .failure(error)
-            }
-            group.cancelAll()
-            return result
+        let timer = loop.schedule(at: deadline) {
+            if timedOut.fire() { stream.close() }
         }
-        do {
+        let outcome: Result<(WebSocketHandshakeResponse, [UInt8]), WebSocketError>
+        do throws(WebSocketError) {
+            outcome = .success(try await Self.handshake(request, over: stream))
+        } catch {
+            outcome = .failure(error)
+        }
+        timer.cancel()
+        let inTime = timedOut.disarm()
+        do throws(WebSocketError) {
             let (response, leftover) = try outcome.get()
+            guard inTime else { throw WebSocketError(.timedOut, "opening handshake timed out") }
             let agreement = try response.validate(against: request)
             return WebSocketClientConnection(
                 stream: stream, responseHeaders: response.headers, bufferedBytes: leftover,

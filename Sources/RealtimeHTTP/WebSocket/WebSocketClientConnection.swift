@@ -43,19 +43,22 @@ package final class WebSocketClientConnection: WebSocketConnection {
 
     private let stream: any ByteStream
     private let writer: WebSocketFrameWriter
+    /// The connection's loop's timers (``closeTimeout``); tests may give a manual clock.
+    private let timers: any TimerSource
     private let state: LockedValue<State>
     private static let readSize = 64 * 1024
 
     init(
         stream: any ByteStream, responseHeaders: HTTPHeaders, bufferedBytes: [UInt8],
         maxMessageSize: Int, compression: PerMessageDeflateParameters?, subprotocol: String?,
-        closeTimeout: TimeAmount, eventLoop: EventLoop
+        closeTimeout: TimeAmount, eventLoop: EventLoop, timers: (any TimerSource)? = nil
     ) {
         self.stream = stream
         self.responseHeaders = responseHeaders
         self.compression = compression
         self.subprotocol = subprotocol
         self.closeTimeout = closeTimeout
+        self.timers = timers ?? eventLoop
         var compressor: PerMessageDeflateCompressor?
         var decompressor: PerMessageDeflateDecompressor?
         if let compression {
@@ -224,31 +227,28 @@ package final class WebSocketClientConnection: WebSocketConnection {
     package func close(code: UInt16, reason: String) async {
         let action = self.state.withLock { $0.machine.closeRequested(code: code, reason: reason) }
         let stream = self.stream
-        let timeout = self.closeTimeout
-        let handshakeEnded = await withTaskGroup(of: Void.self, returning: Bool.self) { group in
-            group.addTask {
-                // Bound the close: sending the close frame (behind a write the peer does not
-                // take) and the wait for the server's. Cancelled (the group's cancelAll once
-                // the read side finished, or the closing task cancelled), it closes at once: a
-                // reader or writer elsewhere may be waiting for the peer, and only closing the
-                // stream ends that wait.
-                try? await Task.sleep(timeout)
-                stream.close()
-            }
+        // Bound the close: sending the close frame (behind a write the peer does not take) and
+        // the wait for the server's. A timer of the connection's loop closes the stream at the
+        // deadline, and the closing task's cancellation closes it at once: a reader or writer
+        // elsewhere may be waiting for the peer, and only closing the stream ends that wait.
+        let timer = self.timers.schedule(at: self.timers.now + self.closeTimeout) { stream.close() }
+        let handshakeEnded = await withTaskCancellationHandler { () async -> Bool in
             if case .sendClose(let payload) = action {
                 do throws(NetworkError) {
                     try await self.writer.sendControl(.close, payload: payload)
                 } catch {
-                    group.cancelAll()
+                    timer.cancel()
                     self.closeStream()
                     _ = self.state.withLock { $0.machine.streamEnded(error, cancelled: false) }
                     return false
                 }
             }
             await self.waitForReadSideToFinish()
-            group.cancelAll()
             return true
+        } onCancel: {
+            stream.close()
         }
+        timer.cancel()
         guard handshakeEnded else {
             await self.writer.waitForPendingWrite()
             return
