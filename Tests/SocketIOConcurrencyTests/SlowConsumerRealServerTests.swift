@@ -20,6 +20,23 @@ import Testing
         return (manager, manager.defaultSocket)
     }
 
+    /// Asks the server for `total` events and reads them from `items` at 1 ms each: what
+    /// arrived, and whether the manager paused its reading meanwhile.
+    func floodSlowly<Items: AsyncSequence>(
+        _ socket: SocketIOClient, _ manager: SocketManager, _ items: Items, total: Int
+    ) async throws -> (received: [Int], sawReadingPaused: Bool) where Items.Element == SocketIOClient.Payload {
+        await socket.emit("flood", total)
+        var received: [Int] = []
+        var sawReadingPaused = false
+        for try await item in items {
+            received.append(item.intValue ?? -1)
+            sawReadingPaused = sawReadingPaused || manager.handleQueueBacklog.readingPaused
+            if received.count == total { break }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return (received, sawReadingPaused)
+    }
+
     /// The loop: 1 ms per event, 2,000 events. It lost 85% of them with the old
     /// default (the newest 100 kept); now the manager stops reading while 256 wait.
     @Test(arguments: Mode.available.filter { $0 != .upgrade })
@@ -31,15 +48,7 @@ import Testing
 
         let total = 2_000
         let items = socket.on("flood_item")
-        await socket.emit("flood", total)
-        var received: [Int] = []
-        var sawReadingPaused = false
-        for try await item in items {
-            received.append(item.intValue ?? -1)
-            sawReadingPaused = sawReadingPaused || manager.handleQueueBacklog.readingPaused
-            if received.count == total { break }
-            try await Task.sleep(nanoseconds: 1_000_000)
-        }
+        let (received, sawReadingPaused) = try await self.floodSlowly(socket, manager, items, total: total)
         #expect(received == Array(0..<total))
         #expect(sawReadingPaused, "the stream never held the reading back")
         #expect(items.droppedCount == 0)
@@ -81,15 +90,7 @@ import Testing
 
         let total = 1_000
         let items = socket.on("flood_item")
-        await socket.emit("flood", total)
-        var received: [Int] = []
-        var sawReadingPaused = false
-        for try await item in items {
-            received.append(item.intValue ?? -1)
-            sawReadingPaused = sawReadingPaused || manager.handleQueueBacklog.readingPaused
-            if received.count == total { break }
-            try await Task.sleep(nanoseconds: 1_000_000)
-        }
+        let (received, sawReadingPaused) = try await self.floodSlowly(socket, manager, items, total: total)
         #expect(received == Array(0..<total))
         #expect(sawReadingPaused, "the stream never held the reading back")
         #expect(items.droppedCount == 0)

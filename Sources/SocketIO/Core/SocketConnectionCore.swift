@@ -61,30 +61,18 @@ final class SocketConnectionCore: @unchecked Sendable {
         self.timerSource = timers
     }
 
-    /// Adds a socket's half; the socket's ``SocketStateLock`` reaches it by the returned slot.
-    func register(_ socket: SocketIOClient.State) -> SocketStateLock {
-        let slot = self.state.withLock { $0.sockets.insert(socket) }
-        return SocketStateLock(core: self, slot: slot)
+    /// Adds an engine's or a socket's half (its `init`); its ``CoreStateLock`` reaches it by
+    /// the slot it was given.
+    func register<Half: SlottedCoreHalf>(_ half: Half) -> CoreStateLock<Half> {
+        let slot = self.state.withLock { $0[keyPath: Half.table].insert(half) }
+        return CoreStateLock(core: self, slot: slot)
     }
 
-    /// Removes a socket's half (its `deinit`).
-    func unregister(_ lock: SocketStateLock) {
+    /// Removes an engine's or a socket's half (its `deinit`).
+    func unregister<Half: SlottedCoreHalf>(_ lock: CoreStateLock<Half>) {
         // Taken out in the section and released after it: the state may hold the last
         // reference to objects whose `deinit` locks again.
-        let removed = self.state.withLock { $0.sockets.remove(lock.slot) }
-        withExtendedLifetime(removed) {}
-    }
-
-    /// Adds an engine's half; the engine's ``EngineStateLock`` reaches it by the returned slot.
-    func register(_ engine: SocketEngine.State) -> EngineStateLock {
-        let slot = self.state.withLock { $0.engines.insert(engine) }
-        return EngineStateLock(core: self, slot: slot)
-    }
-
-    /// Removes an engine's half (its `deinit`), released after the section as
-    /// ``unregister(_:)-(SocketStateLock)`` does.
-    func unregister(_ lock: EngineStateLock) {
-        let removed = self.state.withLock { $0.engines.remove(lock.slot) }
+        let removed = self.state.withLock { $0[keyPath: Half.table].remove(lock.slot) }
         withExtendedLifetime(removed) {}
     }
 
@@ -133,62 +121,82 @@ final class SocketConnectionCore: @unchecked Sendable {
     }
 }
 
-/// The manager's half of its core's state, locked through the core (the `state` of a
-/// `SocketManager`).
-struct ManagerStateLock: Sendable {
-    let core: SocketConnectionCore
+/// A half of a core's state: the manager's, an engine's or a socket's, and where it sits in
+/// the core's value.
+protocol SocketCoreHalf {
+    /// Runs `body` on the half at `slot` of `core` (the manager's half has no slot).
+    static func withHalf<Result, Failure: Error>(
+        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+    ) throws(Failure) -> Result
+}
 
-    /// Runs `body` with the manager's half, in one critical section of the core.
+/// One object's half of its core's state, locked through the core: the `state` of a
+/// `SocketManager` (``ManagerStateLock``), a `SocketEngine` (``EngineStateLock``) or a
+/// `SocketIOClient` (``SocketStateLock``).
+///
+/// - Important: An engine's or a socket's half goes with its object (its `deinit`): lock it
+///   only while the object is held (`self.state.withLock` in a method; `withExtendedLifetime`
+///   in a closure that captured the object weakly).
+struct CoreStateLock<Half: SocketCoreHalf>: Sendable {
+    let core: SocketConnectionCore
+    /// Where the half is in its table of ``SocketConnectionCore/State`` (0 for the manager's).
+    let slot: Int
+
+    init(core: SocketConnectionCore, slot: Int = 0) {
+        self.core = core
+        self.slot = slot
+    }
+
+    /// Runs `body` with the half, in one critical section of the core.
     @inline(__always)
-    func withLock<Result, Failure: Error>(
-        _ body: (inout SocketManager.State) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
+    func withLock<Result, Failure: Error>(_ body: (inout Half) throws(Failure) -> Result) throws(Failure) -> Result {
         try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
-            try body(&state.manager!)
+            try Half.withHalf(in: &state, slot: self.slot, body)
         }
     }
 }
 
-/// One socket's half of its core's state, locked through the core (the `state` of a
-/// `SocketIOClient`).
-///
-/// - Important: The half goes with the socket (its `deinit`): lock it only while the socket
-///   is held.
-struct SocketStateLock: Sendable {
-    let core: SocketConnectionCore
-    /// Where the socket's half is in ``SocketConnectionCore/State/sockets``.
-    let slot: Int
+/// The manager's half, locked through its core (the `state` of a `SocketManager`).
+typealias ManagerStateLock = CoreStateLock<SocketManager.State>
+/// An engine's half, locked through its core (the `state` of a `SocketEngine`).
+typealias EngineStateLock = CoreStateLock<SocketEngine.State>
+/// A socket's half, locked through its core (the `state` of a `SocketIOClient`).
+typealias SocketStateLock = CoreStateLock<SocketIOClient.State>
 
-    /// Runs `body` with the socket's half, in one critical section of the core.
+extension SocketManager.State: SocketCoreHalf {
     @inline(__always)
-    func withLock<Result, Failure: Error>(
-        _ body: (inout SocketIOClient.State) throws(Failure) -> Result
+    static func withHalf<Result, Failure: Error>(
+        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
-            try body(&state.sockets[self.slot])
-        }
+        try body(&core.manager!)
     }
 }
 
-/// One engine's half of its core's state, locked through the core (the `state` of a
-/// `SocketEngine`).
-///
-/// - Important: The half goes with the engine (its `deinit`): lock it only while the engine
-///   is held (`self.state.withLock` in a method; `withExtendedLifetime` in a closure that
-///   captured the engine weakly), as for ``SocketStateLock``.
-struct EngineStateLock: Sendable {
-    let core: SocketConnectionCore
-    /// Where the engine's half is in ``SocketConnectionCore/State/engines``.
-    let slot: Int
+/// A half the core keeps one of per object, in a slot table: an engine's or a socket's.
+protocol SlottedCoreHalf: SocketCoreHalf {
+    /// The core's table of such halves.
+    static var table: WritableKeyPath<SocketConnectionCore.State, SlotTable<Self>> { get }
+}
 
-    /// Runs `body` with the engine's half, in one critical section of the core.
+extension SocketEngine.State: SlottedCoreHalf {
+    static var table: WritableKeyPath<SocketConnectionCore.State, SlotTable<Self>> { \.engines }
+
     @inline(__always)
-    func withLock<Result, Failure: Error>(
-        _ body: (inout SocketEngine.State) throws(Failure) -> Result
+    static func withHalf<Result, Failure: Error>(
+        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
-            try body(&state.engines[self.slot])
-        }
+        try body(&core.engines[slot])
+    }
+}
+
+extension SocketIOClient.State: SlottedCoreHalf {
+    static var table: WritableKeyPath<SocketConnectionCore.State, SlotTable<Self>> { \.sockets }
+
+    @inline(__always)
+    static func withHalf<Result, Failure: Error>(
+        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(&core.sockets[slot])
     }
 }
 
