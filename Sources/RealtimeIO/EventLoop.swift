@@ -374,6 +374,14 @@ package final class EventLoop: Sendable {
         if mustWake { self.wakeUp() }
     }
 
+    /// Whether ``async(on:_:)`` holds a turn's work to its end (the default); `false` hands each
+    /// item over at once, as before it existed (the broadcast soak's A/B, `--no-handoff-batching`).
+    package static var batchesHandoffs: Bool {
+        get { Self.handoffBatching.load(ordering: .relaxed) }
+        set { Self.handoffBatching.store(newValue, ordering: .relaxed) }
+    }
+    private static let handoffBatching = Atomic<Bool>(true)
+
     /// Runs `work` on `queue`, with `queue.async`; from a job running on this loop's thread,
     /// at the end of the loop's turn instead, with the rest of the work the turn's jobs hand to
     /// the same queue, in one `async`.
@@ -385,7 +393,7 @@ package final class EventLoop: Sendable {
     /// timer and no later readiness edge comes before it. From a timer's callback or any other
     /// thread, the work goes at once.
     package func async(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        if self.isCurrentThread {
+        if self.isCurrentThread && Self.handoffBatching.load(ordering: .relaxed) {
             let held = self.state.withLock { state -> Bool in
                 guard state.handoffs != nil else { return false }
                 state.handoffs!.add(work, for: queue)
