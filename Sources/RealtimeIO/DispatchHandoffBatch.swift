@@ -51,6 +51,12 @@ package struct DispatchHandoffBatch {
 
 #if !(canImport(Glibc) && !REALTIME_NO_NATIVE_STACK)
 extension EventLoop {
+    /// Without the native stack nothing is held: always `false`, and setting it does nothing.
+    package static var batchesHandoffs: Bool {
+        get { false }
+        set {}
+    }
+
     /// Runs `work` on `queue`. Without the native stack a loop has no thread and no turns:
     /// at once, with `queue.async`.
     package func async(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
