@@ -159,7 +159,7 @@ targets += [
     tool("EncodingBenchmark", ["RealtimeEncoding", "BenchmarkSupport"]),
     tool("TimerBenchmark", ["RealtimeIO", "RealtimeTime", "BenchmarkSupport"]),
     tool("CodecBenchmark", ["HTTP1Codec", "WebSocketCodec", "SSEProtocol", "BenchmarkSupport"]),
-    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
+    tool("RealtimeSoak", ["SocketIO", "EventSource", "RealtimeHTTP", "RealtimeIO", "RealtimeSync", "RealtimeTime", "BenchmarkSupport"]),
 ].compactMap { $0 }
 
 let package = Package(

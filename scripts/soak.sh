@@ -14,7 +14,9 @@
 #   scripts/soak.sh --short    50 clients / 50 streams / 500 connections for 20 s each,
 #                              500 broadcast clients for 10 s
 #   scripts/soak.sh broadcast  the broadcast run alone (BROADCAST_CLIENTS, BROADCAST_SECONDS,
-#                              BROADCAST_LOOPS: the managers' event-loop group, 0 = one loop per core)
+#                              BROADCAST_LOOPS: the managers' event-loop group, 0 = one loop per core;
+#                              BROADCAST_NO_HANDOFF_BATCHING=1: each handler item handed to its
+#                              queue at once instead of once per loop turn, for an A/B)
 #   scripts/soak.sh scale      the broadcast run with 10,000 clients on 1 loop and on 2, then on
 #                              2 loops with 1,000 and 100 clients (each loop's CPU, CPU per event)
 set -euo pipefail
@@ -71,7 +73,7 @@ run_broadcast() {
     echo "broadcast server: python-socketio (no ../shared/node-sio, or BROADCAST_SERVER=python)"
   fi
   "$SOAK" broadcast "$PORT" --clients "$BROADCAST_CLIENTS" --seconds "$BROADCAST_SECONDS" --idle-seconds 10 \
-    --loops "${BROADCAST_LOOPS:-0}" --csv "$OUT/broadcast.csv" || status=1
+    --loops "${BROADCAST_LOOPS:-0}" ${BROADCAST_NO_HANDOFF_BATCHING:+--no-handoff-batching} --csv "$OUT/broadcast.csv" || status=1
   stop_server
 }
 if [ "${1:-}" = "broadcast" ]; then

@@ -2,6 +2,7 @@
 package import RealtimeTime
 import Glibc
 import CRealtimeOpenSSL
+package import Dispatch
 import RealtimeSync
 import Synchronization
 
@@ -145,6 +146,9 @@ package final class EventLoop: Sendable {
         var threadEnded = false
         /// Tasks waiting in ``waitUntilStopped()``.
         var stopWaiters: [UnsafeContinuation<Void, Never>] = []
+        /// While the loop thread runs its turn's jobs: the work they hand to Dispatch queues
+        /// (``async(on:_:)``), given to each queue in one `async` when the jobs are done.
+        var handoffs: DispatchHandoffBatch?
     }
 
     private static let wakeupID: UInt64 = 0
@@ -370,6 +374,36 @@ package final class EventLoop: Sendable {
         if mustWake { self.wakeUp() }
     }
 
+    /// Whether ``async(on:_:)`` holds a turn's work to its end (the default); `false` hands each
+    /// item over at once, as before it existed (the broadcast soak's A/B, `--no-handoff-batching`).
+    package static var batchesHandoffs: Bool {
+        get { Self.handoffBatching.load(ordering: .relaxed) }
+        set { Self.handoffBatching.store(newValue, ordering: .relaxed) }
+    }
+    private static let handoffBatching = Atomic<Bool>(true)
+
+    /// Runs `work` on `queue`, with `queue.async`; from a job running on this loop's thread,
+    /// at the end of the loop's turn instead, with the rest of the work the turn's jobs hand to
+    /// the same queue, in one `async`.
+    ///
+    /// A turn runs the jobs of every socket that had data; handing each one's work to an idle
+    /// serial queue on its own wakes a Dispatch worker per item (the broadcast soak's handlers,
+    /// BENCHMARKS.md). The items of one queue keep their order and run one after another on it;
+    /// no item waits for more than the rest of the turn (the jobs already runnable), so no
+    /// timer and no later readiness edge comes before it. From a timer's callback or any other
+    /// thread, the work goes at once.
+    package func async(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        if self.isCurrentThread && Self.handoffBatching.load(ordering: .relaxed) {
+            let held = self.state.withLock { state -> Bool in
+                guard state.handoffs != nil else { return false }
+                state.handoffs!.add(work, for: queue)
+                return true
+            }
+            if held { return }
+        }
+        queue.async(execute: work)
+    }
+
     /// Runs a job of a task that prefers a loop whose thread ended on the global executor: the
     /// task goes on (and meets its socket's `.eventLoopShutDown`) instead of waiting forever.
     private static func forwardToGlobalExecutor(_ job: UnownedJob) {
@@ -461,11 +495,28 @@ package final class EventLoop: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Runs the queued jobs (swapping the queue out so jobs may enqueue more).
+    /// Runs the queued jobs (swapping the queue out so jobs may enqueue more), then hands the
+    /// work they gave ``async(on:_:)`` to its queues, one `async` per queue.
     private func runJobs(_ jobs: inout [UnownedJob]) {
-        self.state.withLock { swap(&$0.jobs, &jobs) }
+        self.state.withLock { state in
+            swap(&state.jobs, &jobs)
+            if !jobs.isEmpty { state.handoffs = DispatchHandoffBatch() }
+        }
+        guard !jobs.isEmpty else { return }
         for job in jobs { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
         jobs.removeAll(keepingCapacity: true)
+        let batches = self.state.withLock { state in
+            defer { state.handoffs = nil }
+            return state.handoffs?.take() ?? []
+        }
+        for batch in batches {
+            let items = batch.items
+            if items.count == 1 {
+                batch.queue.async(execute: items[0])
+            } else {
+                batch.queue.async { DispatchHandoffBatch.run(items) }
+            }
+        }
     }
 
     /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.

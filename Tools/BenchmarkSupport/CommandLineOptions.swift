@@ -13,6 +13,11 @@ package struct CommandLineOptions {
         return self.arguments[index + 1]
     }
 
+    /// Whether `--name` is given (a flag without a value).
+    package func flag(_ name: String) -> Bool {
+        self.arguments.contains("--\(name)")
+    }
+
     /// The integer after `--name`, or `fallback` when it is missing or not an integer.
     package func integer(_ name: String, _ fallback: Int) -> Int {
         Int(self.string(name, "")) ?? fallback

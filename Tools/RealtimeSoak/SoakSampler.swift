@@ -28,22 +28,29 @@ final class SoakCounters: Sendable {
 /// Writes one CSV row a second while `body` runs, and summarizes the run.
 enum SoakSampler {
     /// Samples every second for `seconds` seconds after `start` and returns the rows.
+    ///
+    /// Each row carries the CPU its own sampling took on the sampler's thread (reading
+    /// `/proc/self/status` and listing `/proc/self/fd`, the counters, the CSV text): the soak's
+    /// own work, which a run can take out of the client's CPU (``Row/samplerCPUSeconds``).
     static func sample(seconds: Int, counters: SoakCounters, csv path: String) async -> [Row] {
         var rows: [Row] = []
         let start = MonotonicInstant.now
         var text = "seconds,rss_kib,threads,fds,live,operations,failures\n"
         for tick in 0...seconds {
             try? await Task.sleep(until: start.advanced(by: .seconds(tick)))
+            // One thread from here to the next suspension: its CPU clock times this row.
+            let cpuStart = Measure.threadCPUSeconds()
             let status = ProcessStatus.read()
             let values = counters.snapshot
-            let row = Row(
+            var row = Row(
                 seconds: Double(tick), residentKiB: status.residentKiB, threads: status.threads,
                 descriptors: status.openDescriptors, live: values.live,
                 operations: values.operations, failures: values.failures)
-            rows.append(row)
             text +=
                 "\(tick),\(row.residentKiB),\(row.threads),\(row.descriptors),\(row.live),"
                 + "\(row.operations),\(row.failures)\n"
+            row.samplerCPUSeconds = Measure.threadCPUSeconds() - cpuStart
+            rows.append(row)
         }
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
         return rows
@@ -57,6 +64,8 @@ enum SoakSampler {
         var live: Int
         var operations: Int
         var failures: Int
+        /// The sampler's own CPU for this row (its thread's CPU clock around the sampling).
+        var samplerCPUSeconds = 0.0
     }
 
     /// Least-squares slope of resident memory (KiB per minute) over the rows after `warmUp`

@@ -9,7 +9,7 @@ import BenchmarkSupport
 //       N EventSource streams of soak_server.py's /sse (one event per second each).
 //   RealtimeSoak ws-idle <port> [--connections N] [--seconds S] [--csv PATH]
 //       N idle WebSocket connections to soak_server.py's /ws, each with a task in receive().
-//   RealtimeSoak broadcast <port> [--clients N] [--seconds S] [--idle-seconds I] [--loops L] [--csv PATH]
+//   RealtimeSoak broadcast <port> [--clients N] [--seconds S] [--idle-seconds I] [--loops L] [--no-handoff-batching] [--csv PATH]
 //       N SocketManagers over WebSocket against soak_broadcast_server.py: I seconds idle
 //       (heartbeats only), then one broadcast to all every second, S times; prints events
 //       lost, delivery latency p50/p99, memory per client, the CPU while idle and per event,
@@ -19,6 +19,7 @@ import BenchmarkSupport
 // Every mode samples resident memory, threads and open descriptors once a second into the CSV
 // (`seconds,rss_kib,threads,fds,live,operations,failures`) and prints a summary line.
 import Foundation
+import RealtimeIO
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options = CommandLineOptions(arguments: arguments)
@@ -46,6 +47,8 @@ case "socketio":
 case "sse":
     status = await EventSourceSoak(port: port, streams: option("streams", 1000)).run(seconds: seconds, csv: csv)
 case "broadcast":
+    // The A/B of the event loop's per-turn hand-off to the handler queues (BENCHMARKS.md).
+    if options.flag("no-handoff-batching") { EventLoop.batchesHandoffs = false }
     status = await BroadcastSoak(
         port: port, clients: option("clients", 10_000), broadcasts: seconds, idleSeconds: option("idle-seconds", 10),
         loops: option("loops", 0)
