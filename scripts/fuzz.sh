@@ -35,20 +35,20 @@ mkdir -p "$out/modules" "$out/bin" "$out/logs"
 
 # target name | modules it imports | extra source files compiled into the target module
 targets=(
-  "http-response|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
-  "http-content|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
+  "http-response|RealtimeSync RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
+  "http-content|RealtimeSync RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|"
   "websocket-frames|RealtimeEncoding WebSocketCodec|"
   "websocket-inflate|RealtimeEncoding WebSocketCodec|"
-  "engineio-packet|RealtimeTime RealtimeEncoding EngineIOProtocol|"
-  "polling-v4|RealtimeTime RealtimeEncoding EngineIOProtocol|"
-  "polling-v3|RealtimeTime RealtimeEncoding EngineIOProtocol|"
-  "engineio-handshake|RealtimeTime RealtimeEncoding EngineIOProtocol|"
-  "json|RealtimeTime RealtimeEncoding EngineIOProtocol|"
-  "socketio-packet|RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
-  "socketio-msgpack|RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
+  "engineio-packet|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "polling-v4|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "polling-v3|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "engineio-handshake|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "json|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol|"
+  "socketio-packet|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
+  "socketio-msgpack|RealtimeSync RealtimeTime RealtimeEncoding EngineIOProtocol SocketIOProtocol|"
   "sse|SSEProtocol|Tests/SSEProtocolTests/ReferenceEventStreamParser.swift"
   "sse-dataonly|SSEProtocol|Sources/EventSource/DataOnlyEventParser.swift Sources/EventSource/ServerEvent.swift Sources/EventSource/EVEvent.swift"
-  "set-cookie|RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
+  "set-cookie|RealtimeSync RealtimeTime RealtimeTransport RealtimeEncoding HTTP1Codec|Sources/RealtimeHTTP/HTTP/HTTPCookie.swift Sources/RealtimeHTTP/HTTP/HTTPCookie+Parsing.swift"
 )
 
 swift_flags=(-parse-as-library -O -g -sanitize=fuzzer,address -swift-version 6
