@@ -11,7 +11,7 @@
 /// - ``DispatchTimerSource``: a Dispatch queue's timers, where there is no event loop (Apple
 ///   platforms and the `REALTIME_NO_NATIVE_STACK` configuration, where RealtimeIO's `EventLoop`
 ///   is a stand-in that forwards to it);
-/// - ``ManualTimerSource``: a clock that moves only when a test advances it.
+/// - `ManualTimerSource` (TestSupport): a clock that moves only when a test advances it.
 ///
 /// ```swift
 /// let timer = source.schedule(at: source.now + .seconds(20)) { connection.close() }
@@ -30,7 +30,7 @@ package protocol TimerSource: Sendable {
 
     /// Runs `body` once at (or shortly after) `deadline`, unless the returned handle is
     /// cancelled first. A deadline already past runs `body` soon, never inside this call
-    /// (except on a ``ManualTimerSource`` advanced from inside a callback).
+    /// (except on a test's `ManualTimerSource` advanced from inside a callback).
     ///
     /// A source that stops for good (an event loop that shuts down) drops its pending timers:
     /// their bodies never run, since whatever they guard fails on its own then.

@@ -2,6 +2,7 @@ import Dispatch
 import EngineIOClient
 import Foundation
 import RealtimeTime
+import TestSupport
 import Testing
 
 @testable import SocketIO

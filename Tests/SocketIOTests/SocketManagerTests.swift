@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RealtimeTime
+import TestSupport
 import Testing
 
 @testable import SocketIO

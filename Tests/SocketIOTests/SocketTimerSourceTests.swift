@@ -2,45 +2,10 @@ import Dispatch
 import EngineIOClient
 import Foundation
 import RealtimeTime
+import TestSupport
 import Testing
 
 @testable import SocketIO
-
-/// A timer source the test drives: time moves only when the test says so.
-final class ManualTimerSource: SocketTimerSource, @unchecked Sendable {
-    // `@unchecked Sendable`: all state is behind `lock`.
-    private let lock = NSLock()
-    private var current = MonotonicInstant.now
-    private var timers: [(id: Int, deadline: MonotonicInstant, body: @Sendable () -> Void)] = []
-    private var nextID = 0
-
-    var now: MonotonicInstant { self.lock.withLock { self.current } }
-
-    var scheduledCount: Int { self.lock.withLock { self.timers.count } }
-
-    func schedule(at deadline: MonotonicInstant, _ body: @escaping @Sendable () -> Void) -> SocketTimer {
-        let id = self.lock.withLock { () -> Int in
-            defer { self.nextID += 1 }
-            self.timers.append((self.nextID, deadline, body))
-            return self.nextID
-        }
-        return SocketTimer(cancel: { [weak self] in
-            guard let self else { return }
-            self.lock.withLock { self.timers.removeAll { $0.id == id } }
-        })
-    }
-
-    /// Moves time forward and runs the timers that are due, earliest first.
-    func advance(by duration: TimeAmount) {
-        let due = self.lock.withLock { () -> [@Sendable () -> Void] in
-            self.current += duration
-            let due = self.timers.filter { $0.deadline <= self.current }.sorted { $0.deadline < $1.deadline }
-            self.timers.removeAll { $0.deadline <= self.current }
-            return due.map(\.body)
-        }
-        for body in due { body() }
-    }
-}
 
 /// The manager's one timer source drives its sockets' ack deadlines: tests move time instead
 /// of sleeping, and one ack timer is armed however many acks wait.

@@ -194,7 +194,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let initial = State(session: Session(namespace: nsp, revision: manager.version.protocolRevision))
         // A socket of a `SocketManager` keeps its state in the manager's core (one lock for the
         // manager, its engines and its sockets); a socket of another manager has a core of its own.
-        self.core = (manager as? SocketManager)?.core ?? SocketConnectionCore(manager: nil, timers: EventLoopTimerSource.shared)
+        self.core = (manager as? SocketManager)?.core ?? SocketConnectionCore(manager: nil, timers: nil)
         self.state = self.core.register(initial)
         self.nsp = nsp
         self.logType = "SocketIOClient{\(nsp)}"

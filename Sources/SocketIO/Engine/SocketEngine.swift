@@ -617,14 +617,9 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     package func send(
         _ msg: String, withType type: SocketEnginePacketType, withData data: [Data], completion: (() -> Void)? = nil
     ) throws(SocketEngineWriteError) {
-        try self.send(packets: Self.packets(msg, type: type, attachments: data), completion: completion)
-    }
-
-    /// The Engine.IO packets of one write: the message, then its binary attachments.
-    static func packets(_ msg: String, type: SocketEnginePacketType = .message, attachments: [Data]) -> [EnginePacket] {
         var packets = [EnginePacket(type: SocketEngine.enginePacketType(type), text: msg)]
-        packets += attachments.map { EnginePacket.binaryMessage(Array($0)) }
-        return packets
+        packets += data.map { EnginePacket.binaryMessage(Array($0)) }
+        try self.send(packets: packets, completion: completion)
     }
 
     /// Writes Engine.IO packets as one write (one completion), as

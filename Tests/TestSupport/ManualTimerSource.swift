@@ -1,3 +1,4 @@
+package import RealtimeTime
 import RealtimeSync
 
 /// A ``TimerSource`` whose clock moves only when it is told to: tests drive timeouts, delays
