@@ -117,7 +117,9 @@ var targets: [Target] = [
         path: "Tests/Fixtures/SeedTopLevelExample", swiftSettings: [.swiftLanguageMode(.v6)]),
 
     // MARK: Test support (server processes, certificates, free ports)
-    .target(name: "TestSupport", dependencies: ["RealtimeTime", "RealtimeSync", "CAllocationProbe"], path: "Tests/TestSupport", swiftSettings: strict),
+    .target(
+        name: "TestSupport", dependencies: ["RealtimeTime", "RealtimeSync", "CAllocationProbe"], path: "Tests/TestSupport",
+        swiftSettings: strict),
     // Counts the test process's large allocations (copies per event); see its source.
     .target(name: "CAllocationProbe", path: "Tests/CAllocationProbe"),
 ]

@@ -1,5 +1,5 @@
-package import RealtimeTime
 import RealtimeSync
+package import RealtimeTime
 
 /// A ``TimerSource`` whose clock moves only when it is told to: tests drive timeouts, delays
 /// and heartbeats step by step, without waiting and without I/O.
