@@ -27,7 +27,9 @@ final class SwiftClientRun: @unchecked Sendable {
     /// usually ask) from the previous ack's callback; `"callback-deadline"`: the same with the
     /// deadline the async run sets (a timer armed and cancelled per ack, as the async API always
     /// does), so the two APIs compare doing the same work; `"async"`: SocketIOConcurrency's
-    /// `try await emitWithAck(..., timeout:)` in a loop in one task.
+    /// `try await emitWithAck(..., timeout:)` in a loop in one task; `"async-loop"`: the same
+    /// task preferring the manager's event loop (`SocketManager.taskExecutor`), so the ack
+    /// resumes it on the thread that read it (one wake-up per round trip, as the raw echo).
     let api: String
     private let queue = DispatchQueue(label: "socketio-benchmark.handle")
     private let manager: SocketManager
@@ -62,7 +64,7 @@ final class SwiftClientRun: @unchecked Sendable {
     static let ackTimeout: Double = 60
 
     func roundTrips(_ count: Int, timeout: Double = SwiftClientRun.ackTimeout) throws(Failure) -> [Double] {
-        if self.api == "async" { return try self.asyncRoundTrips(count, timeout: timeout) }
+        if self.api.hasPrefix("async") { return try self.asyncRoundTrips(count, timeout: timeout) }
         let done = DispatchSemaphore(value: 0)
         self.samples = []
         self.samples.reserveCapacity(count)
@@ -78,7 +80,12 @@ final class SwiftClientRun: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let socket = self.socket
         let box = SampleBox()
-        Task {
+        // `"async-loop"`: the task prefers the manager's loop (`SocketManager.taskExecutor`).
+        var executor: (any TaskExecutor)?
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), self.api == "async-loop" {
+            executor = self.manager.taskExecutor
+        }
+        Task(executorPreference: executor) {
             var samples: [Double] = []
             samples.reserveCapacity(count)
             for index in 0..<count {
@@ -161,7 +168,8 @@ final class SwiftClientRun: @unchecked Sendable {
         let (emitCPU, emitWall) = try self.fireAndForget(emits)
         self.disconnect()
         return ClientResult(
-            client: ["async": "swift-async", "callback-deadline": "swift-deadline"][self.api] ?? "swift", transport: self.transport, acks: acks,
+            client: ["async": "swift-async", "async-loop": "swift-async-loop", "callback-deadline": "swift-deadline"][self.api] ?? "swift",
+            transport: self.transport, acks: acks,
             p50Microseconds: Measure.percentile(sorted, 0.50) * 1e6,
             p99Microseconds: Measure.percentile(sorted, 0.99) * 1e6,
             cpuPerAckMicroseconds: ackCPU / Double(acks) * 1e6,

@@ -6,7 +6,7 @@
 //                             [--python PATH] [--python-client PATH]
 //       Alternates `SocketIOBenchmark client` and the Python client for R rounds; prints a table.
 //   SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling]
-//                            [--apis callback,callback-deadline,async]
+//                            [--apis callback,callback-deadline,async,async-loop]
 //       Measures the Swift client (the callback API, then SocketIOConcurrency's async
 //       emitWithAck, each on its own manager); prints one JSON line per transport and API.
 import Foundation
@@ -35,7 +35,7 @@ func usage() -> Never {
         "usage: SocketIOBenchmark compare <port> [--rounds R] [--acks N] [--warmup W] [--emits M] "
             + "[--python PATH] [--python-client PATH]\n"
             + "       SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling] "
-            + "[--apis callback,callback-deadline,async]")
+            + "[--apis callback,callback-deadline,async,async-loop]")
     exit(2)
 }
 

@@ -77,12 +77,18 @@ extension SocketEngine {
     package final func sendFinished<Result>(
         _ writeID: Int?, generation: Int, then next: (inout EngineConnectionAttempt) -> Result
     ) -> Result {
-        let (completions, waiters, result) = self.state.withLock {
-            state -> ([UncheckedSendable<() -> Void>], [UnsafeContinuation<Bool, Never>], Result) in
-            let waiters = state.roomWaiters.takeAll()
+        // The section returns only `Result`: a tuple with a generic element would have its
+        // metadata looked up at run time on every send (this is called through the driver's
+        // protocol, unspecialized).
+        var completions: [UncheckedSendable<() -> Void>] = []
+        var waiters: [UnsafeContinuation<Bool, Never>] = []
+        let result = self.state.withLock { state -> Result in
+            waiters = state.roomWaiters.takeAll()
             let result = next(&state.attempt)
-            guard let writeID, state.attempt.generation == generation else { return ([], waiters, result) }
-            return (state.attempt.completions(through: writeID), waiters, result)
+            if let writeID, state.attempt.generation == generation {
+                completions = state.attempt.completions(through: writeID)
+            }
+            return result
         }
         for completion in completions {
             completion.value()
