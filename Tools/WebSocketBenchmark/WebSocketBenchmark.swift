@@ -18,9 +18,11 @@ enum WebSocketBenchmark {
         guard let portText = arguments.first, let port = Int(portText) else {
             print(
                 "usage: WebSocketBenchmark PORT [--python-client 'PYTHON SCRIPT'] [--rounds R] [--round-trips N] "
-                    + "[--messages N] [--connections N]")
+                    + "[--messages N] [--connections N]\n"
+                    + "       WebSocketBenchmark PORT --echo-only [--hop] [--rounds R] [--round-trips N]")
             return 2
         }
+        if arguments.contains("--echo-only") { return await self.echoOnly(port: port, arguments: arguments) }
         let roundTrips = self.intOption("--round-trips", arguments) ?? 20_000
         let messages = self.intOption("--messages", arguments) ?? 2_000
         let connections = self.intOption("--connections", arguments) ?? 1_000
@@ -118,6 +120,8 @@ enum WebSocketBenchmark {
     struct RoundTrips {
         var perSecond: Double
         var cpuMicroseconds: Double
+        /// Context switches of the process per round trip.
+        var switches: Double
     }
 
     /// Sequential 5-byte text echoes, run on the event loop's executor as the library's own
@@ -141,15 +145,18 @@ enum WebSocketBenchmark {
             _ = try await echo.receive()
         }
         let started = MonotonicInstant.now
+        let switchesStarted = Measure.processContextSwitches()
         let cpuStarted = Measure.processCPUSeconds()
         for _ in 0..<count {
             try await echo.send(.text("hello"))
             guard case .text? = try await echo.receive() else { throw WebSocketError(.protocolError, "bad echo") }
         }
         let cpu = Measure.processCPUSeconds() - cpuStarted
+        let switches = Measure.processContextSwitches() - switchesStarted
         let result = RoundTrips(
             perSecond: Double(count) / Measure.seconds(MonotonicInstant.now - started),
-            cpuMicroseconds: cpu / Double(count) * 1e6)
+            cpuMicroseconds: cpu / Double(count) * 1e6,
+            switches: Double(switches) / Double(count))
         await echo.close(code: 1000, reason: "")
         return result
     }
