@@ -7,12 +7,14 @@
 #          structure: received on the loop, one DispatchQueue.async per message, the next
 #          message sent from that queue (as an emit from the previous ack's callback on
 #          handleQueue);
-#   ack    SocketIOBenchmark client --apis callback,async --transports websocket
-#          (Tests/Servers/bench_sio_server.py).
+#   ack    SocketIOBenchmark client --apis callback,async,async-loop --transports websocket
+#          (Tests/Servers/bench_sio_server.py); async-loop is the async API in a task that
+#          prefers the manager's loop (SocketManager.taskExecutor): the raw echo's thread
+#          structure, one wake-up per round trip.
 # Prints medians (min-max) of client CPU and context switches per round trip, and the
 # differences paired within each round: ack - raw (the layers' own, as issue 34 defines
-# it), ack - hop (the layers' own over the callback contract's thread structure), and
-# async/callback.
+# it), ack - hop (the layers' own over the callback contract's thread structure), async-loop
+# ack - raw (the layers' own with the raw echo's thread structure), and async/callback.
 #
 #   scripts/bench-layers.sh [rounds] [SocketIOBenchmark binary] [WebSocketBenchmark binary]
 #
@@ -67,7 +69,7 @@ measure() {
   case "$1" in
     raw) "$WS_BIN" "$ECHO_PORT" --echo-only --round-trips "$ECHO_ROUND_TRIPS" ;;
     hop) "$WS_BIN" "$ECHO_PORT" --echo-only --hop --round-trips "$ECHO_ROUND_TRIPS" ;;
-    ack) "$SIO_BIN" client "$PORT" --acks "$ACKS" --warmup 200 --emits 200 --transports websocket --apis callback,async ;;
+    ack) "$SIO_BIN" client "$PORT" --acks "$ACKS" --warmup 200 --emits 200 --transports websocket --apis callback,async,async-loop ;;
   esac
 }
 modes=(raw hop ack)
@@ -93,10 +95,10 @@ for line in open(sys.argv[1]):
         if r["fallback_sends"]:
             print(f"note: round {round_} hop echo: {r['fallback_sends']} sends took the async fallback")
     else:
-        name = {"swift": "ack callback", "swift-async": "ack async"}[r["client"]]
+        name = {"swift": "ack callback", "swift-async": "ack async", "swift-async-loop": "ack async-loop"}[r["client"]]
         value = (r["cpu_per_ack_us"], r["switches_per_ack"])
     rows.setdefault(name, {})[int(round_)] = value
-names = ["raw echo", "hop echo", "ack callback", "ack async"]
+names = ["raw echo", "hop echo", "ack callback", "ack async", "ack async-loop"]
 
 def spread(values, fmt):
     return f"{fmt.format(statistics.median(values))} ({fmt.format(min(values))}-{fmt.format(max(values))})"
@@ -123,6 +125,10 @@ for api in ("callback", "async"):
         if cpu:
             print(f"  {ack + ' - ' + base:24} CPU {spread(cpu, '{:+.1f}'):>26} us  switches {spread(switches, '{:+.2f}'):>24}"
                   f"   {meaning}")
+cpu, switches = paired("ack async-loop", "raw echo", lambda x, y: x - y)
+if cpu:
+    print(f"  {'ack async-loop - raw echo':24} CPU {spread(cpu, '{:+.1f}'):>26} us  switches {spread(switches, '{:+.2f}'):>24}"
+          "   layers' own with the raw echo's thread structure")
 cpu, switches = paired("hop echo", "raw echo", lambda x, y: x - y)
 if cpu:
     print(f"  {'hop echo - raw echo':24} CPU {spread(cpu, '{:+.1f}'):>26} us  switches {spread(switches, '{:+.2f}'):>24}"
