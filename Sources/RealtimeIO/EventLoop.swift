@@ -434,10 +434,13 @@ package final class EventLoop: Sendable {
                     state.sleeping = nil
                     return 0
                 }
-                guard let next = state.timers.earliestDeadline else {
+                guard let earliest = state.timers.earliestDeadline else {
                     state.sleeping = .some(nil)
                     return -1
                 }
+                // With timers pending the loop sleeps at most `maximumSleep`, so a timer another
+                // thread schedules later than that needs no wake-up (see `scheduleTimer`).
+                let next = min(earliest, MonotonicInstant.now + Self.maximumSleep)
                 state.sleeping = .some(next)
                 return Self.milliseconds(until: next)
             }
@@ -520,6 +523,14 @@ package final class EventLoop: Sendable {
     }
 
     /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.
+    /// The longest the loop sleeps while it has timers. A timer scheduled from another thread
+    /// wakes the sleeping loop only when it is due before the loop wakes anyway; without a
+    /// bound, each far timer scheduled off the loop (an ack's deadline: 5 s after an emit
+    /// from another thread, while the loop sleeps until a heartbeat tens of seconds away) cost
+    /// an `eventfd` write and a wake-up of the loop. With it, only timers due within a second
+    /// do; a loop with timers wakes at least once a second to look.
+    static let maximumSleep: TimeAmount = .seconds(1)
+
     private static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
         let remaining = deadline - MonotonicInstant.now
         if remaining <= .zero { return 0 }

@@ -44,5 +44,44 @@ struct EventLoopTimerTests {
         #expect(at - started >= .milliseconds(19))
         #expect(at - started < .seconds(5))
     }
+
+    /// The loop thread's voluntary context switches so far (`/proc/self/task/<tid>/status`).
+    static func voluntarySwitches(of loop: EventLoop) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/task/\(loop.threadKernelID)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+    }
+
+    @Test("a timer another thread schedules beyond the loop's bounded sleep does not wake it, and still fires on time")
+    func farTimersFromAnotherThreadDoNotWakeTheLoop() async throws {
+        let group = EventLoopGroup(loopCount: 1)
+        let loop = group.next()
+        let anchor = loop.scheduleTimer(at: .now + .seconds(60)) {}
+        // An ack's pattern, from this thread: a deadline 5 s out, armed and cancelled.
+        let warmup = loop.scheduleTimer(at: .now + .seconds(5)) {}
+        warmup.cancel()
+        try await Task.sleep(.milliseconds(50))  // the loop sleeps: at most `maximumSleep`
+        let before = try Self.voluntarySwitches(of: loop)
+        for _ in 0..<50 {
+            loop.scheduleTimer(at: .now + .seconds(5)) {}.cancel()
+            try await Task.sleep(.milliseconds(2))  // the loop goes back to sleep
+        }
+        let started = MonotonicInstant.now
+        let firedAt = LockedValue<MonotonicInstant?>(nil)
+        loop.scheduleTimer(at: started + .milliseconds(1_500)) { firedAt.withLock { $0 = .now } }
+        let woken = try Self.voluntarySwitches(of: loop) - before
+        // Each of those used to write the loop's eventfd and wake it: 50 wake-ups. Now none is
+        // needed; the loop may still wake for its own bounded sleep meanwhile.
+        #expect(woken < 10, "the loop woke \(woken) times for 51 far timers")
+        while firedAt.withLock({ $0 }) == nil, MonotonicInstant.now < started + .seconds(10) {
+            try await Task.sleep(.milliseconds(20))
+        }
+        let at = try #require(firedAt.withLock { $0 })
+        #expect(at - started >= .milliseconds(1_499))
+        // Not delayed to the 60 s anchor: the bounded sleep woke the loop in time.
+        #expect(at - started < .milliseconds(2_500))
+        anchor.cancel()
+        await group.shutdown()
+    }
 }
 #endif

@@ -31,6 +31,9 @@ final class SwiftClientRun: @unchecked Sendable {
     /// task preferring the manager's event loop (`SocketManager.taskExecutor`), so the ack
     /// resumes it on the thread that read it (one wake-up per round trip, as the raw echo).
     let api: String
+    /// Each ack's deadline in seconds where the API sets one (`"callback-deadline"` and the
+    /// async APIs; SocketIOConcurrency's default is 5): `--ack-timeout`, default 60.
+    let ackDeadline: Double
     private let queue = DispatchQueue(label: "socketio-benchmark.handle")
     private let manager: SocketManager
     private let socket: SocketIOClient
@@ -41,9 +44,10 @@ final class SwiftClientRun: @unchecked Sendable {
     private var sentAt: UInt64 = 0
     private var loopDone: DispatchSemaphore?
 
-    init(port: Int, transport: String, api: String = "callback") {
+    init(port: Int, transport: String, api: String = "callback", ackDeadline: Double = 60) {
         self.transport = transport
         self.api = api
+        self.ackDeadline = ackDeadline
         var config: SocketIOClientConfiguration = [.handleQueue(self.queue), .reconnects(false), .log(false)]
         config.insert(transport == "polling" ? .forcePolling(true) : .forceWebsockets(true))
         self.manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:\(port)")!, config: config)
@@ -59,11 +63,8 @@ final class SwiftClientRun: @unchecked Sendable {
     }
 
     /// Runs `count` sequential `emitWithAck("echo", "payload", i)` round trips; returns each one's
-    /// duration in seconds, in order.
-    /// The whole loop's limit, and each ack's deadline where one is set.
-    static let ackTimeout: Double = 60
-
-    func roundTrips(_ count: Int, timeout: Double = SwiftClientRun.ackTimeout) throws(Failure) -> [Double] {
+    /// duration in seconds, in order. `timeout` limits the whole loop.
+    func roundTrips(_ count: Int, timeout: Double = 60) throws(Failure) -> [Double] {
         if self.api.hasPrefix("async") { return try self.asyncRoundTrips(count, timeout: timeout) }
         let done = DispatchSemaphore(value: 0)
         self.samples = []
@@ -79,6 +80,7 @@ final class SwiftClientRun: @unchecked Sendable {
     private func asyncRoundTrips(_ count: Int, timeout: Double) throws(Failure) -> [Double] {
         let done = DispatchSemaphore(value: 0)
         let socket = self.socket
+        let deadline = self.ackDeadline
         let box = SampleBox()
         // `"async-loop"`: the task prefers the manager's loop (`SocketManager.taskExecutor`).
         var executor: (any TaskExecutor)?
@@ -90,7 +92,7 @@ final class SwiftClientRun: @unchecked Sendable {
             samples.reserveCapacity(count)
             for index in 0..<count {
                 let start = Measure.nanoseconds()
-                guard (try? await socket.emitWithAck("echo", "payload", index, timeout: timeout)) != nil else { break }
+                guard (try? await socket.emitWithAck("echo", "payload", index, timeout: deadline)) != nil else { break }
                 samples.append(Double(Measure.nanoseconds() - start) / 1e9)
             }
             box.set(samples)
@@ -110,7 +112,7 @@ final class SwiftClientRun: @unchecked Sendable {
         }
         self.remaining -= 1
         self.sentAt = Measure.nanoseconds()
-        let deadline = self.api == "callback-deadline" ? Self.ackTimeout : 0
+        let deadline = self.api == "callback-deadline" ? self.ackDeadline : 0
         self.socket.emitWithAck("echo", "payload", self.samples.count).timingOut(after: deadline) { [self] _ in
             self.samples.append(Double(Measure.nanoseconds() - self.sentAt) / 1e9)
             self.sendNextEcho()

@@ -6,7 +6,7 @@
 //                             [--python PATH] [--python-client PATH]
 //       Alternates `SocketIOBenchmark client` and the Python client for R rounds; prints a table.
 //   SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling]
-//                            [--apis callback,callback-deadline,async,async-loop]
+//                            [--apis callback,callback-deadline,async,async-loop] [--ack-timeout S]
 //       Measures the Swift client (the callback API, then SocketIOConcurrency's async
 //       emitWithAck, each on its own manager); prints one JSON line per transport and API.
 import Foundation
@@ -35,7 +35,7 @@ func usage() -> Never {
         "usage: SocketIOBenchmark compare <port> [--rounds R] [--acks N] [--warmup W] [--emits M] "
             + "[--python PATH] [--python-client PATH]\n"
             + "       SocketIOBenchmark client <port> [--acks N] [--warmup W] [--emits M] [--transports websocket,polling] "
-            + "[--apis callback,callback-deadline,async,async-loop]")
+            + "[--apis callback,callback-deadline,async,async-loop] [--ack-timeout S]")
     exit(2)
 }
 
@@ -46,7 +46,8 @@ case "client":
     var failed = false
     for transport in option("transports", "websocket,polling").split(separator: ",").map(String.init) {
         for api in option("apis", "callback,async").split(separator: ",").map(String.init) {
-            let run = SwiftClientRun(port: port, transport: transport, api: api)
+            let run = SwiftClientRun(
+                port: port, transport: transport, api: api, ackDeadline: Double(option("ack-timeout", "60")) ?? 60)
             do {
                 let result = try run.measure(
                     acks: intOption("acks", 1000), warmup: intOption("warmup", 100),
