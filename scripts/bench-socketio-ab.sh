@@ -2,6 +2,8 @@
 # Two builds of SocketIOBenchmark side by side (before/after a change) against one
 # python-socketio server, alternating each round, so both see the same machine load.
 #   scripts/bench-socketio-ab.sh BEFORE_BINARY AFTER_BINARY [rounds] [transports]
+# APIS (default callback,async) picks the client's APIs; CLIENT_ARGS adds options to both
+# builds' runs (e.g. CLIENT_ARGS="--ack-timeout 5": SocketIOConcurrency's default deadline).
 # Build each with `swift build -c release --product SocketIOBenchmark` and copy
 # .build/release/SocketIOBenchmark away. Prints medians (and the min-max spread of CPU/ack)
 # per build, transport and API. Both run under scripts/call-counters.sh's LD_PRELOAD, so a
@@ -19,7 +21,7 @@ start_bench_sio_server
 for round in $(seq "$ROUNDS"); do
   for build in before after; do
     BIN=$BEFORE; [ "$build" = after ] && BIN=$AFTER
-    LD_PRELOAD=$COUNTERS "$BIN" client "$PORT" --acks 1000 --warmup 100 --emits 2000 --transports "$TRANSPORTS" --apis callback,async \
+    LD_PRELOAD=$COUNTERS "$BIN" client "$PORT" --acks 1000 --warmup 100 --emits 2000 --transports "$TRANSPORTS" --apis "${APIS:-callback,async}" ${CLIENT_ARGS:-} \
       | sed "s/^/$build /" >>"$OUT"
   done
 done

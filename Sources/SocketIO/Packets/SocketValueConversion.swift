@@ -57,6 +57,8 @@ package enum SocketValueConversion {
             return .null
         }
         let dynamicType = type(of: value)
+        // The common exact types first: each check below costs a metadata lookup or a cast.
+        if dynamicType == String.self, let string = value as? String { return .string(string) }
         if dynamicType is NSNumber.Type, let number = value as? NSNumber {
             return Self.convert(number: number, strict: strict)
         }
