@@ -82,12 +82,7 @@ final class SwiftClientRun: @unchecked Sendable {
         let socket = self.socket
         let deadline = self.ackDeadline
         let box = SampleBox()
-        // `"async-loop"`: the task prefers the manager's loop (`SocketManager.taskExecutor`).
-        var executor: (any TaskExecutor)?
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), self.api == "async-loop" {
-            executor = self.manager.taskExecutor
-        }
-        Task(executorPreference: executor) {
+        let loop: @Sendable () async -> Void = {
             var samples: [Double] = []
             samples.reserveCapacity(count)
             for index in 0..<count {
@@ -97,6 +92,13 @@ final class SwiftClientRun: @unchecked Sendable {
             }
             box.set(samples)
             done.signal()
+        }
+        // `"async-loop"`: the task prefers the manager's loop (`SocketManager.taskExecutor`).
+        // `"async"` is a plain `Task`: one with a (nil) preference takes other runtime paths.
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), self.api == "async-loop" {
+            Task(executorPreference: self.manager.taskExecutor) { await loop() }
+        } else {
+            Task { await loop() }
         }
         guard done.wait(timeout: .now() + timeout) == .success else { throw .timedOut("\(count) async round trips") }
         let samples = box.get()
