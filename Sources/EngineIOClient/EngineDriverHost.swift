@@ -13,8 +13,6 @@ package import RealtimeIO
 package protocol EngineDriverHost: AnyObject, Sendable {
     /// The transports; `nil` when this platform has none.
     var transports: EngineTransports? { get }
-    /// Holds reads back while the consumer is behind.
-    var readGate: EngineReadGate { get }
     /// The server's sticky cookies (RealtimeHTTP's RFC 6265 store).
     var stickyCookies: HTTPCookieStore { get }
     /// What requests use: the current attempt's options, or (before the first `connect()`)
@@ -36,7 +34,21 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     ) -> Result
     /// Feeds one input to the machine of attempt `generation` (nothing when that attempt is
     /// gone) and performs what it returns.
-    func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction])
+    ///
+    /// - Returns: whether reads are held back now (the consumer fell behind), as read in the
+    ///   last section the input took: a reader that gets `false` reads on without asking
+    ///   ``waitUntilReadable()``.
+    @discardableResult
+    func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) -> Bool
+    /// Whether reads are held back now (the consumer fell behind): the WebSocket receive loop
+    /// and each long-polling GET ask before they read, and wait in ``waitUntilReadable()``
+    /// when they are, so the server meets TCP backpressure. Synchronous, so the common answer
+    /// costs no nested `async` call (each costs the task a `swift_task_switch` and its
+    /// executor-preference lock).
+    var readsPaused: Bool { get }
+    /// Returns once reads may go on; suspends (never blocking a thread) until the consumer
+    /// caught up, or until the task is cancelled (the caller checks `Task.isCancelled` after).
+    func waitUntilReadable() async
     /// The transport send carrying writes up to `writeID` of attempt `generation` is done.
     func sendFinished(_ writeID: Int?, generation: Int)
     /// A server error object read by a driver of attempt `generation` (``EngineServerError``).

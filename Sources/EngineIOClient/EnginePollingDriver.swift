@@ -83,7 +83,7 @@ package struct EnginePollingDriver: Sendable {
             method: "GET", sid: sid, idleTimeout: host.withAttempt { $0.machine.pollingGETTimeout })
         let task = EngineTask.start(on: host.eventLoop) {
             // Backpressure: no GET while the consumer is too far behind.
-            await host.readGate.waitUntilOpen()
+            if host.readsPaused { await host.waitUntilReadable() }
             guard !Task.isCancelled else { return }
             do throws(HTTPClientError) {
                 let body = try await self.execute(

@@ -79,9 +79,12 @@ package struct EngineWebSocketDriver: Sendable {
 
     private func receiveLoop(_ webSocket: any WebSocketConnection, generation: Int) async {
         let host = self.host
+        // Whether the last message's input found reads held back (the host reads it in the
+        // section that input took anyway; a paused host is asked again before each read).
+        var mayBePaused = true
         while !Task.isCancelled {
             // Backpressure: no read while the consumer is too far behind.
-            await host.readGate.waitUntilOpen()
+            if mayBePaused, host.readsPaused { await host.waitUntilReadable() }
             guard !Task.isCancelled else { return }
             let message: WebSocketMessage?
             do {
@@ -100,11 +103,11 @@ package struct EngineWebSocketDriver: Sendable {
                     host.deliverServerError(text, generation: generation)
                     return
                 }
-                host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
+                mayBePaused = host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
             case .text(let text)?:
-                host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
+                mayBePaused = host.drive(generation) { $0.webSocketReceived(.text(text), now: MonotonicInstant.now) }
             case .binary(let bytes)?:
-                host.drive(generation) { $0.webSocketReceived(.binary(bytes), now: MonotonicInstant.now) }
+                mayBePaused = host.drive(generation) { $0.webSocketReceived(.binary(bytes), now: MonotonicInstant.now) }
             case nil:
                 host.drive(generation) { $0.webSocketFailed(reason: Self.closedReason) }
                 return

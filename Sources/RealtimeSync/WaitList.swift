@@ -1,5 +1,6 @@
 /// Tasks suspended until their owner wakes them: the one cancellable wait list of the package
-/// (the engine's read gate and outbound room, the WebSocket writer's `AsyncSerialLock`).
+/// (the engine's readers while reads are held back, its outbound room, the WebSocket
+/// writer's `AsyncSerialLock`).
 ///
 /// It lives inside the owner's ``LockedValue`` state, so the condition a task waits for and
 /// the list it waits on change in the same critical section: a wake-up cannot fall between

@@ -17,8 +17,9 @@
 ///
 /// An application whose `handleQueue` is busy or whose loop is slow no longer makes the client
 /// buffer everything the server sends meanwhile: the bytes wait in the kernel's socket buffer
-/// and then in the server, as TCP backpressure intends. Sans-I/O: the manager feeds the inputs
-/// and applies each ``Change`` to the engine's read gate.
+/// and then in the server, as TCP backpressure intends. Sans-I/O: the manager feeds the inputs;
+/// the engine's readers ask ``readingPaused`` before each read, and the manager resumes the
+/// ones that wait on ``Change/resumeReading``.
 package struct InboundBacklog: Sendable, Hashable {
     /// What the driver does to the engine's reading.
     package enum Change: Sendable, Hashable {

@@ -49,6 +49,14 @@ package struct SocketPacketDecoder: Sendable {
     ///
     /// - Throws: ``SocketProtocolError``.
     package func decode(_ text: String) throws(SocketProtocolError) -> SocketPacket {
+        try self.decode(Substring(text))
+    }
+
+    /// Decodes one packet from part of a string: an Engine.IO message after its type digit,
+    /// without copying the packet out of it.
+    ///
+    /// - Throws: ``SocketProtocolError``.
+    package func decode(_ text: Substring) throws(SocketProtocolError) -> SocketPacket {
         var text = text
         let result = text.withUTF8 { bytes -> Result<SocketPacket, SocketProtocolError> in
             do throws(SocketProtocolError) {

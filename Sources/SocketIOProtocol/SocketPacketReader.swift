@@ -62,6 +62,12 @@ package struct SocketPacketReader: Sendable {
     ///   ``Interleaving/reject``, ``SocketProtocolError/textWhileAwaitingAttachments`` when
     ///   attachments were still expected.
     package mutating func receive(text: String) throws(SocketProtocolError) -> SocketPacket? {
+        try self.receive(text: Substring(text))
+    }
+
+    /// Reads a text message that is part of a string (an Engine.IO message after its type
+    /// digit), decoding the packet in place; otherwise as the `String` form.
+    package mutating func receive(text: Substring) throws(SocketProtocolError) -> SocketPacket? {
         if case .reject = self.interleaving, !self.waiting.isEmpty {
             self.waiting = []
             throw .textWhileAwaitingAttachments

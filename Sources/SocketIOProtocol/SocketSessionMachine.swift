@@ -155,6 +155,12 @@ package struct SocketSessionMachine: Sendable {
     /// - Returns: the packet to deliver, what was wrong with it, or `nil` while the packet
     ///   waits for its attachments.
     package mutating func receive(text: String) -> Action? {
+        self.receive(text: Substring(text))
+    }
+
+    /// A text message that is part of a string (the engine's message after its `4`), decoded
+    /// in place; otherwise as the `String` form.
+    package mutating func receive(text: Substring) -> Action? {
         guard self.wire == .json else { return .textIgnored(bytes: text.utf8.count) }
         do {
             return try self.reader.receive(text: text).map(self.deliver)

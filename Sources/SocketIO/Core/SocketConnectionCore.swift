@@ -95,29 +95,31 @@ final class SocketConnectionCore: @unchecked Sendable {
     /// (`false`): while any is behind (and no awaited ack is outstanding), the engine stops
     /// reading (`InboundBacklog`).
     func consumer(behind: Bool) {
-        self.state.withLock { state in
-            guard state.manager != nil else { return }
-            Self.apply(state.manager!.session.consumer(behind: behind), to: state.manager!.readGate)
+        let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+            guard state.manager != nil else { return [] }
+            return Self.readers(toResume: state.manager!.session.consumer(behind: behind), in: &state.manager!)
         }
+        for reader in readers { reader.resume() }
     }
 
     /// An awaited ack was asked for (`true`) or settled (`false`): while one is outstanding,
     /// streams that are behind do not stop the reading its answer needs (`InboundBacklog`).
     func ack(awaited: Bool) {
-        self.state.withLock { state in
-            guard state.manager != nil else { return }
-            Self.apply(state.manager!.session.ack(awaited: awaited), to: state.manager!.readGate)
+        let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+            guard state.manager != nil else { return [] }
+            return Self.readers(toResume: state.manager!.session.ack(awaited: awaited), in: &state.manager!)
         }
+        for reader in readers { reader.resume() }
     }
 
-    /// Applies a change to the engine's reading (in the core's critical section, so that
-    /// changes reach the gate in order).
-    static func apply(_ action: SocketSessionMachine.Action?, to gate: EngineReadGate?) {
-        switch action {
-        case .pauseReading?: gate?.pause()
-        case .resumeReading?: gate?.resume()
-        default: break
-        }
+    /// The engine's readers to resume after the section, for a change of the session's
+    /// reading: all of them when it resumed, none otherwise (a pause needs no action: the
+    /// readers ask the session, `SocketEngine.waitUntilReadable()`).
+    static func readers(
+        toResume action: SocketSessionMachine.Action?, in manager: inout SocketManager.State
+    ) -> [UnsafeContinuation<Void, Never>] {
+        guard case .resumeReading? = action else { return [] }
+        return manager.readWaiters.takeAll()
     }
 }
 

@@ -22,34 +22,68 @@ extension SocketEngine {
     /// step for it (``SocketManager/packetStep(_:in:)``: read, route, run the socket's
     /// machine), and the step's plan is performed under that turn, so an input another thread
     /// feeds meanwhile still waits behind it. Two sections per message: this one, and the
-    /// turn's end.
-    package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) {
+    /// turn's end, which also reads whether reads are held back now (the return value).
+    @discardableResult
+    package final func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) -> Bool {
         enum Step {
             case turn(QueuedAction)
             case stepped(SocketManager, SocketManager.PacketPlan)
+            case none(readsPaused: Bool)
         }
         let slot = self.state.slot
         let subclass = self.deliversThroughOpenMethods
-        let step = self.core.state.withLock { core -> Step? in
+        let step = self.core.state.withLock { core -> Step in
             // The engine's half is reached by mutating calls only: a read through the slot
             // table's getter would copy the whole half.
-            guard let actions = core.engines[slot].feed(generation, input) else { return nil }
+            guard let actions = core.engines[slot].feed(generation, input) else {
+                return .none(readsPaused: self.readsPaused(in: core))
+            }
             if !subclass, actions.count == 1, case .deliverMessage(let text) = actions[0],
                 let message = Self.socketIOPacket(in: text.packet),
                 let manager = core.engines[slot].takeTurnForCoreStep(generation: generation)
             {
                 return .stepped(manager, manager.packetStep({ $0.receive(text: message) }, in: &core))
             }
-            return core.engines[slot].queue(actions, generation: generation).map(Step.turn)
+            guard let turn = core.engines[slot].queue(actions, generation: generation) else {
+                return .none(readsPaused: self.readsPaused(in: core))
+            }
+            return .turn(turn)
         }
         switch step {
-        case .turn(let turn)?:
-            self.perform(turn)
-        case .stepped(let manager, let plan)?:
+        case .turn(let turn):
+            return self.perform(turn)
+        case .stepped(let manager, let plan):
             manager.deliver(plan)
-            self.performQueued()
-        case nil:
-            break
+            return self.performQueued()
+        case .none(let readsPaused):
+            // Another thread performs; what it delivers may still pause the reading, so a
+            // paused answer is only a hint to ask again.
+            return readsPaused
+        }
+    }
+
+    // MARK: Reading backpressure
+
+    /// Whether this engine's reads are held back: it is the engine its manager made, and the
+    /// manager's session is behind (`readingPaused`: handler work queued on `handleQueue`, or
+    /// a stream of SocketIOConcurrency that fell behind). Read in the caller's section.
+    func readsPaused(in core: SocketConnectionCore.State) -> Bool {
+        // Chained, not bound: binding the manager's half would copy it.
+        core.manager?.session.readingPaused == true && core.manager?.coreEngine === self
+    }
+
+    /// ``readsPaused(in:)`` in a section of its own.
+    package final var readsPaused: Bool {
+        self.core.state.withLock { self.readsPaused(in: $0) }
+    }
+
+    /// Returns once reads may go on: waits on the manager's readers until its session catches
+    /// up (`SocketConnectionCore.readers(toResume:in:)`), or until the task is cancelled (the
+    /// engine closing cancels its tasks).
+    package final func waitUntilReadable() async {
+        // The check and the wait are in one section of the core: a resume cannot fall between.
+        await self.core.state.suspend(on: \.manager!.readWaiters, cancelled: ()) { core in
+            self.readsPaused(in: core) ? nil : ()
         }
     }
 
@@ -104,15 +138,28 @@ extension SocketEngine {
     ///
     /// Inputs fed meanwhile (by other threads, or re-entrantly by an action) queue behind and
     /// are performed here, so the transports see sends in the order the machine produced them.
-    func perform(_ turn: QueuedAction) {
+    ///
+    /// - Returns: whether reads are held back, as the turn's last section read it.
+    @discardableResult
+    func perform(_ turn: QueuedAction) -> Bool {
         self.perform(queued: turn)
-        self.performQueued()
+        return self.performQueued()
     }
 
     /// Performs what was queued behind this thread's turn, oldest first, and ends the turn
     /// when nothing is left.
-    private func performQueued() {
-        while let batch = self.state.withLock({ $0.nextBatch() }) {
+    ///
+    /// - Returns: whether reads are held back (``readsPaused(in:)``), read in the section that
+    ///   ended the turn: after everything the turn delivered, so a pause it caused is seen.
+    @discardableResult
+    private func performQueued() -> Bool {
+        let slot = self.state.slot
+        while true {
+            let (batch, readsPaused) = self.core.state.withLock { core in
+                let batch = core.engines[slot].nextBatch()
+                return (batch, batch == nil && self.readsPaused(in: core))
+            }
+            guard let batch else { return readsPaused }
             for queued in batch { self.perform(queued: queued) }
         }
     }

@@ -21,7 +21,7 @@ extension SocketEngine {
     /// open, or the task is cancelled (the caller checks `Task.isCancelled`). Each send that
     /// finishes, and the close, wake the waiters, which check again.
     package final func waitForOutboundRoom() async {
-        // Checked here first: with room, no nested async call (see `EngineReadGate`).
+        // Checked here first: with room, no nested async call (see `EngineDriverHost.readsPaused`).
         guard self.outboundIsCrowded else { return }
         // Woken with `false`: check again. `true`: room (or not open), or cancelled.
         while !Task.isCancelled {

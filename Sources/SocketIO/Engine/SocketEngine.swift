@@ -266,9 +266,6 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
     /// session on one node. RealtimeHTTP's store: its one `Set-Cookie` parser and RFC 6265
     /// matching; its own lock (it is shared with no other state of the engine).
     package final let stickyCookies = EngineCookieStore()
-    /// Holds reads back while the manager's `handleQueue` is behind (``EngineReadGate``); the
-    /// manager that made the engine pauses and resumes it.
-    package final let readGate = EngineReadGate()
 
     /// The HTTP and WebSocket clients this engine drives; `nil` when the platform has none.
     ///
@@ -519,17 +516,18 @@ open class SocketEngine: NSObject, SocketEngineSpec, ConfigSettable, @unchecked 
 
     /// The Socket.IO packet in an Engine.IO packet that is `4` and an ASCII byte (a Socket.IO
     /// packet type): the path of every message from the network, found without classifying
-    /// the whole text; `nil` for anything else.
-    static func socketIOPacket(in message: String) -> String? {
+    /// the whole text; `nil` for anything else. The packet stays in the message (no copy).
+    static func socketIOPacket(in message: String) -> Substring? {
         let utf8 = message.utf8
         guard utf8.first == UInt8(ascii: "4"), (utf8.dropFirst().first ?? 0) < 0x80 else { return nil }
-        return String(Substring(utf8.dropFirst()))
+        return Substring(utf8.dropFirst())
     }
 
     /// What `parseEngineMessage(_:)` does, with the client given.
     final func deliverMessage(_ message: String, to client: SocketEngineClient?) {
         if let packet = Self.socketIOPacket(in: message) {
-            client?.parseEngineMessage(packet)
+            // Upstream's open entry point takes a `String`: the one copy of this path.
+            client?.parseEngineMessage(String(packet))
             return
         }
         switch EngineTextMessage(message, version: self.version == .two ? .v3 : .v4) {

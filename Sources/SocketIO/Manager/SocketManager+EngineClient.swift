@@ -43,22 +43,25 @@ extension SocketManager {
     /// overtakes an earlier engine event or an earlier packet's handlers.
     ///
     /// The queued work is bounded (the session machine's backlog): at 1,024 items the engine
-    /// stops reading from the network until the queue is down to half. The gate is paused and
-    /// resumed under the manager's lock, so the two are always applied in order.
+    /// stops reading from the network until the queue is down to half. The engine's readers
+    /// ask the session itself (`readingPaused`), under the core's lock, and the ones that
+    /// wait are resumed in the section that brought the backlog down.
     ///
     /// From a job on the manager's event loop (the packet path), the work goes to `handleQueue`
     /// at the end of the loop's turn, in one `async` with the rest the turn hands that queue
     /// (`EventLoop.async(on:_:)`); later packets of this manager wait behind it all the same.
     func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
         let queue = self.state.withLock { state -> DispatchQueue in
-            if case .pauseReading? = state.session.workQueued() { state.readGate?.pause() }
+            // `.pauseReading` needs no action: the readers ask the session.
+            _ = state.session.workQueued()
             return state.options.handleQueue
         }
         self.eventLoop.async(on: queue) {
             work()
-            self.state.withLock { state in
-                if case .resumeReading? = state.session.workRan() { state.readGate?.resume() }
+            let readers = self.state.withLock { state in
+                SocketConnectionCore.readers(toResume: state.session.workRan(), in: &state)
             }
+            for reader in readers { reader.resume() }
         }
     }
 

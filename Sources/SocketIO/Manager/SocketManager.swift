@@ -53,8 +53,10 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         /// The session's packets, the bound on the work queued for handlers, reconnection and
         /// the manager's status (`session.status`, the one place it is kept): one machine.
         var session = SocketSessionMachine(wire: .json, revision: SocketIOVersion.three.protocolRevision)
-        /// The read gate of the engine this manager made (`nil` for an engine of the app's).
-        var readGate: EngineReadGate?
+        /// The readers of the engine this manager made (``coreEngine``) that wait while the
+        /// session holds reads back (`session.readingPaused`, the one place that is kept):
+        /// resumed when the session's backlog says `.resumeReading`.
+        var readWaiters = WaitList<Void>()
         var proxy: SocketProxy?
     }
 
@@ -350,10 +352,9 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
                 if needsEngine, let engine = made {
                     replaced = state.engine
                     state.engine = engine
+                    // A backlog left from the last engine holds the new one's reads back too:
+                    // the session's `readingPaused` is what its readers ask.
                     state.coreEngine = engine
-                    // A backlog left from the last engine holds the new one's reads back too.
-                    state.readGate = engine.readGate
-                    if state.session.readingPaused { engine.readGate.pause() }
                 }
                 return .connect(state.engine, replaced: replaced)
             }
