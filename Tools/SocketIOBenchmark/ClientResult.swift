@@ -1,8 +1,9 @@
+import BenchmarkSupport
 import Foundation
 
 /// What one client measured over one transport: the JSON line both the Swift client
 /// (`SocketIOBenchmark client`) and the Python client (`bench_sio_python_client.py`) print.
-struct ClientResult: Codable, Sendable {
+struct ClientResult: Codable, Sendable, JSONLineResult {
     /// `"swift"` or `"python"`.
     var client: String
     /// `"websocket"` or `"polling"`.
@@ -43,12 +44,4 @@ struct ClientResult: Codable, Sendable {
 
     /// Fire-and-forget emits per second, the server's counting included.
     var emitsPerSecond: Double { Double(self.emits) / self.emitSeconds }
-
-    /// One JSON object on one line.
-    func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

@@ -9,7 +9,7 @@ import RealtimeTime
 
 /// One echo measurement: the JSON line `WebSocketBenchmark PORT --echo-only [--hop]` prints
 /// (read by `scripts/bench-layers.sh`).
-struct EchoResult: Codable, Sendable {
+struct EchoResult: Codable, Sendable, JSONLineResult {
     /// `"raw"`: send and receive from one task on the loop's executor; `"hop"`: receive there,
     /// send from a serial `DispatchQueue` (the callback API's thread structure).
     var mode: String
@@ -31,14 +31,6 @@ struct EchoResult: Codable, Sendable {
         case cpuPerRoundTripMicroseconds = "cpu_per_round_trip_us"
         case switchesPerRoundTrip = "switches_per_round_trip"
         case fallbackSends = "fallback_sends"
-    }
-
-    /// One JSON object on one line.
-    func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
@@ -81,13 +73,7 @@ extension WebSocketBenchmark {
     /// callback on `handleQueue`. The difference to the raw echo is the floor of that contract:
     /// one hand-off to another thread (and its wake-up) per round trip.
     static func hopRoundTrips(client: WebSocketClient, url: URL, count: Int) async throws -> EchoResult {
-        #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        try await withTaskExecutorPreference(Self.loop) {
-            try await self.measureHopRoundTrips(client: client, url: url, count: count)
-        }
-        #else
-        try await self.measureHopRoundTrips(client: client, url: url, count: count)
-        #endif
+        try await self.onLoop { try await self.measureHopRoundTrips(client: client, url: url, count: count) }
     }
 
     private static func measureHopRoundTrips(client: WebSocketClient, url: URL, count: Int) async throws -> EchoResult {

@@ -127,12 +127,16 @@ enum WebSocketBenchmark {
     /// Sequential 5-byte text echoes, run on the event loop's executor as the library's own
     /// engines run their connection tasks (a readiness event resumes the task in place).
     static func roundTrips(client: WebSocketClient, base: String, count: Int) async throws -> RoundTrips {
+        try await self.onLoop { try await self.measureRoundTrips(client: client, base: base, count: count) }
+    }
+
+    /// Runs `body` in a task that prefers ``loop`` as its executor (where the native stack is
+    /// built; as is elsewhere).
+    static func onLoop<Result>(_ body: () async throws -> Result) async throws -> Result {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        try await withTaskExecutorPreference(Self.loop) {
-            try await self.measureRoundTrips(client: client, base: base, count: count)
-        }
+        try await withTaskExecutorPreference(Self.loop) { try await body() }
         #else
-        try await self.measureRoundTrips(client: client, base: base, count: count)
+        try await body()
         #endif
     }
 
