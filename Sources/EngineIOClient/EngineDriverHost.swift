@@ -36,8 +36,9 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     /// gone) and performs what it returns.
     ///
     /// - Returns: whether reads are held back now (the consumer fell behind), as read in the
-    ///   last section the input took: a reader that gets `false` reads on without asking
-    ///   ``waitUntilReadable()``.
+    ///   last section the input took. When another thread performs the input's actions, what
+    ///   it delivers may pause the reading after that: a `false` can then be one message late.
+    ///   A reader that gets `false` reads on without asking ``readsPaused``.
     @discardableResult
     func drive(_ generation: Int, _ input: (inout EngineClientStateMachine) -> [EngineClientAction]) -> Bool
     /// Whether reads are held back now (the consumer fell behind): the WebSocket receive loop

@@ -522,7 +522,6 @@ package final class EventLoop: Sendable {
         }
     }
 
-    /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.
     /// The longest the loop sleeps while it has timers. A timer scheduled from another thread
     /// wakes the sleeping loop only when it is due before the loop wakes anyway; without a
     /// bound, each far timer scheduled off the loop (an ack's deadline: 5 s after an emit
@@ -531,6 +530,7 @@ package final class EventLoop: Sendable {
     /// do; a loop with timers wakes at least once a second to look.
     static let maximumSleep: TimeAmount = .seconds(1)
 
+    /// Milliseconds to sleep until `deadline`, rounded up, clamped to `Int32`.
     private static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
         let remaining = deadline - MonotonicInstant.now
         if remaining <= .zero { return 0 }

@@ -22,7 +22,34 @@ struct DescriptorExhaustionTests {
 
         // A numeric address: no resolver, `socket()` is the first descriptor a connect needs.
         let address = try #require(SocketAddress(numericHost: "127.0.0.1", port: 9))
-        let outcome = try await Self.withDescriptorsExhausted {
+        // Exhausted again when a descriptor freed meanwhile gave the attempt a slot: work a
+        // suite before this one left (a URLSession connection the cache closes late) may close
+        // one at any moment, and then `socket()` rightly succeeds.
+        var outcome: (connect: NetworkError.Kind?, newLoop: NetworkError.Kind?) = (nil, nil)
+        for _ in 0..<3 {
+            outcome = try await self.exhaustedOutcome(address: address, loop: loop, group: group)
+            if outcome.connect == .tooManyOpenFiles && outcome.newLoop == .tooManyOpenFiles { break }
+        }
+        #expect(outcome.connect == .tooManyOpenFiles)
+        #expect(outcome.newLoop == .tooManyOpenFiles)
+
+        // With descriptors back, the same loop connects again (refused: nothing listens on 9,
+        // but a socket was made).
+        do {
+            _ = try await NetworkConnector.connect(
+                to: Endpoint(host: "127.0.0.1", port: 9, tls: nil), timeout: .seconds(5), on: loop)
+            Issue.record("connected to the discard port")
+        } catch {
+            #expect(error.kind == .connectionRefused)
+        }
+        await group.shutdown()
+    }
+
+    /// One try with every descriptor taken: what a connect and a new loop's epoll met.
+    private func exhaustedOutcome(
+        address: SocketAddress, loop: EventLoop, group: EventLoopGroup
+    ) async throws -> (connect: NetworkError.Kind?, newLoop: NetworkError.Kind?) {
+        try await Self.withDescriptorsExhausted {
             () -> (connect: NetworkError.Kind?, newLoop: NetworkError.Kind?) in
             let connect: NetworkError.Kind?
             do throws(NetworkError) {
@@ -42,19 +69,6 @@ struct DescriptorExhaustionTests {
             }
             return (connect, newLoop)
         }
-        #expect(outcome.connect == .tooManyOpenFiles)
-        #expect(outcome.newLoop == .tooManyOpenFiles)
-
-        // With descriptors back, the same loop connects again (refused: nothing listens on 9,
-        // but a socket was made).
-        do {
-            _ = try await NetworkConnector.connect(
-                to: Endpoint(host: "127.0.0.1", port: 9, tls: nil), timeout: .seconds(5), on: loop)
-            Issue.record("connected to the discard port")
-        } catch {
-            #expect(error.kind == .connectionRefused)
-        }
-        await group.shutdown()
     }
 
     final class NoHandler: EventLoopHandler {

@@ -75,4 +75,11 @@ import Testing
         // The session is intact after the loop-bound consumer left.
         #expect(try await socket.emitWithAck("ack_me", "still here", timeout: 10) == "still here")
     }
+
+    /// URLSession reads on threads of its own: there is no loop to prefer.
+    @Test func aURLSessionManagerHasNoTaskExecutor() {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let manager = SocketManager(socketURL: URL(string: "http://127.0.0.1:1")!, config: [.log(false)], transport: .urlSession)
+        #expect(manager.taskExecutor == nil)
+    }
 }

@@ -52,6 +52,22 @@ import Testing
         #expect(try SocketPacketDecoder().decode(text) == packet)
     }
 
+    /// In place, as the engine hands it over: the Engine.IO message after its `4`, a substring
+    /// that does not start where its string does (well-formed and malformed alike), decodes as
+    /// the packet's own string does, through the decoder and through the reader.
+    @Test(arguments: Self.vectors.map(\.1) + Self.malformed.map(\.0))
+    func decodesThePacketInsideAnEngineMessage(text: String) {
+        let message = "4" + text
+        #expect(
+            Result { () throws(SocketProtocolError) in try SocketPacketDecoder().decode(message.dropFirst()) }
+                == Result { () throws(SocketProtocolError) in try SocketPacketDecoder().decode(text) })
+        var inPlace = SocketPacketReader()
+        var copied = SocketPacketReader()
+        #expect(
+            Result { () throws(SocketProtocolError) in try inPlace.receive(text: message.dropFirst()) }
+                == Result { () throws(SocketProtocolError) in try copied.receive(text: text) })
+    }
+
     /// Texts produced by python-socketio 5.18.1 `Packet.encode()` (checked once against the pinned
     /// peer): `json.dumps` escapes non-ASCII and prints floats as `1.0`, `1e+21`, `1e-07`.
     @Test func decodesPythonSocketIOOutput() throws {

@@ -33,6 +33,11 @@ final class SocketConnectionCore: @unchecked Sendable {
         /// Every engine's half (the manager's current engine, and one it replaced while it
         /// closes), by the slot the engine was given at `init`.
         var engines = SlotTable<SocketEngine.State>()
+        /// The readers of the manager's engine that wait while the session holds reads back
+        /// (`SocketSessionMachine.readingPaused`, the one place that is kept): resumed when the
+        /// session says `.resumeReading`, and when the manager's half is released. Here, not
+        /// in that half, so a reader cancelled after the release still finds its list.
+        var readWaiters = WaitList<Void>()
     }
 
     /// The one mutex of the session, which the core's state locks (debug builds count its
@@ -80,8 +85,10 @@ final class SocketConnectionCore: @unchecked Sendable {
     /// sockets that hold this core no longer keep each other alive through it. Released after
     /// the section, as ``unregister(_:)`` does.
     func releaseManager() {
-        let removed = self.state.withLock { $0.manager.take() }
+        // The engine's waiting readers are resumed: with no manager, reads are not held back.
+        let (removed, readers) = self.state.withLock { ($0.manager.take(), $0.readWaiters.takeAll()) }
         withExtendedLifetime(removed) {}
+        for reader in readers { reader.resume() }
     }
 
     /// The manager's options (`nil` in a core without a manager half).
@@ -97,7 +104,7 @@ final class SocketConnectionCore: @unchecked Sendable {
     func consumer(behind: Bool) {
         let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
             guard state.manager != nil else { return [] }
-            return Self.readers(toResume: state.manager!.session.consumer(behind: behind), in: &state.manager!)
+            return Self.readers(toResume: state.manager!.session.consumer(behind: behind), in: &state)
         }
         for reader in readers { reader.resume() }
     }
@@ -107,7 +114,7 @@ final class SocketConnectionCore: @unchecked Sendable {
     func ack(awaited: Bool) {
         let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
             guard state.manager != nil else { return [] }
-            return Self.readers(toResume: state.manager!.session.ack(awaited: awaited), in: &state.manager!)
+            return Self.readers(toResume: state.manager!.session.ack(awaited: awaited), in: &state)
         }
         for reader in readers { reader.resume() }
     }
@@ -116,10 +123,10 @@ final class SocketConnectionCore: @unchecked Sendable {
     /// reading: all of them when it resumed, none otherwise (a pause needs no action: the
     /// readers ask the session, `SocketEngine.waitUntilReadable()`).
     static func readers(
-        toResume action: SocketSessionMachine.Action?, in manager: inout SocketManager.State
+        toResume action: SocketSessionMachine.Action?, in state: inout State
     ) -> [UnsafeContinuation<Void, Never>] {
         guard case .resumeReading? = action else { return [] }
-        return manager.readWaiters.takeAll()
+        return state.readWaiters.takeAll()
     }
 }
 

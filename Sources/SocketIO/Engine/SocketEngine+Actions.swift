@@ -56,8 +56,9 @@ extension SocketEngine {
             manager.deliver(plan)
             return self.performQueued()
         case .none(let readsPaused):
-            // Another thread performs; what it delivers may still pause the reading, so a
-            // paused answer is only a hint to ask again.
+            // Another thread performs this input's actions: what it delivers may pause the
+            // reading after this answer, so a `false` here can be one message late; the next
+            // message's `drive` reads again, so at most one more message is read.
             return readsPaused
         }
     }
@@ -77,12 +78,12 @@ extension SocketEngine {
         self.core.state.withLock { self.readsPaused(in: $0) }
     }
 
-    /// Returns once reads may go on: waits on the manager's readers until its session catches
-    /// up (`SocketConnectionCore.readers(toResume:in:)`), or until the task is cancelled (the
-    /// engine closing cancels its tasks).
+    /// Returns once reads may go on: waits with the core's readers until the session catches
+    /// up (`SocketConnectionCore.readers(toResume:in:)`), the manager is released, or the task
+    /// is cancelled (the engine closing cancels its tasks).
     package final func waitUntilReadable() async {
         // The check and the wait are in one section of the core: a resume cannot fall between.
-        await self.core.state.suspend(on: \.manager!.readWaiters, cancelled: ()) { core in
+        await self.core.state.suspend(on: \.readWaiters, cancelled: ()) { core in
             self.readsPaused(in: core) ? nil : ()
         }
     }

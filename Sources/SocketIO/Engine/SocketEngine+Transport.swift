@@ -59,6 +59,17 @@ extension SocketEngine {
             }
         }
 
+        /// Whether connections run on the native stack's event loops (``native``, and
+        /// ``automatic`` where it means the native stack); `false` for URLSession and given
+        /// transports.
+        var runsOnEventLoops: Bool {
+            switch self.kind {
+            case .native: true
+            case .automatic: !Self.automaticIsURLSession
+            case .urlSession, .custom, .none: false
+            }
+        }
+
         /// Whether ``automatic`` means URLSession in this build: on Apple platforms, and in the
         /// `REALTIME_NO_NATIVE_STACK` configuration that builds them on Linux.
         static var automaticIsURLSession: Bool {

@@ -58,8 +58,9 @@ extension SocketManager {
         }
         self.eventLoop.async(on: queue) {
             work()
-            let readers = self.state.withLock { state in
-                SocketConnectionCore.readers(toResume: state.session.workRan(), in: &state)
+            // The core's section: the waiting readers are kept beside the manager's half.
+            let readers = self.core.state.withLock { core in
+                SocketConnectionCore.readers(toResume: core.manager?.session.workRan(), in: &core)
             }
             for reader in readers { reader.resume() }
         }

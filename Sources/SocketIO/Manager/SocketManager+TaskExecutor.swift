@@ -2,8 +2,8 @@ import RealtimeIO
 
 extension SocketManager {
     /// The executor of the event loop this manager's connections live on, for a task that
-    /// consumes its sockets there; `nil` where the package's own transport is not built
-    /// (Apple platforms use URLSession, which has no such loop).
+    /// consumes its sockets there; `nil` when they do not run on the package's own transport
+    /// (Apple platforms, and `transport: .urlSession`: URLSession reads on threads of its own).
     ///
     /// By default an awaiting task (an `emitWithAck`, a `for await` over a socket's events)
     /// runs on Swift's global executor, so each value the connection's loop delivers costs a
@@ -26,7 +26,7 @@ extension SocketManager {
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public var taskExecutor: (any TaskExecutor)? {
         #if canImport(Glibc) && !REALTIME_NO_NATIVE_STACK
-        return self.eventLoop
+        return self.transport.runsOnEventLoops ? self.eventLoop : nil
         #else
         return nil
         #endif

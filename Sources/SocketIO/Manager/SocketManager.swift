@@ -53,10 +53,6 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         /// The session's packets, the bound on the work queued for handlers, reconnection and
         /// the manager's status (`session.status`, the one place it is kept): one machine.
         var session = SocketSessionMachine(wire: .json, revision: SocketIOVersion.three.protocolRevision)
-        /// The readers of the engine this manager made (``coreEngine``) that wait while the
-        /// session holds reads back (`session.readingPaused`, the one place that is kept):
-        /// resumed when the session's backlog says `.resumeReading`.
-        var readWaiters = WaitList<Void>()
         var proxy: SocketProxy?
     }
 
