@@ -107,6 +107,20 @@ func concurrencyBuffering(socket: SocketIOClient) async throws {
     }
 }
 
+/// What the loop example of ThreadingAndDelivery.md feeds.
+final class OrderBook: Sendable {
+    func apply(_ price: SocketIOClient.Payload) {}
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+func concurrencyOnTheManagersLoop(manager: SocketManager, socket: SocketIOClient, book: OrderBook) async throws {
+    try await withTaskExecutorPreference(manager.taskExecutor) {
+        for try await price in socket.on("price") {
+            book.apply(price)  // short, non-blocking work: it runs on the loop
+        }
+    }
+}
+
 // MARK: - Reconnection.md
 
 func concurrencyReconnectAttempts(socket: SocketIOClient) async throws {
