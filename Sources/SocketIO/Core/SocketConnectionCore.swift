@@ -102,31 +102,25 @@ final class SocketConnectionCore: @unchecked Sendable {
     /// (`false`): while any is behind (and no awaited ack is outstanding), the engine stops
     /// reading (`InboundBacklog`).
     func consumer(behind: Bool) {
-        let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
-            guard state.manager != nil else { return [] }
-            return Self.readers(toResume: state.manager!.session.consumer(behind: behind), in: &state)
-        }
-        for reader in readers { reader.resume() }
+        self.changeReading { $0.consumer(behind: behind) }
     }
 
     /// An awaited ack was asked for (`true`) or settled (`false`): while one is outstanding,
     /// streams that are behind do not stop the reading its answer needs (`InboundBacklog`).
     func ack(awaited: Bool) {
-        let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
-            guard state.manager != nil else { return [] }
-            return Self.readers(toResume: state.manager!.session.ack(awaited: awaited), in: &state)
-        }
-        for reader in readers { reader.resume() }
+        self.changeReading { $0.ack(awaited: awaited) }
     }
 
-    /// The engine's readers to resume after the section, for a change of the session's
-    /// reading: all of them when it resumed, none otherwise (a pause needs no action: the
-    /// readers ask the session, `SocketEngine.waitUntilReadable()`).
-    static func readers(
-        toResume action: SocketSessionMachine.Action?, in state: inout State
-    ) -> [UnsafeContinuation<Void, Never>] {
-        guard case .resumeReading? = action else { return [] }
-        return state.readWaiters.takeAll()
+    /// Feeds the session an input that may change its reading, in one section; when the
+    /// session says `.resumeReading`, the engine's waiting readers are resumed after it. A
+    /// pause needs no action: the readers ask the session (`SocketEngine.waitUntilReadable()`).
+    /// Nothing happens in a core without a manager half.
+    func changeReading(_ input: (inout SocketSessionMachine) -> SocketSessionMachine.Action?) {
+        let readers = self.state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+            guard state.manager != nil, case .resumeReading? = input(&state.manager!.session) else { return [] }
+            return state.readWaiters.takeAll()
+        }
+        for reader in readers { reader.resume() }
     }
 }
 

@@ -79,7 +79,7 @@ extension SocketEngine {
     }
 
     /// Returns once reads may go on: waits with the core's readers until the session catches
-    /// up (`SocketConnectionCore.readers(toResume:in:)`), the manager is released, or the task
+    /// up (`SocketConnectionCore.changeReading(_:)`), the manager is released, or the task
     /// is cancelled (the engine closing cancels its tasks).
     package final func waitUntilReadable() async {
         // The check and the wait are in one section of the core: a resume cannot fall between.

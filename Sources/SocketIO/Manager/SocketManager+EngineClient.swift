@@ -58,11 +58,7 @@ extension SocketManager {
         }
         self.eventLoop.async(on: queue) {
             work()
-            // The core's section: the waiting readers are kept beside the manager's half.
-            let readers = self.core.state.withLock { core in
-                SocketConnectionCore.readers(toResume: core.manager?.session.workRan(), in: &core)
-            }
-            for reader in readers { reader.resume() }
+            self.core.changeReading { $0.workRan() }
         }
     }
 
