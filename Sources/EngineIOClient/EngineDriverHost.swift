@@ -28,10 +28,12 @@ package protocol EngineDriverHost: AnyObject, Sendable {
 
     /// A transport send finished (see ``sendFinished(_:generation:)``), and `next` runs on the
     /// attempt in the same critical section (the WebSocket writer takes its next batch there):
-    /// one section per batch written instead of two.
-    func sendFinished<Result>(
-        _ writeID: Int?, generation: Int, then next: (inout EngineConnectionAttempt) -> Result
-    ) -> Result
+    /// one section per batch written instead of two. Not generic: called through this
+    /// protocol, a generic section would look its result's metadata up on every send.
+    func sendFinished(
+        _ writeID: Int?, generation: Int,
+        then next: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
+    ) -> EngineWebSocketDriver.WriterTurn?
     /// Feeds one input to the machine of attempt `generation` (nothing when that attempt is
     /// gone) and performs what it returns.
     ///

@@ -36,6 +36,7 @@ public struct LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockedValueStorage<Value>
 
     /// A value behind a mutex of its own.
+    @inlinable
     public init(_ value: Value) {
         self.storage = LockedValueStorage.make(value, sharing: nil)
     }
@@ -43,6 +44,7 @@ public struct LockedValue<Value>: @unchecked Sendable {
     /// A value behind `domain`'s mutex, which other values may hold too: a `withLock` on any
     /// of them excludes every other (one serialization domain), and none of them may be
     /// locked again from inside another's `withLock`.
+    @inlinable
     public init(_ value: Value, sharing domain: LockDomain) {
         self.storage = LockedValueStorage.make(value, sharing: domain)
     }
@@ -98,12 +100,22 @@ struct LockedValueHeader<Value> {
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let domain: LockDomain?
+
+    @inlinable
+    init(value: Value, mutex: UnsafeMutablePointer<pthread_mutex_t>, domain: LockDomain?) {
+        self.value = value
+        self.mutex = mutex
+        self.domain = domain
+    }
 }
 
 /// One allocation for a ``LockedValue``: the value in the header and, unless it shares a
 /// domain's, its mutex as the one tail element.
 @usableFromInline
 final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, pthread_mutex_t> {
+    // Inlinable, so a caller creates the storage of its own specialized type: unspecialized,
+    // every `LockedValue(_:)` looked the class's generic metadata up in the runtime's cache.
+    @inlinable
     static func make(_ value: Value, sharing domain: LockDomain?) -> LockedValueStorage<Value> {
         let buffer = Self.create(minimumCapacity: domain == nil ? 1 : 0) { buffer in
             let mutex =
@@ -161,6 +173,7 @@ public final class LockDomain: ManagedBuffer<Int, pthread_mutex_t> {
     }
 
     /// The mutex; valid while the domain is alive (every ``LockedValue`` of it retains it).
+    @usableFromInline
     var mutex: UnsafeMutablePointer<pthread_mutex_t> {
         self.withUnsafeMutablePointerToElements { $0 }
     }
@@ -187,7 +200,8 @@ public final class LockDomain: ManagedBuffer<Int, pthread_mutex_t> {
 
 /// Initializes a mutex in place: error-checking in debug builds, so a re-entrant lock traps
 /// instead of deadlocking.
-private func initializeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+@usableFromInline
+func initializeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     #if DEBUG

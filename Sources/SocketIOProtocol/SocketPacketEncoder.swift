@@ -10,7 +10,12 @@ package struct SocketEncodedPacket: Sendable, Hashable {
 
     /// The Engine.IO packets to send, in order: the text message, then each attachment.
     package var enginePackets: [EnginePacket] {
-        [.message(self.text)] + self.attachments.map { .binaryMessage($0) }
+        // One array: a concatenation of two would allocate three.
+        var packets: [EnginePacket] = []
+        packets.reserveCapacity(1 + self.attachments.count)
+        packets.append(.message(self.text))
+        for attachment in self.attachments { packets.append(.binaryMessage(attachment)) }
+        return packets
     }
 }
 

@@ -326,9 +326,10 @@ package struct EngineClientStateMachine: Sendable {
             return []
         case .open(let session):
             if case .webSocket = session.link {
-                var actions: [EngineClientAction] = [.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })]
-                if let writeID { actions.append(.carriesWrites(through: writeID)) }
-                return actions
+                let frames = EngineClientAction.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })
+                // One array literal of the right size: appending to a literal of one allocated twice.
+                guard let writeID else { return [frames] }
+                return [frames, .carriesWrites(through: writeID)]
             }
             try self.checkRoom(for: packets)
             self.buffer(packets, writeID: writeID)

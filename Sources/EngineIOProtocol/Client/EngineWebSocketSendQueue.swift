@@ -182,7 +182,9 @@ package struct EngineWebSocketSendQueue: Sendable {
             taken += 1
             switch entry {
             case .frames(let frames, let writeID):
-                batch.frames += frames
+                // The first entry's frames are taken as they are (no copy, no allocation):
+                // a batch is most often one emit's.
+                if batch.frames.isEmpty { batch.frames = frames } else { batch.frames += frames }
                 self.queuedFrames -= frames.count
                 for frame in frames { self.queuedBytes -= Self.frameLength(of: frame) }
                 if let writeID { batch.writeID = writeID }

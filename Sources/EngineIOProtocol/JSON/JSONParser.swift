@@ -180,6 +180,9 @@ struct JSONReader {
             self.index += 1
             return .array(elements)
         }
+        // Room for a packet's usual few arguments at once: growing from empty took two
+        // allocations for an ack's `["text", 1]`.
+        elements.reserveCapacity(4)
         while true {
             self.skipWhitespace()
             elements.append(try self.parseValue(depth: depth))

@@ -105,19 +105,17 @@ extension SocketEngine {
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
     package final func sendFinished(_ writeID: Int?, generation: Int) {
-        self.sendFinished(writeID, generation: generation) { _ in }
+        _ = self.sendFinished(writeID, generation: generation) { _ in nil }
     }
 
     /// ``sendFinished(_:generation:)``, with `next` run on the attempt in the same section.
-    package final func sendFinished<Result>(
-        _ writeID: Int?, generation: Int, then next: (inout EngineConnectionAttempt) -> Result
-    ) -> Result {
-        // The section returns only `Result`: a tuple with a generic element would have its
-        // metadata looked up at run time on every send (this is called through the driver's
-        // protocol, unspecialized).
+    package final func sendFinished(
+        _ writeID: Int?, generation: Int,
+        then next: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
+    ) -> EngineWebSocketDriver.WriterTurn? {
         var completions: [UncheckedSendable<() -> Void>] = []
         var waiters: [UnsafeContinuation<Bool, Never>] = []
-        let result = self.state.withLock { state -> Result in
+        let result = self.state.withLock { state -> EngineWebSocketDriver.WriterTurn? in
             waiters = state.roomWaiters.takeAll()
             let result = next(&state.attempt)
             if let writeID, state.attempt.generation == generation {
