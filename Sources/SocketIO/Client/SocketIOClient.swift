@@ -585,7 +585,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
 
         defer {
-            if !isAck, let name = data.first as? String {
+            // The listeners first: the cast costs a dynamic cast on every emit.
+            if !outgoing.isEmpty, !isAck, let name = data.first as? String {
                 self.reportOutgoing(outgoing, event: name, items: Array(data.dropFirst()))
             }
         }
@@ -595,12 +596,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return .direct(sent: true, ackID: ackID)
         }
 
-        if let (engine, packet, outcome) = written {
-            self.logEmitting(bytes: packet.text.utf8.count, attachments: packet.attachments.count, isAck: isAck)
+        // Taken apart in place: binding the tuple copied it, and destroyed both copies.
+        if written != nil {
+            self.logEmitting(bytes: written!.packet.text.utf8.count, attachments: written!.packet.attachments.count, isAck: isAck)
             do {
-                try engine.perform(outcome)
+                try written!.engine.perform(written!.outcome)
             } catch {
-                engine.refused(error, completion: wrappedCompletion)
+                written!.engine.refused(error, completion: wrappedCompletion)
             }
             return .direct(sent: true, ackID: ackID)
         }
