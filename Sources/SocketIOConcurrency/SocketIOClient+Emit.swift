@@ -79,7 +79,9 @@ extension SocketIOClient {
     ///   ``Error/unsupportedPayloadType(typeName:)`` for an ack the payload cannot hold.
     /// - Important: However the call ends (ack, timeout, disconnection, cancellation), the
     ///   socket's ack entry for the emit is removed with it (`SocketIOClient.cancelAck(_:)`):
-    ///   no callback and no timer is left behind; a late ack from the server is ignored.
+    ///   the entry and its callback go, and a late ack from the server is ignored. The
+    ///   socket's one ack deadline wake-up is not cancelled per ack: it may fire once more at
+    ///   its deadline and then finds nothing to do.
     ///
     /// An emit made while the socket is connecting (a `connect()` not completed yet, or the
     /// manager reconnecting) waits for the connection first, as socket.io-client's emits do;
@@ -160,7 +162,7 @@ extension SocketIOClient {
                         wait.finish(.failure(.disconnected(event: event, reason: DisconnectReason(rawReason: reason))))
                     }
                 }
-                // Cancelled meanwhile: the socket forgets the ack (no callback, no timer)
+                // Cancelled meanwhile: the socket forgets the ack (no entry, no callback)
                 // before the task resumes.
                 switch sent {
                 case .sent(let ackID):

@@ -6,14 +6,26 @@ package import RealtimeTime
 /// same id. Ids are allocated here, increasing from 0 like socket.io-client-swift
 /// (`SocketIOClient.currentAck` starts at -1 and is incremented before each use). Deadlines
 /// are inputs (time is never read): ``expire(now:)`` returns what timed out, and
-/// ``wakeUpChange()`` tells the owner how to change its one wake-up for the earliest deadline
+/// ``wakeUpChange()`` tells the owner how to change its one wake-up for the deadlines
 /// (the timer is an action the table returns, not something the owner works out).
+///
+/// The wake-up is lazy: it is armed no later than the earliest deadline, but an entry leaving
+/// (answered, cancelled, removed) does not move or cancel it. It may outlive the entry it was
+/// armed for and then fires once, finds nothing due, and is armed again only for what still
+/// waits. Why: in a request/response loop every emit would otherwise arm the wake-up (the
+/// table was empty) and its answer cancel it (empty again), one schedule and one cancel per
+/// acknowledged emit; lazily the wake-up is armed about once per timeout period.
 ///
 /// ```swift
 /// var acks = AckTable<Callback>()
 /// let id = acks.register(callback, deadline: now + .seconds(5))   // 0
+/// acks.wakeUpChange()                                               // .arm(now + 5 s)
 /// acks.resolve(id: 0)                                               // callback
+/// acks.wakeUpChange()                                               // nil: the wake-up stays
+/// // 5 s later the owner's wake-up fires:
+/// acks.wakeUpFired(armedFor: now + .seconds(5))                     // true: it was the armed one
 /// acks.expire(now: later)                                           // [] (already resolved)
+/// acks.wakeUpChange()                                               // nil: nothing left to wait for
 /// ```
 ///
 /// - Important: Not thread-safe by itself; the owner keeps it under its lock.
@@ -43,10 +55,12 @@ package struct AckTable<Pending> {
     // public with it, so it stays `package` for now.
     @usableFromInline var nextID = 0
     @usableFromInline var entries: [Int: Entry] = [:]
-    /// The deadline of the owner's armed wake-up, as the last ``wakeUpChange()`` asked.
+    /// The deadline of the owner's armed wake-up, as the last ``wakeUpChange()`` asked; `nil`
+    /// once it fired (``wakeUpFired(armedFor:)``) or was cancelled. No entry waits with an
+    /// earlier deadline, but the entry it was armed for may have left.
     @usableFromInline var wakeUpDeadline: MonotonicInstant?
-    /// `true` when a change may have moved the earliest deadline away from
-    /// ``wakeUpDeadline`` (an earlier registration, or the entry the wake-up was for left).
+    /// `true` when the next ``wakeUpChange()`` must look again: a registration earlier than
+    /// ``wakeUpDeadline`` (or with none armed), the armed wake-up fired, or ``removeAll()``.
     @usableFromInline var wakeUpStale = false
 
     /// An empty table whose first id is 0.
@@ -79,20 +93,21 @@ package struct AckTable<Pending> {
 
     /// Removes and returns what waits for `id`; `nil` for an unknown, resolved or expired id
     /// (a late or duplicate ACK from the server).
+    ///
+    /// The wake-up stays as it is, even when it was armed for this entry's deadline: it fires
+    /// then and finds nothing due.
     @inlinable
     package mutating func resolve(id: Int) -> Pending? {
-        guard let entry = self.entries.removeValue(forKey: id) else { return nil }
-        self.left(entry)
-        return entry.pending
+        self.entries.removeValue(forKey: id)?.pending
     }
 
     /// Removes and returns what waits for `id` when `matches` accepts it; otherwise the entry
-    /// stays (with its deadline) and the result is `nil`, as for an unknown id.
+    /// stays (with its deadline) and the result is `nil`, as for an unknown id. The wake-up
+    /// stays as it is (as for ``resolve(id:)``).
     @inlinable
     package mutating func resolve(id: Int, if matches: (Pending) -> Bool) -> Pending? {
         guard let entry = self.entries[id], matches(entry.pending) else { return nil }
         self.entries[id] = nil
-        self.left(entry)
         return entry.pending
     }
 
@@ -103,13 +118,15 @@ package struct AckTable<Pending> {
     }
 
     /// Removes and returns every entry whose deadline is at or before `now`, by increasing id.
+    ///
+    /// Called when the owner's wake-up fires, after ``wakeUpFired(armedFor:)``. By itself it
+    /// leaves the wake-up as it is.
     package mutating func expire(now: MonotonicInstant) -> [Entry] {
         var expired: [Entry] = []
         for (id, entry) in self.entries {
             if let deadline = entry.deadline, deadline <= now {
                 expired.append(entry)
                 self.entries[id] = nil
-                self.left(entry)
             }
         }
         expired.sort { $0.id < $1.id }
@@ -130,23 +147,26 @@ package struct AckTable<Pending> {
         return earliest
     }
 
-    /// Removes and returns the entries whose value matches, by increasing id.
+    /// Removes and returns the entries whose value matches, by increasing id. The wake-up
+    /// stays as it is (as for ``resolve(id:)``).
     package mutating func remove(where matches: (Pending) -> Bool) -> [Entry] {
         var removed: [Entry] = []
         for (id, entry) in self.entries where matches(entry.pending) {
             removed.append(entry)
             self.entries[id] = nil
-            self.left(entry)
         }
         removed.sort { $0.id < $1.id }
         return removed
     }
 
     /// Removes and returns every entry by increasing id (on disconnect). Ids keep counting.
+    ///
+    /// Unlike the other removals, the next ``wakeUpChange()`` cancels an armed wake-up: with
+    /// nothing left, the owner keeps no timer.
     package mutating func removeAll() -> [Entry] {
         let all = self.entries.values.sorted { $0.id < $1.id }
         self.entries.removeAll()
-        if self.wakeUpDeadline != nil { self.wakeUpStale = true }
+        self.releaseIdleWakeUp()
         return all
     }
 
@@ -155,18 +175,23 @@ package struct AckTable<Pending> {
     /// How the owner's one wake-up for the table's deadlines must change.
     package enum WakeUpChange: Equatable, Sendable {
         /// Cancel the armed wake-up, if any, and arm one at this deadline; when it fires,
-        /// call ``expire(now:)``, then ``wakeUpChange()`` again.
+        /// call ``wakeUpFired(armedFor:)`` with this deadline, ``expire(now:)``, then
+        /// ``wakeUpChange()`` again.
         case arm(MonotonicInstant)
-        /// Cancel the armed wake-up: nothing waits with a deadline.
+        /// Cancel the armed wake-up: nothing waits with a deadline (``removeAll()``,
+        /// ``releaseIdleWakeUp()``).
         case cancel
     }
 
-    /// The change that makes the owner's wake-up match the earliest deadline; `nil` when the
-    /// armed one (or none) already does. The owner applies it in the same critical section as
-    /// the table change, so there is one wake-up at any time and no stale one is kept.
+    /// The change the owner's wake-up needs; `nil` when the armed one (or none) will do. The
+    /// owner applies it in the same critical section as the table change, so there is one
+    /// wake-up at any time.
     ///
-    /// A wake-up that fires late, after the table asked for another, needs no identity: its
-    /// ``expire(now:)`` takes only what is due, and the current wake-up still matches.
+    /// It arms when a registration is earlier than the armed wake-up (or none is armed), and,
+    /// after the armed wake-up fired, for the earliest deadline still waiting (nothing when
+    /// none is: the fired wake-up needs no cancel). An answered or removed entry asks for no
+    /// change: the wake-up armed for it fires once and finds nothing due (see the type's
+    /// discussion for why).
     @inlinable
     package mutating func wakeUpChange() -> WakeUpChange? {
         guard self.wakeUpStale else { return nil }
@@ -177,18 +202,34 @@ package struct AckTable<Pending> {
         return wanted.map { .arm($0) } ?? .cancel
     }
 
+    /// The owner's wake-up armed for `deadline` fired. When that is the armed wake-up the
+    /// table forgets it, and the next ``wakeUpChange()`` arms for the earliest deadline still
+    /// waiting after ``expire(now:)``.
+    ///
+    /// A wake-up that was replaced (an earlier registration asked for another) but fired
+    /// anyway, its cancel too late, changes nothing: the current one stays armed.
+    ///
+    /// - Returns: `true` when it was the armed wake-up: the owner holds no armed timer now.
+    @inlinable
+    @discardableResult
+    package mutating func wakeUpFired(armedFor deadline: MonotonicInstant) -> Bool {
+        guard self.wakeUpDeadline == deadline else { return false }
+        self.wakeUpDeadline = nil
+        self.wakeUpStale = true
+        return true
+    }
+
+    /// Makes the next ``wakeUpChange()`` cancel the armed wake-up when nothing waits with a
+    /// deadline (on disconnect, so a socket that no longer needs its timer keeps none);
+    /// otherwise the wake-up stays.
+    @inlinable
+    package mutating func releaseIdleWakeUp() {
+        if self.wakeUpDeadline != nil, self.nextDeadline == nil { self.wakeUpStale = true }
+    }
+
     /// The deadline the owner's wake-up is armed for (`nil`: none), as the table asked.
     @inlinable
     package var armedWakeUp: MonotonicInstant? { self.wakeUpDeadline }
-
-    /// Notes that `entry` left the table: if the wake-up was for its deadline (or one that
-    /// passed), the next ``wakeUpChange()`` looks again.
-    @inlinable
-    mutating func left(_ entry: Entry) {
-        if let deadline = entry.deadline, let armed = self.wakeUpDeadline, deadline <= armed {
-            self.wakeUpStale = true
-        }
-    }
 }
 
 extension AckTable: Sendable where Pending: Sendable {}

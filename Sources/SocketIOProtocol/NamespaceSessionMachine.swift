@@ -20,9 +20,11 @@ package import RealtimeTime
 /// - **An ack is resolved where it arrives.** ``receive(_:resolvingAcks:)`` looks the ACK's id
 ///   up in the same step that ran the packet through the connection, for an owner that
 ///   performs acks on the reading thread.
-/// - **The ack timer is an output.** Every input that changes the table returns the change to
-///   the owner's one wake-up (``AckTable/WakeUpChange``), and every deadline comes from a
-///   `now:` the owner read: the machine never reads a clock.
+/// - **The ack timer is an output.** Every input that may move the owner's one wake-up (a
+///   registration, the wake-up firing, a disconnect) returns the change
+///   (``AckTable/WakeUpChange``), and every deadline comes from a `now:` the owner read: the
+///   machine never reads a clock. An answered or removed ack changes no timer: the wake-up is
+///   lazy and may fire once for an ack that is gone (``AckTable``).
 ///
 /// ```swift
 /// var session = NamespaceSessionMachine(namespace: "/")
@@ -57,15 +59,13 @@ package struct NamespaceSessionMachine {
         self.connection = NamespaceStateMachine(namespace: namespace, revision: revision)
     }
 
-    /// The machine's actions for what one input did, in order, and the change to the owner's
-    /// ack wake-up (`nil`: keep it as it is).
+    /// The machine's actions for what one input did, in order. A received packet never
+    /// changes the ack wake-up: an ACK resolved here leaves it as it is (``AckTable``).
     package struct Step {
         package var actions: [NamespaceSessionAction]
-        package var ackTimer: AckWakeUp?
 
-        init(_ actions: [NamespaceSessionAction] = [], ackTimer: AckWakeUp? = nil) {
+        init(_ actions: [NamespaceSessionAction] = []) {
             self.actions = actions
-            self.ackTimer = ackTimer
         }
     }
 
@@ -87,26 +87,40 @@ package struct NamespaceSessionMachine {
 
     /// Removes and returns what waits for `id`: `nil` for an unknown, answered or expired id,
     /// and, with `ifConnected`, while the socket is not reported connected (upstream's
-    /// `handleAck` ignores acks then).
-    package mutating func resolveAck(_ id: Int, ifConnected: Bool = false) -> (pending: PendingAck?, ackTimer: AckWakeUp?) {
-        guard !ifConnected || self.connection.status == .connected else { return (nil, nil) }
-        let pending = self.acks.resolve(id: id)
-        return (pending, self.acks.wakeUpChange())
+    /// `handleAck` ignores acks then). The ack wake-up stays as it is.
+    package mutating func resolveAck(_ id: Int, ifConnected: Bool = false) -> PendingAck? {
+        guard !ifConnected || self.connection.status == .connected else { return nil }
+        return self.acks.resolve(id: id)
     }
 
-    /// The owner's wake-up fired at `now`: every ack whose deadline passed, by increasing id.
-    package mutating func acksExpired(now: MonotonicInstant) -> (expired: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?) {
+    /// The owner's wake-up armed for `firedWakeUp` fired at `now`: every ack whose deadline
+    /// passed, by increasing id, and the wake-up for the earliest deadline still waiting.
+    ///
+    /// - Returns: the expired acks; `wasArmed`, `true` when the fired wake-up was the armed
+    ///   one (the owner drops its handle: the timer ran), `false` for a replaced one that fired
+    ///   late (the current one stays); and the change to the wake-up (`nil` when nothing with a
+    ///   deadline waits: nothing is armed any more).
+    package mutating func acksExpired(now: MonotonicInstant, firedWakeUp: MonotonicInstant) -> (
+        expired: [AckTable<PendingAck>.Entry], wasArmed: Bool, ackTimer: AckWakeUp?
+    ) {
+        let wasArmed = self.acks.wakeUpFired(armedFor: firedWakeUp)
         let expired = self.acks.expire(now: now)
-        return (expired, self.acks.wakeUpChange())
+        return (expired, wasArmed, self.acks.wakeUpChange())
     }
 
     /// Removes the acks whose pending value matches (the waiters a disconnect ends, a retry's
-    /// try), by increasing id.
-    package mutating func removeAcks(where matches: (PendingAck) -> Bool) -> (
-        removed: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?
-    ) {
-        let removed = self.acks.remove(where: matches)
-        return (removed, self.acks.wakeUpChange())
+    /// try), by increasing id. The ack wake-up stays as it is.
+    package mutating func removeAcks(where matches: (PendingAck) -> Bool) -> [AckTable<PendingAck>.Entry] {
+        self.acks.remove(where: matches)
+    }
+
+    /// The socket's connection ended and it dropped what it drops (``removeAcks(where:)``: the
+    /// waiters, the retry queue's tries): the ack wake-up is cancelled when nothing left waits
+    /// with a deadline, so a disconnected socket keeps no timer it does not need (callbacks
+    /// keep waiting for their timeouts, and the wake-up with them).
+    package mutating func releaseIdleAckWakeUp() -> AckWakeUp? {
+        self.acks.releaseIdleWakeUp()
+        return self.acks.wakeUpChange()
     }
 
     // MARK: Emits
@@ -246,9 +260,9 @@ package struct NamespaceSessionMachine {
                 step.actions.append(self.translate(action))
                 continue
             }
-            let (pending, ackTimer) = self.resolveAck(ack.ackID ?? -1, ifConnected: true)
-            if let ackTimer { step.ackTimer = ackTimer }
-            if let pending { step.actions.append(.ackResolved(pending, ack)) }
+            if let pending = self.resolveAck(ack.ackID ?? -1, ifConnected: true) {
+                step.actions.append(.ackResolved(pending, ack))
+            }
         }
         return step
     }

@@ -186,21 +186,25 @@ import Testing
         var other = session
         #expect(self.seen(other.receive(ack).actions) == [.deliverAck(ack)])
         #expect(other.acks.count == 1)
-        // Resolved in the step that ran the packet: the wake-up is no longer needed.
+        // Resolved in the step that ran the packet; the wake-up stays armed (lazy).
         let step = session.receive(ack, resolvingAcks: true)
         #expect(self.seen(step.actions) == [.ackResolved(0, ack)])
-        #expect(step.ackTimer == .cancel)
+        #expect(session.acks.isEmpty && session.acks.armedWakeUp == deadline)
         // A duplicate (or late) ACK: nothing to do.
         let again = session.receive(ack, resolvingAcks: true)
-        #expect(again.actions.isEmpty && again.ackTimer == nil)
+        #expect(again.actions.isEmpty)
         // Not reported connected (upstream's handleAck ignores it): the entry keeps waiting.
         _ = session.emit({ self.event("f", ackID: $0) }, ack: .register(.queued(1), deadline: nil), completion: nil, volatile: false)
         let reported = session.connection.reportDisconnected()
         #expect(reported)
         #expect(session.receive(try self.packet(#"31["late"]"#), resolvingAcks: true).actions.isEmpty)
-        #expect(session.resolveAck(1, ifConnected: true).pending == nil)
+        #expect(session.resolveAck(1, ifConnected: true) == nil)
         #expect(session.acks.contains(id: 1))
-        #expect(session.resolveAck(1).pending?.queuedSequence == 1)
+        #expect(session.resolveAck(1)?.queuedSequence == 1)
+        // The wake-up armed for the answered ack fires once and finds nothing: no re-arm.
+        let fired = session.acksExpired(now: deadline, firedWakeUp: deadline)
+        #expect(fired.expired.isEmpty && fired.wasArmed && fired.ackTimer == nil)
+        #expect(session.acks.armedWakeUp == nil)
     }
 
     @Test func theSameAcksFedWholeOrSplitAcrossTheAcknowledgementResolveTheSame() throws {
@@ -231,7 +235,7 @@ import Testing
         let reportedConnected = split.reportConnected(sid: "S")
         let handedOn = try #require(reportedConnected)
         #expect(Array(self.seen(handedOn).prefix(2)) == [.deliverAck(acks[0]), .deliverAck(acks[1])])
-        let splitResolved = acks.map { split.resolveAck($0.ackID!, ifConnected: true).pending?.queuedSequence }
+        let splitResolved = acks.map { split.resolveAck($0.ackID!, ifConnected: true)?.queuedSequence }
         #expect(splitResolved == [1, 0])
         #expect(split.acks.isEmpty && whole.acks.isEmpty)
     }
@@ -273,14 +277,50 @@ import Testing
         let a = session.emit({ self.event("a", ackID: $0) }, ack: .register(.queued(0), deadline: second), completion: nil, volatile: false)
         let b = session.emit({ self.event("b", ackID: $0) }, ack: .register(.queued(1), deadline: first), completion: nil, volatile: false)
         #expect(a.ackTimer == .arm(second) && b.ackTimer == .arm(first))
-        // Fired early (a stale wake-up): nothing is due, the wake-up stays.
-        let early = session.acksExpired(now: Self.start)
-        #expect(early.expired.isEmpty && early.ackTimer == nil)
-        let due = session.acksExpired(now: first)
-        #expect(due.expired.map(\.pending.queuedSequence) == [1])
+        // The replaced wake-up (armed for `second`) fires late: nothing is due, the current
+        // one stays.
+        let late = session.acksExpired(now: Self.start, firedWakeUp: second)
+        #expect(late.expired.isEmpty && !late.wasArmed && late.ackTimer == nil)
+        #expect(session.acks.armedWakeUp == first)
+        let due = session.acksExpired(now: first, firedWakeUp: first)
+        #expect(due.expired.map(\.pending.queuedSequence) == [1] && due.wasArmed)
         #expect(due.ackTimer == .arm(second))
-        // The waiters a disconnect ends leave too, and with them the wake-up.
+        // The waiters a disconnect ends leave without moving the wake-up; once nothing with a
+        // deadline waits, the disconnect cancels it.
         let removed = session.removeAcks(where: { $0.queuedSequence == 0 })
-        #expect(removed.removed.map(\.id) == [0] && removed.ackTimer == .cancel)
+        #expect(removed.map(\.id) == [0])
+        #expect(session.acks.armedWakeUp == second)
+        #expect(session.releaseIdleAckWakeUp() == .cancel)
+        #expect(session.acks.armedWakeUp == nil)
+        #expect(session.releaseIdleAckWakeUp() == nil)
+    }
+
+    /// A disconnect leaves the wake-up of callbacks that still wait with a deadline.
+    @Test func aDisconnectKeepsTheWakeUpWhileADeadlineWaits() throws {
+        var session = try self.connected()
+        let deadline = Self.start + .seconds(2)
+        let emit = session.emit(
+            { self.event("a", ackID: $0) }, ack: .register(.queued(0), deadline: deadline), completion: nil, volatile: false)
+        #expect(emit.ackTimer == .arm(deadline))
+        #expect(session.releaseIdleAckWakeUp() == nil)
+        #expect(session.acks.armedWakeUp == deadline)
+    }
+
+    /// A request/response loop: each emit's deadline is later than the last and its ACK comes
+    /// back before the next emit. The wake-up is armed once, not armed and cancelled per ack.
+    @Test func aSteadyRequestResponseLoopArmsTheWakeUpOnce() throws {
+        var session = try self.connected()
+        var changes: [Session.AckWakeUp] = []
+        for index in 0..<50 {
+            let deadline = Self.start + .milliseconds(Int64(index)) + .seconds(5)
+            let emit = session.emit(
+                { self.event("e", ackID: $0) }, ack: .register(.queued(index), deadline: deadline), completion: nil,
+                volatile: false)
+            if let change = emit.ackTimer { changes.append(change) }
+            let ack = try self.packet("3\(emit.ackID!)[\"ok\"]")
+            #expect(self.seen(session.receive(ack, resolvingAcks: true).actions) == [.ackResolved(index, ack)])
+        }
+        #expect(changes == [.arm(Self.start + .seconds(5))])
+        #expect(session.acks.isEmpty)
     }
 }

@@ -41,6 +41,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
     /// Timers scheduled and not cancelled (fired ones included until `fire`).
     var armedCount: Int { self.withState { $0.scheduled.count { !$0.cancelled } } }
 
+    /// Timers ever scheduled, cancelled and fired ones included.
+    var scheduledTotal: Int { self.withState { $0.scheduled.count } }
+
     /// Runs `step` on another thread, started inside the next `schedule`: another thread
     /// that changes the ack table while the socket arms its timer.
     func whileArming(_ step: @escaping @Sendable () -> Void) {
@@ -93,7 +96,8 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
 
 /// The socket arms its ack timer in the critical section that changed its ack table: whatever
 /// another thread changes in the table while a timer is being armed, the socket ends with
-/// exactly one timer at the table's next deadline, or none when nothing waits with a deadline.
+/// exactly one timer, no later than the table's next deadline. The timer is lazy: an ack that
+/// leaves keeps it armed, and it fires once finding nothing, then none is left.
 @Suite(.tearsDownTestEngines) struct AckTimerRaceTests {
     private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
         let queue = DispatchQueue(label: "ack-timer-race-test")
@@ -109,22 +113,28 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         return (socket, queue, manager)
     }
 
-    /// Before the fix: the cancelling path found no timer yet (so did not reschedule), and
-    /// the arming path installed its timer anyway: a timer stayed armed for an empty table.
-    @Test func anAckCancelledWhileItsTimerIsArmedLeavesNoTimer() {
+    /// Once, the cancelling path found no timer yet and the arming path installed its timer
+    /// anyway, so a timer stayed armed for an empty table for good. Now the timer stays by
+    /// design, once: it fires at its deadline, delivers nothing and is not armed again.
+    @Test func anAckCancelledWhileItsTimerIsArmedLeavesOneWakeUpThatFindsNothing() {
         let timers = InterleavingTimerSource()
-        let (socket, _, manager) = self.connectedSocket(timers)
+        let (socket, queue, manager) = self.connectedSocket(timers)
         #expect(socket.status == .connected)
+        let answers = Recorder<String>()
         timers.whileArming { socket.cancelAck(0) }
-        socket.emitWithAck("a").timingOut(after: 2) { _ in }
+        socket.emitWithAck("a").timingOut(after: 2) { answers.append($0.first as? String ?? "") }
         timers.waitForSteps()
         #expect(socket.pendingAckCount == 0)
-        #expect(!socket.hasAckTimer)
-        #expect(timers.armedCount == 0)
+        #expect(timers.armedCount == 1 && socket.hasAckTimer)
+        timers.advance(by: .seconds(2))
+        drain(queue)
+        #expect(answers.values.isEmpty)
+        #expect(timers.armedCount == 0 && !socket.hasAckTimer)
+        #expect(timers.scheduledTotal == 1)
         withExtendedLifetime(manager) {}
     }
 
-    @Test func anAckAnsweredWhileItsTimerIsArmedLeavesNoTimer() {
+    @Test func anAckAnsweredWhileItsTimerIsArmedLeavesOneWakeUpThatFindsNothing() {
         let timers = InterleavingTimerSource()
         let (socket, queue, manager) = self.connectedSocket(timers)
         let answers = Recorder<String>()
@@ -133,8 +143,35 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         timers.waitForSteps()
         drain(queue)
         #expect(answers.values == ["ok"])
-        #expect(!socket.hasAckTimer)
-        #expect(timers.armedCount == 0)
+        #expect(socket.pendingAckCount == 0)
+        #expect(timers.armedCount == 1 && socket.hasAckTimer)
+        timers.advance(by: .seconds(2))
+        drain(queue)
+        #expect(answers.values == ["ok"])
+        #expect(timers.armedCount == 0 && !socket.hasAckTimer)
+        withExtendedLifetime(manager) {}
+    }
+
+    /// A request/response loop through the packet path: each emit's deadline is later than
+    /// the last, and its ACK arrives before the next emit. One timer is scheduled for the
+    /// whole loop, not one scheduled and cancelled per ack; it fires once for nothing.
+    @Test func aSteadyRequestResponseLoopSchedulesOneTimer() {
+        let timers = InterleavingTimerSource()
+        let (socket, queue, manager) = self.connectedSocket(timers)
+        let answers = Recorder<String>()
+        for index in 0..<100 {
+            socket.emitWithAck("a").timingOut(after: 5) { answers.append($0.first as? String ?? "") }
+            manager.parseEngineMessage(#"3\#(index)["ok\#(index)"]"#)
+            timers.advance(by: .milliseconds(1))
+        }
+        drain(queue)
+        #expect(answers.values == (0..<100).map { "ok\($0)" })
+        #expect(socket.pendingAckCount == 0)
+        #expect(timers.scheduledTotal == 1 && timers.armedCount == 1)
+        timers.advance(by: .seconds(5))
+        drain(queue)
+        #expect(answers.count == 100)
+        #expect(timers.scheduledTotal == 1 && timers.armedCount == 0 && !socket.hasAckTimer)
         withExtendedLifetime(manager) {}
     }
 
@@ -210,7 +247,12 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         }
         for id in ids.values { socket.cancelAck(id) }
         #expect(socket.pendingAckCount == 0)
+        // The wake-up left armed (at most 50 ms out) fires once, finds nothing, and is not
+        // armed again.
+        let deadline = MonotonicInstant.now + .seconds(10)
+        while socket.hasAckTimer, MonotonicInstant.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(!socket.hasAckTimer)
+        #expect(socket.pendingAckCount == 0)
         drain(queue)
         withExtendedLifetime(manager) {}
     }

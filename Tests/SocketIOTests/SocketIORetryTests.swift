@@ -141,7 +141,8 @@ import Testing
         #expect(acks.values == [#"["NO ACK"]"#])
         #expect(completions.values == ["b"])
         #expect(errors.values == ["Tried emitting when not connected"])
-        // The dropped try's deadline leaves no timer behind.
+        // The dropped try's entry is gone, and the disconnect, which left nothing with a
+        // deadline, cancelled the ack timer (the socket keeps none).
         #expect(socket.pendingAckCount == 0)
         #expect(!socket.hasAckTimer)
         socket.emit("c")

@@ -62,6 +62,13 @@ import Testing
         socket.handleAck(1, data: ["ok"])
         drain(queue)
         #expect(answers.values == ["a:NO ACK", "b:ok"])
+        #expect(socket.pendingAckCount == 0)
+        // The answer leaves the timer armed (lazy): at b's deadline it fires once, delivers
+        // nothing and is not armed again.
+        #expect(timers.scheduledCount == 1 && socket.hasAckTimer)
+        timers.advance(by: .seconds(3))
+        drain(queue)
+        #expect(answers.values == ["a:NO ACK", "b:ok"])
         #expect(timers.scheduledCount == 0 && !socket.hasAckTimer)
     }
 

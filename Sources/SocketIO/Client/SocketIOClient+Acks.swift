@@ -7,7 +7,11 @@ import RealtimeTime
 package import SocketIOProtocol
 
 /// The acks this socket's emits wait for: a `SocketIOProtocol.AckTable` under the socket's
-/// lock, and one scheduled wake-up for the table's earliest deadline.
+/// lock, and one scheduled wake-up no later than the table's earliest deadline.
+///
+/// The wake-up is lazy (`AckTable`): an answered or cancelled ack leaves it armed, and it
+/// fires once at its deadline, finding nothing due, instead of one schedule and one cancel
+/// per acknowledged emit.
 ///
 /// socket.io-protocol v5, "Acknowledgement": an EVENT with an id expects an ACK with the same
 /// id. Ids count from 0. A timed-out ack is called with upstream's `["NO ACK"]` on the
@@ -47,13 +51,10 @@ extension SocketIOClient {
         }
     }
 
-    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired).
+    /// Removes and returns what waits for `id` (`nil` when unknown, acked or expired). The ack
+    /// wake-up stays armed.
     func resolveAck(_ id: Int) -> PendingAck? {
-        self.state.withLock { state in
-            let (pending, ackTimer) = state.session.resolveAck(id)
-            self.apply(ackTimer, to: &state)
-            return pending
-        }
+        self.state.withLock { $0.session.resolveAck(id) }
     }
 
     /// Settles what waited for the network ACK `ack`, resolved where it arrived: a waiter or a
@@ -71,8 +72,10 @@ extension SocketIOClient {
         }
     }
 
-    /// Forgets the ack `id` waits for: its callback is never called, and no timer is left
-    /// for it. Used by `SocketIOConcurrency` when the awaiting task is cancelled.
+    /// Forgets the ack `id` waits for: its entry and callback go, and the callback is never
+    /// called. The socket's one ack wake-up is not cancelled: if it was armed for this ack, it
+    /// fires once at the deadline and finds nothing. Used by `SocketIOConcurrency` when the
+    /// awaiting task is cancelled.
     ///
     /// - Important: Safe from any thread; an unknown or already answered id is ignored.
     package func cancelAck(_ id: Int) {
@@ -95,7 +98,8 @@ extension SocketIOClient {
         self.state.withLock { $0.session.acks.peekNextID }
     }
 
-    /// `true` while a wake-up is scheduled for an ack deadline (for tests).
+    /// `true` while a wake-up is scheduled for an ack deadline (for tests). It may outlive the
+    /// ack it was armed for (until it fires), but not a disconnect that left no deadline.
     package var hasAckTimer: Bool {
         self.state.withLock { $0.ackTimer != nil }
     }
@@ -108,8 +112,9 @@ extension SocketIOClient {
 
     /// Applies a change the session machine asked of the ack wake-up
     /// (`AckTable.WakeUpChange`), inside the critical section of the input that asked: the one
-    /// timer is cancelled, armed or kept there, so it always matches the table's earliest
-    /// deadline and no stale one survives.
+    /// timer is cancelled, armed or kept there, so it always matches the table's armed
+    /// wake-up. Its body tells the table which deadline it was armed for, so a replaced timer
+    /// that fires late is told apart from the current one.
     ///
     /// Arming under the socket's lock is safe because a timer source never calls back from
     /// `schedule` or `cancel`: each takes only its own lock (the event loop's, a leaf), and a
@@ -123,19 +128,26 @@ extension SocketIOClient {
         state.ackTimer = nil
         guard case .arm(let deadline) = change else { return }
         let source = timers ?? self.core.timers
-        state.ackTimer = source.schedule(at: deadline) { [weak self] in self?.expireAcks() }
+        state.ackTimer = source.schedule(at: deadline) { [weak self] in self?.expireAcks(armedFor: deadline) }
     }
 
-    /// Settles every entry whose deadline passed and arms the wake-up for the next one:
-    /// waiters at once, callbacks with `["NO ACK"]` on the manager's `handleQueue`.
+    /// The wake-up armed for `deadline` fired: settles every entry whose deadline passed and
+    /// arms the wake-up for the next one (none when nothing with a deadline waits): waiters at
+    /// once, callbacks with `["NO ACK"]` on the manager's `handleQueue`. A wake-up armed for an
+    /// ack that was answered since finds nothing due.
     ///
     /// A wake-up replaced after it fired (its cancel came too late) runs this too: it takes
     /// only what is due, and the table keeps the current wake-up.
-    private func expireAcks() {
+    private func expireAcks(armedFor deadline: MonotonicInstant) {
         let timers = self.core.timers
         let now = timers.now
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let (expired, ackTimer) = state.session.acksExpired(now: now)
+            let (expired, wasArmed, ackTimer) = state.session.acksExpired(now: now, firedWakeUp: deadline)
+            if wasArmed {
+                // This timer ran: nothing is armed now (the cancel is a no-op for it).
+                state.ackTimer?.cancel()
+                state.ackTimer = nil
+            }
             self.apply(ackTimer, to: &state, timers: timers)
             return expired
         }
@@ -157,11 +169,13 @@ extension SocketIOClient {
     }
 
     /// Ends the waits of awaiting operations when the socket disconnects (callbacks keep
-    /// waiting for their timeout, as upstream's do).
+    /// waiting for their timeout, as upstream's do). When nothing left waits with a deadline,
+    /// the ack wake-up is cancelled in the same section, before a waiter resumes: a
+    /// disconnected socket keeps no timer it does not need.
     func failAckWaiters(reason: String) {
         let waiters = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let (waiters, ackTimer) = state.session.removeAcks(where: { if case .waiter = $0 { true } else { false } })
-            self.apply(ackTimer, to: &state)
+            let waiters = state.session.removeAcks(where: { if case .waiter = $0 { true } else { false } })
+            self.apply(state.session.releaseIdleAckWakeUp(), to: &state)
             return waiters
         }
         for entry in waiters {

@@ -111,9 +111,7 @@ extension SocketIOClient {
     /// Runs the session machine for `packet` in the caller's critical section; an ACK read on
     /// the thread that performs it is resolved in the same step.
     func sessionStep(_ packet: SocketIOProtocol.SocketPacket, resolvingAcks: Bool, in state: inout State) -> [SessionAction] {
-        let step = state.session.receive(packet, resolvingAcks: resolvingAcks)
-        self.apply(step.ackTimer, to: &state)
-        return step.actions
+        state.session.receive(packet, resolvingAcks: resolvingAcks).actions
     }
 
     /// What ``performOnReadingThread(_:decided:)`` did.

@@ -105,7 +105,7 @@ extension SocketIOClient {
         let actions = self.state.withLock { state -> [RetryAction] in
             guard state.retryQueue != nil else { return [] }
             let (_, actions) = state.retryQueue!.cancel(sequence: sequence)
-            self.apply(state.session.removeAcks(where: { if case .queued(sequence) = $0 { true } else { false } }).ackTimer, to: &state)
+            _ = state.session.removeAcks(where: { if case .queued(sequence) = $0 { true } else { false } })
             return actions
         }
         self.performRetries(actions)
@@ -145,11 +145,13 @@ extension SocketIOClient {
     }
 
     /// The connection ended: the tries' ack entries are dropped (no answer can come on another
-    /// connection; the ack timer follows), the machine hears it, and a leave empties the queue.
+    /// connection; the ack wake-up is cancelled when nothing else waits with a deadline), the
+    /// machine hears it, and a leave empties the queue.
     private func endConnection(leaving: Bool) -> (actions: [RetryAction], left: [RetriedEmit]) {
         self.state.withLock { state -> ([RetryAction], [RetriedEmit]) in
             guard state.retryQueue != nil else { return ([], []) }
-            self.apply(state.session.removeAcks(where: { if case .queued = $0 { true } else { false } }).ackTimer, to: &state)
+            _ = state.session.removeAcks(where: { if case .queued = $0 { true } else { false } })
+            self.apply(state.session.releaseIdleAckWakeUp(), to: &state)
             let actions = state.retryQueue!.disconnected()
             return (actions, leaving ? state.retryQueue!.removeAll() : [])
         }

@@ -42,8 +42,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         /// connecting.
         var session: Session
         /// The one scheduled wake-up that expires acks, at the deadline the session's ack
-        /// table asked for; changed only in the critical section of the input that asked
-        /// (``SocketIOClient/apply(_:to:timers:)``).
+        /// table asked for (lazy: it may outlive the ack it was armed for); changed only in
+        /// the critical section of the input that asked (``SocketIOClient/apply(_:to:timers:)``).
         var ackTimer: SocketTimer?
         /// `statusChange` events, delivered by one thread at a time in the order the status
         /// changed (see `SocketIOClient.changeStatus(_:)`).
@@ -640,8 +640,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         let (connected, pending, decoded) = self.state.withLock { state -> (Bool, PendingAck?, [JSONValue]?) in
             defer { state.networkArguments = nil }
             guard state.session.connection.status == .connected else { return (false, nil, nil) }
-            let (pending, ackTimer) = state.session.resolveAck(ack)
-            self.apply(ackTimer, to: &state)
+            let pending = state.session.resolveAck(ack)
             return (true, pending, state.networkArguments?.decoded(for: data))
         }
         guard connected else { return }
