@@ -1,6 +1,6 @@
 import Dispatch
 package import EngineIOClient
-package import EngineIOProtocol
+import EngineIOProtocol
 import Foundation
 import RealtimeSync
 import RealtimeTime

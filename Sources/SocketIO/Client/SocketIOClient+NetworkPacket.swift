@@ -1,5 +1,5 @@
-package import EngineIOProtocol
-package import Foundation
+import EngineIOProtocol
+import Foundation
 import RealtimeSync
 import SocketIOProtocol
 
