@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Client instructions per Socket.IO emitWithAck round trip, counted by valgrind (callgrind's Ir),
-# for one or more builds of SocketIOBenchmark: a figure that does not move with the machine's
-# load, so a change of a few percent shows in one run (CPU time per ack varies by 10% or more
-# from one run to the next here).
+# for one or more builds of SocketIOBenchmark, next to the raw WebSocket echo's round trip
+# (WebSocketBenchmark --echo-only, and --hop: the callback API's thread structure): a figure
+# that does not move with the machine's load, so a change of a few percent shows in one run
+# (CPU time per ack varies by 10% or more from one run to the next here). The layers' own work
+# per ack, issue 34's figure in instructions, is an ack's count minus the raw echo's.
 #
 #   scripts/bench-instructions.sh [SocketIOBenchmark binary...]
 #
-# Without binaries, builds the current tree in release mode. For each binary, API and transport,
-# the client runs twice (SHORT and LONG acks, after the same warm-up) and the difference divided
-# by LONG - SHORT is the count per ack: connecting, the warm-up and the process's start and exit
-# cancel out. REPEATS runs of each give the median (min-max). The first binary is the baseline
-# of the ratios.
+# Without binaries, builds the current tree in release mode; WS_BIN names a WebSocketBenchmark
+# (default: built from the current tree). For each binary, API and transport, the client runs
+# twice (SHORT and LONG acks, after the same warm-up) and the difference divided by
+# LONG - SHORT is the count per ack: connecting, the warm-up and the process's start and exit
+# cancel out. The echoes are counted the same way. REPEATS runs of each give the median
+# (min-max). The first binary is the baseline of the ratios.
 #
 # APIS (default callback,callback-deadline,async,async-loop), TRANSPORTS (default websocket),
 # SHORT (500), LONG (1500), REPEATS (3), ACK_TIMEOUT (5 s: the async APIs' default deadline,
@@ -35,11 +38,33 @@ if [ ${#BINS[@]} -eq 0 ]; then
   swift build -c release --product SocketIOBenchmark
   BINS=("$(swift build -c release --show-bin-path)/SocketIOBenchmark")
 fi
+WS_BIN=${WS_BIN:-}
+if [ -z "$WS_BIN" ]; then
+  # One `--product` per build: SwiftPM keeps only the last of several.
+  swift build -c release --product WebSocketBenchmark
+  WS_BIN="$(swift build -c release --show-bin-path)/WebSocketBenchmark"
+fi
 
 source scripts/bench-sio-server.sh
-trap stop_bench_sio_server EXIT
+ECHO_LOG=$(mktemp)
+ECHO_SERVER=""
+OUT=$(mktemp)
+cleanup() {
+  stop_bench_sio_server
+  if [ -n "$ECHO_SERVER" ]; then
+    kill "$ECHO_SERVER" 2>/dev/null || true
+    wait "$ECHO_SERVER" 2>/dev/null || true
+  fi
+  rm -f "$OUT" "$ECHO_LOG"
+}
+trap cleanup EXIT
 start_bench_sio_server
 [ -n "$PORT" ] || { echo "Socket.IO server did not start:"; cat "$SERVER_LOG"; exit 1; }
+.venv/bin/python -u Tests/Servers/ws_echo_server.py --no-compression >"$ECHO_LOG" 2>&1 &
+ECHO_SERVER=$!
+for _ in $(seq 200); do grep -q '^PORT=' "$ECHO_LOG" && break; sleep 0.05; done
+ECHO_PORT=$(sed -n 's/^PORT=//p' "$ECHO_LOG" | head -1)
+[ -n "$ECHO_PORT" ] || { echo "echo server did not start:"; cat "$ECHO_LOG"; exit 1; }
 
 # Instructions of one client run of `acks` acks.
 instructions() {
@@ -49,9 +74,23 @@ instructions() {
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
-OUT=$(mktemp)
-trap 'stop_bench_sio_server; rm -f "$OUT"' EXIT
-echo "valgrind $(valgrind --version); $REPEATS x ($LONG - $SHORT acks); ack timeout $ACK_TIMEOUT s"
+# Instructions of one echo run of `count` round trips (`--hop` or nothing).
+echo_instructions() {
+  local count=$1 mode=$2
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$WS_BIN" "$ECHO_PORT" --echo-only $mode \
+    --round-trips "$count" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+echo "valgrind $(valgrind --version); $REPEATS x ($LONG - $SHORT round trips); ack timeout $ACK_TIMEOUT s"
+for repeat in $(seq "$REPEATS"); do
+  for mode in raw hop; do
+    flag=""; [ "$mode" = hop ] && flag="--hop"
+    short=$(echo_instructions "$SHORT" "$flag")
+    long=$(echo_instructions "$LONG" "$flag")
+    [ -n "$short" ] && [ -n "$long" ] || { echo "no count for the $mode echo ($WS_BIN)"; exit 1; }
+    echo "echo $mode - $(((long - short) / (LONG - SHORT)))" >>"$OUT"
+  done
+done
 for transport in ${TRANSPORTS//,/ }; do
   for api in ${APIS//,/ }; do
     for repeat in $(seq "$REPEATS"); do
@@ -71,16 +110,25 @@ rows = [line.split() for line in open(sys.argv[1])]
 bins = sys.argv[2:]
 for index, path in enumerate(bins):
     print(f"build {index}: {path}")
-print(f"{'transport':10} {'api':18} {'build':>5} {'instructions/ack':>17} {'min-max':>15} {'x build 0':>9}")
+echo = {}
+for mode in ("raw", "hop"):
+    counts = [int(r[3]) for r in rows if r[0] == "echo" and r[1] == mode]
+    echo[mode] = statistics.median(counts)
+    print(f"{'echo':10} {mode:18} {'':>5} {echo[mode]:>17,.0f} {min(counts):>7,}-{max(counts):<7,}")
+# The layers' own: an ack minus the echo with the same thread structure (the callback APIs
+# answer on handleQueue, as the hop echo sends from a queue; the async APIs against the raw one).
+print(f"{'transport':10} {'api':18} {'build':>5} {'instructions/ack':>17} {'min-max':>15} {'x build 0':>9} "
+      f"{'- raw echo':>11} {'- hop echo':>11}")
 keys = []
 for transport, api, _, _ in rows:
-    if (transport, api) not in keys:
+    if transport != "echo" and (transport, api) not in keys:
         keys.append((transport, api))
 for transport, api in keys:
     base = None
     for index in range(len(bins)):
-        counts = [int(r[3]) for r in rows if r[0] == transport and r[1] == api and int(r[2]) == index]
+        counts = [int(r[3]) for r in rows if r[0] == transport and r[1] == api and r[2] == str(index)]
         median = statistics.median(counts)
         base = base or median
-        print(f"{transport:10} {api:18} {index:>5} {median:>17,.0f} {min(counts):>7,}-{max(counts):<7,} {median / base:>9.3f}")
+        print(f"{transport:10} {api:18} {index:>5} {median:>17,.0f} {min(counts):>7,}-{max(counts):<7,} {median / base:>9.3f} "
+              f"{median - echo['raw']:>11,.0f} {median - echo['hop']:>11,.0f}")
 EOF
