@@ -25,13 +25,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || ./scripts/bootstrap.sh
-command -v valgrind >/dev/null || { echo "valgrind is missing: scripts/bootstrap.sh installs it"; exit 1; }
+if ! command -v valgrind >/dev/null; then
+  # Installed on demand, like the report's matplotlib: the build and the tests do not need it.
+  echo "bench-instructions: installing valgrind"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind
+fi
 APIS=${APIS:-callback,callback-deadline,async,async-loop}
 TRANSPORTS=${TRANSPORTS:-websocket}
 SHORT=${SHORT:-500}
 LONG=${LONG:-1500}
 REPEATS=${REPEATS:-3}
 ACK_TIMEOUT=${ACK_TIMEOUT:-5}
+[ "$LONG" -gt "$SHORT" ] || { echo "LONG ($LONG) must be more than SHORT ($SHORT)"; exit 2; }
 
 BINS=("$@")
 if [ ${#BINS[@]} -eq 0 ]; then
@@ -66,19 +73,35 @@ for _ in $(seq 200); do grep -q '^PORT=' "$ECHO_LOG" && break; sleep 0.05; done
 ECHO_PORT=$(sed -n 's/^PORT=//p' "$ECHO_LOG" | head -1)
 [ -n "$ECHO_PORT" ] || { echo "echo server did not start:"; cat "$ECHO_LOG"; exit 1; }
 
+# Runs a command under callgrind and prints the instructions it collected; on a failure, says
+# which command failed and shows the end of its output, and ends the script.
+count_instructions() {
+  local log status=0
+  log=$(mktemp)
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >"$log" 2>&1 || status=$?
+  local count
+  count=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$log")
+  if [ "$status" -ne 0 ] || [ -z "$count" ]; then
+    echo "failed (exit $status): $*" >&2
+    tail -20 "$log" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+  echo "$count"
+}
+
 # Instructions of one client run of `acks` acks.
 instructions() {
   local bin=$1 transport=$2 api=$3 acks=$4
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" client "$PORT" --acks "$acks" --warmup 100 \
-    --emits 10 --transports "$transport" --apis "$api" --ack-timeout "$ACK_TIMEOUT" 2>&1 >/dev/null \
-    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  count_instructions "$bin" client "$PORT" --acks "$acks" --warmup 100 --emits 10 --transports "$transport" \
+    --apis "$api" --ack-timeout "$ACK_TIMEOUT"
 }
 
 # Instructions of one echo run of `count` round trips (`--hop` or nothing).
 echo_instructions() {
   local count=$1 mode=$2
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$WS_BIN" "$ECHO_PORT" --echo-only $mode \
-    --round-trips "$count" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  count_instructions "$WS_BIN" "$ECHO_PORT" --echo-only $mode --round-trips "$count"
 }
 
 echo "valgrind $(valgrind --version); $REPEATS x ($LONG - $SHORT round trips); ack timeout $ACK_TIMEOUT s"
@@ -87,7 +110,6 @@ for repeat in $(seq "$REPEATS"); do
     flag=""; [ "$mode" = hop ] && flag="--hop"
     short=$(echo_instructions "$SHORT" "$flag")
     long=$(echo_instructions "$LONG" "$flag")
-    [ -n "$short" ] && [ -n "$long" ] || { echo "no count for the $mode echo ($WS_BIN)"; exit 1; }
     echo "echo $mode - $(((long - short) / (LONG - SHORT)))" >>"$OUT"
   done
 done
@@ -97,7 +119,6 @@ for transport in ${TRANSPORTS//,/ }; do
       for index in "${!BINS[@]}"; do
         short=$(instructions "${BINS[$index]}" "$transport" "$api" "$SHORT")
         long=$(instructions "${BINS[$index]}" "$transport" "$api" "$LONG")
-        [ -n "$short" ] && [ -n "$long" ] || { echo "no count for ${BINS[$index]} $transport $api"; exit 1; }
         echo "$transport $api $index $(((long - short) / (LONG - SHORT)))" >>"$OUT"
       done
     done

@@ -7,9 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-# tinyproxy (HTTP CONNECT) and dante-server (SOCKS5) are the real proxies of the proxy loopback tests;
-# valgrind counts instructions per ack for scripts/bench-instructions.sh.
-for pkg in libssl-dev zlib1g-dev pkg-config openssl tinyproxy dante-server valgrind; do
+# tinyproxy (HTTP CONNECT) and dante-server (SOCKS5) are the real proxies of the proxy loopback tests.
+for pkg in libssl-dev zlib1g-dev pkg-config openssl tinyproxy dante-server; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

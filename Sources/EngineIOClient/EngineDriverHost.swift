@@ -26,13 +26,14 @@ package protocol EngineDriverHost: AnyObject, Sendable {
     /// Runs `body` on the current attempt, under the host's lock.
     func withAttempt<Result>(_ body: (inout EngineConnectionAttempt) -> Result) -> Result
 
-    /// A transport send finished (see ``sendFinished(_:generation:)``), and `next` runs on the
-    /// attempt in the same critical section (the WebSocket writer takes its next batch there):
-    /// one section per batch written instead of two. Not generic: called through this
-    /// protocol, a generic section would look its result's metadata up on every send.
+    /// A WebSocket send finished (see ``sendFinished(_:generation:)``), and `takeTurn` runs on
+    /// the attempt in the same critical section: the WebSocket writer takes its next batch
+    /// there, one section per batch written instead of two. The WebSocket writer's only (the
+    /// polling driver has no writer turn); not generic, since a generic section called through
+    /// this protocol would look its result's metadata up on every send.
     func sendFinished(
         _ writeID: Int?, generation: Int,
-        then next: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
+        takingTurn takeTurn: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
     ) -> EngineWebSocketDriver.WriterTurn?
     /// Feeds one input to the machine of attempt `generation` (nothing when that attempt is
     /// gone) and performs what it returns.

@@ -114,7 +114,7 @@ struct LockedValueHeader<Value> {
 @usableFromInline
 final class LockedValueStorage<Value>: ManagedBuffer<LockedValueHeader<Value>, pthread_mutex_t> {
     // Inlinable, so a caller creates the storage of its own specialized type: unspecialized,
-    // every `LockedValue(_:)` looked the class's generic metadata up in the runtime's cache.
+    // each `LockedValue(_:)` would look the class's generic metadata up in the runtime's cache.
     @inlinable
     static func make(_ value: Value, sharing domain: LockDomain?) -> LockedValueStorage<Value> {
         let buffer = Self.create(minimumCapacity: domain == nil ? 1 : 0) { buffer in

@@ -25,7 +25,7 @@ package import RealtimeTime
 /// // 5 s later the owner's wake-up fires:
 /// acks.wakeUpFired(armedFor: now + .seconds(5))                     // true: it was the armed one
 /// acks.expire(now: later)                                           // [] (already resolved)
-/// acks.wakeUpChange()                                               // nil: nothing left to wait for
+/// acks.wakeUpChange()                                               // .cancel: nothing left, let it go
 /// ```
 ///
 /// - Important: Not thread-safe by itself; the owner keeps it under its lock.
@@ -62,6 +62,10 @@ package struct AckTable<Pending> {
     /// `true` when the next ``wakeUpChange()`` must look again: a registration earlier than
     /// ``wakeUpDeadline`` (or with none armed), the armed wake-up fired, or ``removeAll()``.
     @usableFromInline var wakeUpStale = false
+    /// `true` from ``wakeUpFired(armedFor:)`` to the next ``wakeUpChange()``: the armed
+    /// wake-up fired, so that change is `.cancel` when nothing is left to arm for (the owner
+    /// lets go of the spent timer).
+    @usableFromInline var wakeUpSpent = false
 
     /// An empty table whose first id is 0.
     package init() {}
@@ -178,8 +182,8 @@ package struct AckTable<Pending> {
         /// call ``wakeUpFired(armedFor:)`` with this deadline, ``expire(now:)``, then
         /// ``wakeUpChange()`` again.
         case arm(MonotonicInstant)
-        /// Cancel the armed wake-up: nothing waits with a deadline (``removeAll()``,
-        /// ``releaseIdleWakeUp()``).
+        /// Cancel the armed wake-up, or let go of the one that fired: nothing waits with a
+        /// deadline (``removeAll()``, ``releaseIdleWakeUp()``, ``wakeUpFired(armedFor:)``).
         case cancel
     }
 
@@ -188,16 +192,18 @@ package struct AckTable<Pending> {
     /// wake-up at any time.
     ///
     /// It arms when a registration is earlier than the armed wake-up (or none is armed), and,
-    /// after the armed wake-up fired, for the earliest deadline still waiting (nothing when
-    /// none is: the fired wake-up needs no cancel). An answered or removed entry asks for no
+    /// after the armed wake-up fired, for the earliest deadline still waiting (`.cancel` when
+    /// none is: the owner lets go of the fired timer). An answered or removed entry asks for no
     /// change: the wake-up armed for it fires once and finds nothing due (see the type's
     /// discussion for why).
     @inlinable
     package mutating func wakeUpChange() -> WakeUpChange? {
         guard self.wakeUpStale else { return nil }
         self.wakeUpStale = false
+        let spent = self.wakeUpSpent
+        self.wakeUpSpent = false
         let wanted = self.nextDeadline
-        guard wanted != self.wakeUpDeadline else { return nil }
+        guard wanted != self.wakeUpDeadline || spent else { return nil }
         self.wakeUpDeadline = wanted
         return wanted.map { .arm($0) } ?? .cancel
     }
@@ -209,13 +215,15 @@ package struct AckTable<Pending> {
     /// A wake-up that was replaced (an earlier registration asked for another) but fired
     /// anyway, its cancel too late, changes nothing: the current one stays armed.
     ///
-    /// - Returns: `true` when it was the armed wake-up: the owner holds no armed timer now.
+    /// - Returns: `true` when it was the armed wake-up (the next ``wakeUpChange()`` then
+    ///   re-arms or says `.cancel`).
     @inlinable
     @discardableResult
     package mutating func wakeUpFired(armedFor deadline: MonotonicInstant) -> Bool {
         guard self.wakeUpDeadline == deadline else { return false }
         self.wakeUpDeadline = nil
         self.wakeUpStale = true
+        self.wakeUpSpent = true
         return true
     }
 

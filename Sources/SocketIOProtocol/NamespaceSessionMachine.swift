@@ -96,16 +96,15 @@ package struct NamespaceSessionMachine {
     /// The owner's wake-up armed for `firedWakeUp` fired at `now`: every ack whose deadline
     /// passed, by increasing id, and the wake-up for the earliest deadline still waiting.
     ///
-    /// - Returns: the expired acks; `wasArmed`, `true` when the fired wake-up was the armed
-    ///   one (the owner drops its handle: the timer ran), `false` for a replaced one that fired
-    ///   late (the current one stays); and the change to the wake-up (`nil` when nothing with a
-    ///   deadline waits: nothing is armed any more).
+    /// - Returns: the expired acks, and the change to the wake-up: armed for what still waits,
+    ///   or `.cancel` (let go of the fired timer) when nothing with a deadline does; `nil` for
+    ///   a replaced wake-up that fired late (the current one stays).
     package mutating func acksExpired(now: MonotonicInstant, firedWakeUp: MonotonicInstant) -> (
-        expired: [AckTable<PendingAck>.Entry], wasArmed: Bool, ackTimer: AckWakeUp?
+        expired: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?
     ) {
-        let wasArmed = self.acks.wakeUpFired(armedFor: firedWakeUp)
+        self.acks.wakeUpFired(armedFor: firedWakeUp)
         let expired = self.acks.expire(now: now)
-        return (expired, wasArmed, self.acks.wakeUpChange())
+        return (expired, self.acks.wakeUpChange())
     }
 
     /// Removes the acks whose pending value matches (the waiters a disconnect ends, a retry's

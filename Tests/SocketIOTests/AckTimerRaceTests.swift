@@ -113,9 +113,9 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
         return (socket, queue, manager)
     }
 
-    /// Once, the cancelling path found no timer yet and the arming path installed its timer
-    /// anyway, so a timer stayed armed for an empty table for good. Now the timer stays by
-    /// design, once: it fires at its deadline, delivers nothing and is not armed again.
+    /// An ack cancelled while the arming path runs (a race that once left a timer armed for
+    /// an empty table for good): the timer stays, by design, once: it fires at its deadline,
+    /// delivers nothing and is not armed again.
     @Test func anAckCancelledWhileItsTimerIsArmedLeavesOneWakeUpThatFindsNothing() {
         let timers = InterleavingTimerSource()
         let (socket, queue, manager) = self.connectedSocket(timers)

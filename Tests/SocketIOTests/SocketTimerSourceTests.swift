@@ -72,6 +72,84 @@ import Testing
         #expect(timers.scheduledCount == 0 && !socket.hasAckTimer)
     }
 
+    /// A connected socket on `timers`, with its manager and `handleQueue`.
+    private func connectedSocket(_ timers: ManualTimerSource, label: String) -> (SocketIOClient, SocketManager, DispatchQueue) {
+        let queue = DispatchQueue(label: label)
+        let manager = SocketManager(
+            socketURL: URL(string: "http://localhost:1/")!,
+            config: [.handleQueue(queue), .reconnects(false)], timers: timers)
+        manager.engine = TestEngine(client: manager)
+        let socket = manager.defaultSocket
+        socket.connect()
+        drain(queue)
+        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
+        drain(queue)
+        return (socket, manager, queue)
+    }
+
+    /// The lazy wake-up's main path: an answered ack leaves the timer armed for its deadline
+    /// D; an ack asked for after it, with a later deadline E, gets no timer of its own. At D
+    /// the timer fires for nothing and is armed for E, where the later ack times out on time:
+    /// the callback API's `["NO ACK"]`, and the waiter SocketIOConcurrency's `emitWithAck`
+    /// registers (its `.timedOut`).
+    @Test func aTimerArmedForAnAnsweredAckIsArmedAgainForALaterOneThatTimesOutOnTime() {
+        let timers = ManualTimerSource()
+        let (socket, manager, queue) = self.connectedSocket(timers, label: "timer-source-rearm-test")
+        #expect(socket.status == .connected)
+        let answers = Recorder<String>()
+        // D = 2 s: answered at once.
+        socket.emitWithAck("first").timingOut(after: 2) { answers.append("first:\($0.first as? String ?? "")") }
+        socket.handleAck(0, data: ["ok"])
+        drain(queue)
+        #expect(answers.values == ["first:ok"] && timers.scheduledCount == 1)
+        // At 1 s, two acks with E = 1 + 3 = 4 s: the callback's and a waiter's.
+        timers.advance(by: .seconds(1))
+        socket.emitWithAck("second").timingOut(after: 3) { answers.append("second:\($0.first as? String ?? "")") }
+        let waited = Recorder<String>()
+        let sent = socket.createOnAck(["third"]).sendWithAck(timingOut: 3) { outcome in
+            if case .timedOut = outcome { waited.append("third:timed out") } else { waited.append("third:\(outcome)") }
+        }
+        guard case .sent = sent else {
+            Issue.record("the waiter's emit was not sent: \(sent)")
+            return
+        }
+        // No second timer: the armed one (D) is earlier.
+        #expect(timers.scheduledCount == 1)
+        // D: it fires for nothing and is armed for E.
+        timers.advance(by: .seconds(1))
+        drain(queue)
+        #expect(answers.values == ["first:ok"] && waited.values.isEmpty)
+        #expect(timers.scheduledCount == 1 && socket.hasAckTimer)
+        // Just before E nothing; at E both time out, and nothing is armed any more.
+        timers.advance(by: .milliseconds(1999))
+        drain(queue)
+        #expect(answers.values == ["first:ok"] && waited.values.isEmpty)
+        timers.advance(by: .milliseconds(1))
+        drain(queue)
+        #expect(answers.values == ["first:ok", "second:NO ACK"])
+        #expect(waited.values == ["third:timed out"])
+        #expect(timers.scheduledCount == 0 && !socket.hasAckTimer)
+        withExtendedLifetime(manager) {}
+    }
+
+    /// A socket released while its lazy timer is armed cancels it: the loop keeps no timer for
+    /// a socket that is gone.
+    @Test func aReleasedSocketCancelsItsAckTimer() {
+        let timers = ManualTimerSource()
+        let (manager, released) = { () -> (SocketManager, WeakBox<SocketIOClient>) in
+            let (socket, manager, queue) = self.connectedSocket(timers, label: "timer-source-release-test")
+            socket.emitWithAck("x").timingOut(after: 5) { _ in }
+            socket.handleAck(0, data: ["ok"])
+            drain(queue)
+            return (manager, WeakBox(socket))
+        }()
+        #expect(timers.scheduledCount == 1)
+        // The manager holds its sockets by namespace: taking them out releases the socket.
+        manager.nsps = [:]
+        #expect(released.value == nil)
+        #expect(timers.scheduledCount == 0)
+    }
+
     /// `connect(withPayload:timeoutAfter:withHandler:)`'s deadline is a timer of the same
     /// source: the handler runs (on `handleQueue`) when that source's time passes it, not before.
     @Test func theConnectTimeoutComesFromTheManagersTimerSource() {
@@ -103,4 +181,13 @@ import Testing
     // nonisolated(unsafe): Darwin's Dispatch does not mark `DispatchSpecificKey` `Sendable`
     // (corelibs does); the key is an immutable token, created once and only compared.
     nonisolated(unsafe) static let queueKey = DispatchSpecificKey<String>()
+}
+
+/// A weak reference, to see an object go.
+private final class WeakBox<Object: AnyObject> {
+    weak var value: Object?
+
+    init(_ value: Object) {
+        self.value = value
+    }
 }

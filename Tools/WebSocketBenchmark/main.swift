@@ -7,19 +7,10 @@
 import Dispatch
 import Foundation
 
-/// The exit status, set by the task the main thread waits for.
-final class ExitStatus: @unchecked Sendable {
-    var value: Int32 = 1
-}
-
-// Synchronous top-level code that waits for a task, not `await` at the top level: valgrind
-// (scripts/bench-instructions.sh counts the echo's instructions) stops at the start of a
-// program whose main is async.
-let status = ExitStatus()
-let finished = DispatchSemaphore(value: 0)
+// Synchronous top-level code that parks the main thread while a detached task runs the
+// benchmark and exits the process: valgrind (scripts/bench-instructions.sh counts the echo's
+// instructions) stops at the start of a program whose main is async.
 Task.detached {
-    status.value = await WebSocketBenchmark.main(Array(CommandLine.arguments.dropFirst()))
-    finished.signal()
+    exit(await WebSocketBenchmark.main(Array(CommandLine.arguments.dropFirst())))
 }
-finished.wait()
-exit(status.value)
+DispatchSemaphore(value: 0).wait()

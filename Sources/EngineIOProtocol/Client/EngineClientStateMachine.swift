@@ -327,7 +327,7 @@ package struct EngineClientStateMachine: Sendable {
         case .open(let session):
             if case .webSocket = session.link {
                 let frames = EngineClientAction.sendWebSocketFrames(packets.map { $0.webSocketFrame(version: self.version) })
-                // One array literal of the right size: appending to a literal of one allocated twice.
+                // One array literal of the right size: one allocation.
                 guard let writeID else { return [frames] }
                 return [frames, .carriesWrites(through: writeID)]
             }

@@ -180,8 +180,8 @@ struct JSONReader {
             self.index += 1
             return .array(elements)
         }
-        // Room for a packet's usual few arguments at once: growing from empty took two
-        // allocations for an ack's `["text", 1]`.
+        // Room for a packet's usual few arguments at once: one allocation for an ack's
+        // `["text", 1]`, which growing from empty would allocate twice.
         elements.reserveCapacity(4)
         while true {
             self.skipWhitespace()

@@ -142,12 +142,7 @@ extension SocketIOClient {
         let timers = self.core.timers
         let now = timers.now
         let expired = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let (expired, wasArmed, ackTimer) = state.session.acksExpired(now: now, firedWakeUp: deadline)
-            if wasArmed {
-                // This timer ran: nothing is armed now (the cancel is a no-op for it).
-                state.ackTimer?.cancel()
-                state.ackTimer = nil
-            }
+            let (expired, ackTimer) = state.session.acksExpired(now: now, firedWakeUp: deadline)
             self.apply(ackTimer, to: &state, timers: timers)
             return expired
         }

@@ -204,6 +204,10 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     }
 
     deinit {
+        // The ack wake-up is lazy (it may outlive the acks it was armed for): a released
+        // socket cancels it, so the loop keeps no timer for it.
+        let ackTimer = self.state.withLock { $0.ackTimer.take() }
+        ackTimer?.cancel()
         self.core.unregister(self.state)
     }
 
@@ -596,7 +600,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return .direct(sent: true, ackID: ackID)
         }
 
-        // Taken apart in place: binding the tuple copied it, and destroyed both copies.
+        // Read in place: binding the optional tuple would copy it.
         if written != nil {
             self.logEmitting(bytes: written!.packet.text.utf8.count, attachments: written!.packet.attachments.count, isAck: isAck)
             do {

@@ -105,19 +105,19 @@ extension SocketEngine {
     /// `writeID`), oldest first, then wakes the writers waiting for room
     /// (``waitForOutboundRoom()``): the send left the outbound buffers.
     package final func sendFinished(_ writeID: Int?, generation: Int) {
-        _ = self.sendFinished(writeID, generation: generation) { _ in nil }
+        _ = self.sendFinished(writeID, generation: generation, takingTurn: { _ in nil })
     }
 
-    /// ``sendFinished(_:generation:)``, with `next` run on the attempt in the same section.
+    /// ``sendFinished(_:generation:)``, with `takeTurn` run on the attempt in the same section.
     package final func sendFinished(
         _ writeID: Int?, generation: Int,
-        then next: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
+        takingTurn takeTurn: (inout EngineConnectionAttempt) -> EngineWebSocketDriver.WriterTurn?
     ) -> EngineWebSocketDriver.WriterTurn? {
         var completions: [UncheckedSendable<() -> Void>] = []
         var waiters: [UnsafeContinuation<Bool, Never>] = []
         let result = self.state.withLock { state -> EngineWebSocketDriver.WriterTurn? in
             waiters = state.roomWaiters.takeAll()
-            let result = next(&state.attempt)
+            let result = takeTurn(&state.attempt)
             if let writeID, state.attempt.generation == generation {
                 completions = state.attempt.completions(through: writeID)
             }
