@@ -181,9 +181,11 @@ package struct EngineWebSocketDriver: Sendable {
             }
             // Completions while this writer still holds the queue: a later batch cannot report
             // its writes first. The next batch is taken in the same section.
-            let next = self.host.sendFinished(batch.writeID, generation: generation, takingTurn: { attempt in
-                Self.nextTurn(generation: generation, in: &attempt)
-            })
+            let next = self.host.sendFinished(
+                batch.writeID, generation: generation,
+                takingTurn: { attempt in
+                    Self.nextTurn(generation: generation, in: &attempt)
+                })
             guard let next else { return }
             turn = next
         }
