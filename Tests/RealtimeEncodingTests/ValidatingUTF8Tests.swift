@@ -14,6 +14,7 @@ import Testing
         let expected = try #require(Self.reference(bytes), "String(validating:as:) needs macOS 15 / iOS 18")
         #expect(String.isWellFormedUTF8(bytes) == (expected != nil))
         #expect(String(validatingUTF8Bytes: bytes) == expected)
+        #expect(String(validatingUTF8Bytes: Self.slice(of: bytes)) == expected)
     }
 
     @Test func agreesOnRandomBytes() throws {
@@ -23,7 +24,15 @@ import Testing
             let bytes = (0..<(length % 9)).map { _ in UInt8.random(in: 0x70...0xFF, using: &random) }
             let expected = try #require(Self.reference(bytes), "String(validating:as:) needs macOS 15 / iOS 18")
             #expect(String.isWellFormedUTF8(bytes) == (expected != nil), "\(bytes)")
+            #expect(String(validatingUTF8Bytes: Self.slice(of: bytes)) == expected, "\(bytes)")
         }
+    }
+
+    /// `bytes` as a slice in the middle of a larger array (as an HTTP field's value is), so the
+    /// `ArraySlice` form reads from an offset.
+    static func slice(of bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let whole = Array("a".utf8) + bytes + Array("b".utf8)
+        return whole[1..<(1 + bytes.count)]
     }
 
     /// The standard library's answer, where the OS has it (`nil` before macOS 15 / iOS 18).
