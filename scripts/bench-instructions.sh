@@ -53,25 +53,17 @@ if [ -z "$WS_BIN" ]; then
 fi
 
 source scripts/bench-sio-server.sh
-ECHO_LOG=$(mktemp)
-ECHO_SERVER=""
+source scripts/bench-echo-server.sh
 OUT=$(mktemp)
 cleanup() {
   stop_bench_sio_server
-  if [ -n "$ECHO_SERVER" ]; then
-    kill "$ECHO_SERVER" 2>/dev/null || true
-    wait "$ECHO_SERVER" 2>/dev/null || true
-  fi
-  rm -f "$OUT" "$ECHO_LOG"
+  stop_echo_server
+  rm -f "$OUT"
 }
 trap cleanup EXIT
 start_bench_sio_server
 [ -n "$PORT" ] || { echo "Socket.IO server did not start:"; cat "$SERVER_LOG"; exit 1; }
-.venv/bin/python -u Tests/Servers/ws_echo_server.py --no-compression >"$ECHO_LOG" 2>&1 &
-ECHO_SERVER=$!
-for _ in $(seq 200); do grep -q '^PORT=' "$ECHO_LOG" && break; sleep 0.05; done
-ECHO_PORT=$(sed -n 's/^PORT=//p' "$ECHO_LOG" | head -1)
-[ -n "$ECHO_PORT" ] || { echo "echo server did not start:"; cat "$ECHO_LOG"; exit 1; }
+start_echo_server
 
 # Runs a command under callgrind and prints the instructions it collected; on a failure, says
 # which command failed and shows the end of its output, and ends the script.

@@ -40,24 +40,15 @@ if [ -z "$SIO_BIN" ] || [ -z "$WS_BIN" ]; then
 fi
 
 source scripts/bench-sio-server.sh
+source scripts/bench-echo-server.sh
 OUT=$(mktemp)
-ECHO_LOG=$(mktemp)
-ECHO_SERVER=""
 cleanup() {
   stop_bench_sio_server
-  if [ -n "$ECHO_SERVER" ]; then
-    kill "$ECHO_SERVER" 2>/dev/null || true
-    wait "$ECHO_SERVER" 2>/dev/null || true
-  fi
-  rm -f "$OUT" "$ECHO_LOG"
+  stop_echo_server
+  rm -f "$OUT"
 }
 trap cleanup EXIT
-
-.venv/bin/python -u Tests/Servers/ws_echo_server.py --no-compression >"$ECHO_LOG" 2>&1 &
-ECHO_SERVER=$!
-for _ in $(seq 200); do grep -q '^PORT=' "$ECHO_LOG" && break; sleep 0.05; done
-ECHO_PORT=$(sed -n 's/^PORT=//p' "$ECHO_LOG" | head -1)
-[ -n "$ECHO_PORT" ] || { echo "echo server did not start:"; cat "$ECHO_LOG"; exit 1; }
+start_echo_server
 start_bench_sio_server
 [ -n "$PORT" ] || { echo "Socket.IO server did not start:"; cat "$SERVER_LOG"; exit 1; }
 

@@ -100,16 +100,7 @@ final class InterleavingTimerSource: SocketTimerSource, @unchecked Sendable {
 /// leaves keeps it armed, and it fires once finding nothing, then none is left.
 @Suite(.tearsDownTestEngines) struct AckTimerRaceTests {
     private func connectedSocket(_ timers: InterleavingTimerSource) -> (SocketIOClient, DispatchQueue, SocketManager) {
-        let queue = DispatchQueue(label: "ack-timer-race-test")
-        let manager = SocketManager(
-            socketURL: URL(string: "http://localhost:1/")!,
-            config: [.handleQueue(queue), .reconnects(false), .log(false)], timers: timers)
-        manager.engine = TestEngine(client: manager)
-        let socket = manager.defaultSocket
-        socket.connect()
-        drain(queue)
-        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
-        drain(queue)
+        let (manager, _, socket, queue) = connectedTestSocket([.reconnects(false), .log(false)], timers: timers)
         return (socket, queue, manager)
     }
 

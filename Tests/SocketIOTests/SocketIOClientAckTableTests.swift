@@ -11,13 +11,7 @@ import Testing
 /// bound on events before the CONNECT acknowledgement, through a ``TestEngine``.
 @Suite(.tearsDownTestEngines) struct SocketIOClientAckTableTests {
     func connectedSocket(timers: (any SocketTimerSource)? = nil) -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
-        let (manager, engine, queue) = makeManager(timers: timers)
-        let socket = manager.defaultSocket
-        socket.connect()
-        drain(queue)
-        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
-        drain(queue)
-        return (manager, engine, socket, queue)
+        connectedTestSocket(timers: timers)
     }
 
     /// Deadlines come from the manager's timer source: the test moves its time, so the check

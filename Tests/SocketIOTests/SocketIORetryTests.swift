@@ -13,12 +13,7 @@ import Testing
         _ config: SocketIOClientConfiguration
     ) -> (SocketManager, SocketIOClient, TestEngine, DispatchQueue, ManualTimerSource) {
         let timers = ManualTimerSource()
-        let (manager, engine, queue) = makeManager(config, timers: timers)
-        let socket = manager.defaultSocket
-        socket.connect()
-        drain(queue)
-        manager.parseEngineMessage(#"0{"sid":"s"}"#)
-        drain(queue)
+        let (manager, engine, socket, queue) = connectedTestSocket(config, timers: timers)
         return (manager, socket, engine, queue, timers)
     }
 

@@ -8,13 +8,7 @@ import Testing
 /// subscribers on the thread that read the message; `[Any]` handlers on `handleQueue`, in order.
 @Suite(.tearsDownTestEngines) struct SocketPacketPathTests {
     func connectedSocket() -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
-        let (manager, engine, queue) = makeManager()
-        let socket = manager.defaultSocket
-        socket.connect()
-        drain(queue)
-        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
-        drain(queue)
-        return (manager, engine, socket, queue)
+        connectedTestSocket()
     }
 
     @Test func anAwaitedAckIsSettledOnTheReadingThreadWithoutHandleQueue() throws {

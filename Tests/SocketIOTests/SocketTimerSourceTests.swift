@@ -72,21 +72,6 @@ import Testing
         #expect(timers.scheduledCount == 0 && !socket.hasAckTimer)
     }
 
-    /// A connected socket on `timers`, with its manager and `handleQueue`.
-    private func connectedSocket(_ timers: ManualTimerSource, label: String) -> (SocketIOClient, SocketManager, DispatchQueue) {
-        let queue = DispatchQueue(label: label)
-        let manager = SocketManager(
-            socketURL: URL(string: "http://localhost:1/")!,
-            config: [.handleQueue(queue), .reconnects(false)], timers: timers)
-        manager.engine = TestEngine(client: manager)
-        let socket = manager.defaultSocket
-        socket.connect()
-        drain(queue)
-        manager.parseEngineMessage(#"0{"sid":"s1"}"#)
-        drain(queue)
-        return (socket, manager, queue)
-    }
-
     /// The lazy wake-up's main path: an answered ack leaves the timer armed for its deadline
     /// D; an ack asked for after it, with a later deadline E, gets no timer of its own. At D
     /// the timer fires for nothing and is armed for E, where the later ack times out on time:
@@ -94,7 +79,7 @@ import Testing
     /// registers (its `.timedOut`).
     @Test func aTimerArmedForAnAnsweredAckIsArmedAgainForALaterOneThatTimesOutOnTime() {
         let timers = ManualTimerSource()
-        let (socket, manager, queue) = self.connectedSocket(timers, label: "timer-source-rearm-test")
+        let (manager, _, socket, queue) = connectedTestSocket(timers: timers)
         #expect(socket.status == .connected)
         let answers = Recorder<String>()
         // D = 2 s: answered at once.
@@ -137,7 +122,7 @@ import Testing
     @Test func aReleasedSocketCancelsItsAckTimer() {
         let timers = ManualTimerSource()
         let (manager, released) = { () -> (SocketManager, WeakBox<SocketIOClient>) in
-            let (socket, manager, queue) = self.connectedSocket(timers, label: "timer-source-release-test")
+            let (manager, _, socket, queue) = connectedTestSocket(timers: timers)
             socket.emitWithAck("x").timingOut(after: 5) { _ in }
             socket.handleAck(0, data: ["ok"])
             drain(queue)

@@ -145,6 +145,21 @@ func makeManager(
     return (manager, engine, queue)
 }
 
+/// A manager over a ``TestEngine`` (``makeManager(_:timers:)``) whose default socket is
+/// connected: its CONNECT went out and the server's answer was read.
+func connectedTestSocket(
+    _ config: SocketIOClientConfiguration = [],
+    timers: (any SocketTimerSource)? = nil
+) -> (SocketManager, TestEngine, SocketIOClient, DispatchQueue) {
+    let (manager, engine, queue) = makeManager(config, timers: timers)
+    let socket = manager.defaultSocket
+    socket.connect()
+    drain(queue)
+    manager.parseEngineMessage(#"0{"sid":"s1"}"#)
+    drain(queue)
+    return (manager, engine, socket, queue)
+}
+
 extension SocketIOClientConfiguration {
     static func + (lhs: SocketIOClientConfiguration, rhs: SocketIOClientConfiguration) -> SocketIOClientConfiguration {
         var result = lhs
