@@ -107,19 +107,22 @@ package struct NamespaceSessionMachine {
         return (expired, self.acks.wakeUpChange())
     }
 
-    /// Removes the acks whose pending value matches (the waiters a disconnect ends, a retry's
-    /// try), by increasing id. The ack wake-up stays as it is.
+    /// Removes the acks whose pending value matches (a cancelled retry's try), by increasing
+    /// id. The ack wake-up stays as it is.
     package mutating func removeAcks(where matches: (PendingAck) -> Bool) -> [AckTable<PendingAck>.Entry] {
         self.acks.remove(where: matches)
     }
 
-    /// The socket's connection ended and it dropped what it drops (``removeAcks(where:)``: the
-    /// waiters, the retry queue's tries): the ack wake-up is cancelled when nothing left waits
+    /// The socket's connection ended: removes the acks it drops then (the waiters, the retry
+    /// queue's tries), by increasing id, and cancels the ack wake-up when nothing left waits
     /// with a deadline, so a disconnected socket keeps no timer it does not need (callbacks
     /// keep waiting for their timeouts, and the wake-up with them).
-    package mutating func releaseIdleAckWakeUp() -> AckWakeUp? {
+    package mutating func removeAcksAtDisconnect(where matches: (PendingAck) -> Bool) -> (
+        removed: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?
+    ) {
+        let removed = self.acks.remove(where: matches)
         self.acks.releaseIdleWakeUp()
-        return self.acks.wakeUpChange()
+        return (removed, self.acks.wakeUpChange())
     }
 
     // MARK: Emits

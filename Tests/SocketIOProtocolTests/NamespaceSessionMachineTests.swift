@@ -286,14 +286,14 @@ import Testing
         let due = session.acksExpired(now: first, firedWakeUp: first)
         #expect(due.expired.map(\.pending.queuedSequence) == [1])
         #expect(due.ackTimer == .arm(second))
-        // The waiters a disconnect ends leave without moving the wake-up; once nothing with a
-        // deadline waits, the disconnect cancels it.
+        // An ack removed leaves without moving the wake-up; once nothing with a deadline
+        // waits, the disconnect cancels it.
         let removed = session.removeAcks(where: { $0.queuedSequence == 0 })
         #expect(removed.map(\.id) == [0])
         #expect(session.acks.armedWakeUp == second)
-        #expect(session.releaseIdleAckWakeUp() == .cancel)
+        #expect(session.removeAcksAtDisconnect(where: { _ in true }).ackTimer == .cancel)
         #expect(session.acks.armedWakeUp == nil)
-        #expect(session.releaseIdleAckWakeUp() == nil)
+        #expect(session.removeAcksAtDisconnect(where: { _ in true }).ackTimer == nil)
     }
 
     /// A disconnect leaves the wake-up of callbacks that still wait with a deadline.
@@ -303,7 +303,7 @@ import Testing
         let emit = session.emit(
             { self.event("a", ackID: $0) }, ack: .register(.queued(0), deadline: deadline), completion: nil, volatile: false)
         #expect(emit.ackTimer == .arm(deadline))
-        #expect(session.releaseIdleAckWakeUp() == nil)
+        #expect(session.removeAcksAtDisconnect(where: { _ in false }).ackTimer == nil)
         #expect(session.acks.armedWakeUp == deadline)
     }
 

@@ -169,8 +169,8 @@ extension SocketIOClient {
     /// disconnected socket keeps no timer it does not need.
     func failAckWaiters(reason: String) {
         let waiters = self.state.withLock { state -> [AckTable<PendingAck>.Entry] in
-            let waiters = state.session.removeAcks(where: { if case .waiter = $0 { true } else { false } })
-            self.apply(state.session.releaseIdleAckWakeUp(), to: &state)
+            let (waiters, ackTimer) = state.session.removeAcksAtDisconnect(where: { if case .waiter = $0 { true } else { false } })
+            self.apply(ackTimer, to: &state)
             return waiters
         }
         for entry in waiters {

@@ -150,8 +150,7 @@ extension SocketIOClient {
     private func endConnection(leaving: Bool) -> (actions: [RetryAction], left: [RetriedEmit]) {
         self.state.withLock { state -> ([RetryAction], [RetriedEmit]) in
             guard state.retryQueue != nil else { return ([], []) }
-            _ = state.session.removeAcks(where: { if case .queued = $0 { true } else { false } })
-            self.apply(state.session.releaseIdleAckWakeUp(), to: &state)
+            self.apply(state.session.removeAcksAtDisconnect(where: { if case .queued = $0 { true } else { false } }).ackTimer, to: &state)
             let actions = state.retryQueue!.disconnected()
             return (actions, leaving ? state.retryQueue!.removeAll() : [])
         }
