@@ -31,6 +31,28 @@ struct EventLoopExecutorTests {
         }
     }
 
+    @Test("a job that a job enqueues runs in the same turn, without polling the kernel, up to the bound")
+    func jobsEnqueuedByJobsRunInTheSameTurn() async throws {
+        let group = EventLoopGroup(loopCount: 1)
+        let loop = group.next()
+        // Each `Task.yield()` enqueues the task's next job on the loop from its running job.
+        func pollsWhileYielding(_ count: Int) async -> Int {
+            await Task(executorPreference: loop) {
+                let before = loop.pollCount
+                for _ in 0..<count { await Task.yield() }
+                return loop.pollCount - before
+            }.value
+        }
+        let few = await pollsWhileYielding(200)
+        let many = await pollsWhileYielding(3 * EventLoop.maximumJobsPerTurn)
+        await group.shutdown()
+        // One turn used to run one round of jobs and then poll (`epoll_wait` with a zero
+        // timeout): 200 polls for 200 yields.
+        #expect(few <= 1, "\(few) polls for 200 yields")
+        // Past the bound the loop polls, so readiness and timers are not held back.
+        #expect(many >= 2, "\(many) polls for \(3 * EventLoop.maximumJobsPerTurn) yields")
+    }
+
     @Test("a task yielding in a loop on the loop executor does not starve I/O or timers")
     func yieldingJobDoesNotStarve() async throws {
         let loop = EventLoopGroup.shared.next()
