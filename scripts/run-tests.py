@@ -26,7 +26,10 @@ usage: scripts/run-tests.py [--shards N] [--filter REGEX] [--record-timings]
                             [--scratch-path DIR] [--Xswiftc=FLAG ...]
                             [--sanitize thread|address --fail-on REGEX]
                             [--rerun-toolchain-crashes [--reruns N]] [--shard-timeout SECONDS]
-Expects a built test bundle (`swift build --build-tests`, with the same scratch path and flags).
+                            [--allow-stale]
+Expects a built test bundle (`swift build --build-tests`, with the same scratch path and flags),
+and refuses one older than an object file of the same build (a build that failed or was killed
+after compiling leaves the previous bundle behind) unless --allow-stale.
 Logs and xUnit results go to <scratch path>/test-results/. Exit status 1 when any shard fails
 (a test failed, the process crashed, or it timed out), a test belongs to no shard, or the
 filter selects nothing.
@@ -98,6 +101,28 @@ def test_bundle(build_flags):
     if not os.path.exists(bundle):
         sys.exit(f"run-tests: {bundle} not found: run `swift build --build-tests` first")
     return bundle
+
+
+def unlinked_object(bundle):
+    """An object file the last build compiled after `bundle` was linked, or None.
+
+    A build that failed or was killed after compiling (`swift build --build-tests | head` ends
+    it when `head` exits) leaves the previous bundle in place, and running it would test old
+    code while reporting on the new. A build that succeeds links the bundle after its last
+    object file.
+    """
+    built = os.path.getmtime(bundle)
+    newest, newest_time = None, built
+    for directory, _, names in os.walk(os.path.dirname(bundle)):
+        for name in names:
+            # A source's own object; not a module's `Modules/<name>.o`, which a build remakes
+            # when a source is touched without a change, and then links nothing.
+            if name.endswith((".swift.o", ".c.o")):
+                path = os.path.join(directory, name)
+                modified = os.path.getmtime(path)
+                if modified > newest_time:
+                    newest, newest_time = path, modified
+    return newest
 
 
 def list_tests(bundle):
@@ -268,6 +293,8 @@ def main():
     parser.add_argument("--results-dir",
                         help="where the shard logs and xUnit files go (default <scratch path>/test-results; "
                              "give another when two runs share a scratch path, or they overwrite each other's)")
+    parser.add_argument("--allow-stale", action="store_true",
+                        help="run the bundle even when a source changed after it was built")
     parser.add_argument("--timeout-floor", type=float, default=600.0)
     parser.add_argument("--timeout-factor", type=float, default=5.0)
     args = parser.parse_args()
@@ -276,6 +303,11 @@ def main():
     if args.sanitize:
         build_flags.append(f"--sanitize={args.sanitize}")
     bundle = test_bundle(build_flags)
+    stale = unlinked_object(bundle)
+    if stale and not args.allow_stale:
+        sys.exit(f"run-tests: {os.path.relpath(stale, ROOT)} was compiled after {os.path.relpath(bundle, ROOT)} was "
+                 "linked (a build failed or was stopped): build again (`swift build --build-tests` with the same "
+                 "flags), or pass --allow-stale to run the old bundle")
     results_dir = os.path.abspath(args.results_dir) if args.results_dir else os.path.join(ROOT, args.scratch_path, "test-results")
     tests = list_tests(bundle)
     suites = sorted({suite_of(t) for t in tests})
