@@ -49,7 +49,8 @@ extension SocketEngine {
             }
             return .turn(turn)
         }
-        switch step {
+        // Consumed: the plan (the decoded packet) moves out instead of being copied.
+        switch consume step {
         case .turn(let turn):
             return self.perform(turn)
         case .stepped(let manager, let plan):

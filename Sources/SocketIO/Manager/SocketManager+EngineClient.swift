@@ -120,8 +120,8 @@ extension SocketManager {
     }
 
     /// Performs what ``packetStep(_:in:)`` decided, with no lock held.
-    func deliver(_ plan: PacketPlan) {
-        switch plan {
+    func deliver(_ plan: consuming PacketPlan) {
+        switch consume plan {
         case .nothing:
             return
         case .direct(let socket, let packet, let step):
