@@ -18,10 +18,10 @@ import Testing
         #expect(await harness.connect(socket).connected != nil)
         if mode == .upgrade {
             // Flood over the WebSocket, not in the upgrade window.
-            for _ in 0..<500 where harness.manager.engine?.websocket != true {
+            for _ in 0..<500 where harness.manager.engine?.polling != false {
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
-            #expect(harness.manager.engine?.websocket == true)
+            #expect(harness.manager.engine?.polling == false)
         }
         let total = 5_000
         let received = Recorder<Int>()

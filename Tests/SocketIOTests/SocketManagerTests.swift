@@ -41,7 +41,7 @@ import Testing
         #expect(manager.core.state.withLock { $0.engines.count } == 2)
 
         // An engine's half goes with the engine.
-        weak var released = first
+        weak let released = first
         _ = consume first
         #expect(released == nil)
         #expect(manager.core.state.withLock { $0.engines.count } == 1)

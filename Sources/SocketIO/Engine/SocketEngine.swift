@@ -2,7 +2,7 @@ public import Dispatch
 package import EngineIOClient
 import EngineIOProtocol
 public import Foundation
-package import RealtimeIO
+import RealtimeIO
 import RealtimeSync
 
 #if canImport(FoundationNetworking)
