@@ -63,16 +63,38 @@ package enum HTTPRequestWriter {
         self.serialize(method: head.method, target: head.target, headers: head.headers, body: nil)
     }
 
+    // Each part is copied whole when it needs no replacement (the usual case), and byte by
+    // byte only when it does: an append per byte checks the array's uniqueness each time.
+
     private static func appendField(name: String, value: String, to output: inout [UInt8]) {
         Self.appendToken(name, to: &output)
         output.append(contentsOf: ": ".utf8)
-        for byte in value.utf8 {
-            output.append(byte == 0x0D || byte == 0x0A || byte == 0x00 ? UInt8(ascii: " ") : byte)
+        if Self.anyByte(of: value, where: Self.breaksFieldLine) {
+            for byte in value.utf8 {
+                output.append(Self.breaksFieldLine(byte) ? UInt8(ascii: " ") : byte)
+            }
+        } else {
+            output.append(contentsOf: value.utf8)
         }
         output.append(contentsOf: "\r\n".utf8)
     }
 
+    /// Whether a byte of `string` is one `predicate` picks: a native string's bytes read in
+    /// place (its `UTF8View` iterated byte by byte costs several times as much).
+    private static func anyByte(of string: String, where predicate: (UInt8) -> Bool) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { $0.contains(where: predicate) } ?? string.utf8.contains(where: predicate)
+    }
+
+    /// CR, LF and NUL: a field value with one could end the line or the head early.
+    private static func breaksFieldLine(_ byte: UInt8) -> Bool {
+        byte == 0x0D || byte == 0x0A || byte == 0x00
+    }
+
     private static func appendToken(_ token: String, to output: inout [UInt8]) {
+        if !Self.anyByte(of: token, where: { !HTTPFieldLine.isTokenCharacter($0) }) {
+            output.append(contentsOf: token.utf8)
+            return
+        }
         for byte in token.utf8 {
             output.append(HTTPFieldLine.isTokenCharacter(byte) ? byte : UInt8(ascii: "-"))
         }
@@ -83,19 +105,32 @@ package enum HTTPRequestWriter {
             output.append(UInt8(ascii: "/"))
             return
         }
-        let hexDigits = Array("0123456789ABCDEF".utf8)
+        guard Self.anyByte(of: target, where: Self.needsPercentEncodingInTarget) else {
+            output.append(contentsOf: target.utf8)
+            return
+        }
         for byte in target.utf8 {
-            if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
-                || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^")
-                || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "|")
-                || byte == UInt8(ascii: "}")
-            {
+            if Self.needsPercentEncodingInTarget(byte) {
                 output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                output.append(Self.hexDigit(byte >> 4))
+                output.append(Self.hexDigit(byte & 0x0F))
             } else {
                 output.append(byte)
             }
         }
+    }
+
+    /// A byte that cannot appear in a request line's target as it is: controls, space, DEL,
+    /// non-ASCII and the delimiters RFC 3986 leaves out of URIs.
+    private static func needsPercentEncodingInTarget(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
+            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "^")
+            || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "|")
+            || byte == UInt8(ascii: "}")
+    }
+
+    /// The uppercase hexadecimal digit of `nibble` (0 to 15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 }

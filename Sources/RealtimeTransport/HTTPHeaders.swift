@@ -82,10 +82,15 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
     /// are folded byte by byte, without making lowercased copies.
     package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        for (left, right) in zip(lhs.utf8, rhs.utf8) where left != right {
-            guard Self.asciiLowercased(left) == Self.asciiLowercased(right) else { return false }
+        // A native string's bytes compared in place (a request compares dozens of names: its
+        // writer and parser ask for their framing fields); a bridged one's through its view.
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                zip(left, right).allSatisfy { $0 == $1 || Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+            }
         }
-        return true
+        if let compared = compared ?? nil { return compared }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { $0 == $1 || Self.asciiLowercased($0) == Self.asciiLowercased($1) }
     }
 
     /// `byte` with an ASCII capital letter folded to its lowercase form.

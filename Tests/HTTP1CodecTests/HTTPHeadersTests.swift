@@ -31,6 +31,26 @@ import Testing
         #expect(edges.first(name: "A[") == nil)
     }
 
+    /// Against a reference fold on random names of ASCII letters, digits, punctuation and a
+    /// few non-ASCII characters (never folded: `É` is not `é`).
+    @Test func namesEqualAgreesWithAnASCIIFoldOnRandomNames() {
+        let alphabet: [Character] = Array("aAzZmM09-_@`[{éÉ")
+        func fold(_ name: String) -> [UInt8] { name.utf8.map(HTTPHeaders.asciiLowercased) }
+        var equalPairs = 0
+        for _ in 0..<5_000 {
+            var left = ""
+            for _ in 0..<Int.random(in: 0...4) { left.append(alphabet.randomElement()!) }
+            var right = ""
+            for character in left {
+                right.append(Int.random(in: 0..<3) == 0 ? alphabet.randomElement()! : character)
+            }
+            let expected = fold(left) == fold(right)
+            if expected { equalPairs += 1 }
+            #expect(HTTPHeaders.namesEqual(left, right) == expected, "\(left) \(right)")
+        }
+        #expect(equalPairs > 100)
+    }
+
     @Test func replaceOrAddRemovesEveryOldValue() {
         var headers: HTTPHeaders = ["Accept": "a", "accept": "b", "Host": "h"]
         headers.replaceOrAdd(name: "ACCEPT", value: "c")

@@ -55,6 +55,24 @@ import Testing
         #expect(text == "GET /a%20b%0D%0AX:%20y HTTP/1.1\r\nX-Evil--Injected: v  Set: 1\r\n\r\n")
     }
 
+    /// Parts that need no replacement are written as they are; each kind of replacement still
+    /// applies where it is needed, at the first, a middle and the last byte.
+    @Test func cleanPartsAreWrittenAsTheyAreAndEveryReplacementStillApplies() {
+        let clean = HTTPRequestWriter.serialize(
+            method: "POST", target: "/socket.io/?EIO=4&transport=polling&t=P1~x%2F",
+            headers: ["Content-Type": "text/plain; charset=UTF-8", "X-Token_1": "a:b/c=d"], body: Array("4hi".utf8))
+        #expect(
+            String(decoding: clean, as: UTF8.self)
+                == "POST /socket.io/?EIO=4&transport=polling&t=P1~x%2F HTTP/1.1\r\nContent-Type: text/plain; charset=UTF-8\r\n"
+                + "X-Token_1: a:b/c=d\r\nContent-Length: 3\r\n\r\n4hi")
+        let dirty = HTTPRequestWriter.serialize(
+            method: "G T", target: " /a{é}\u{7F}",
+            headers: ["\u{0}X(y)": "\u{0}mid\rdle\n"], body: nil)
+        #expect(
+            String(decoding: dirty, as: UTF8.self)
+                == "G-T %20/a%7B%C3%A9%7D%7F HTTP/1.1\r\n-X-y-:  mid dle \r\n\r\n")
+    }
+
     @Test func serializedRequestHeadRoundTripsItsFields() {
         let head = HTTPRequestHead(
             method: "GET", target: "/ws",
