@@ -104,24 +104,31 @@ def test_bundle(build_flags):
 
 
 def unlinked_object(bundle):
-    """An object file the last build compiled after `bundle` was linked, or None.
+    """An object file of `bundle` compiled after the bundle was linked, or None.
 
     A build that failed or was killed after compiling (`swift build --build-tests | head` ends
     it when `head` exits) leaves the previous bundle in place, and running it would test old
-    code while reporting on the new. A build that succeeds links the bundle after its last
-    object file.
+    code while reporting on the new. A build that succeeds links the bundle after the last of
+    its objects. Only the bundle's own objects count (its link list): the tools and benchmarks
+    in the same directory are compiled without relinking the tests.
     """
     built = os.path.getmtime(bundle)
+    link_list = os.path.join(os.path.dirname(bundle), "swift-realtimePackageTests.product", "Objects.LinkFileList")
+    if os.path.exists(link_list):
+        with open(link_list) as lines:
+            objects = [line.strip().strip('"') for line in lines if line.strip()]
+    else:
+        objects = [os.path.join(directory, name)
+                   for directory, _, names in os.walk(os.path.dirname(bundle)) for name in names]
     newest, newest_time = None, built
-    for directory, _, names in os.walk(os.path.dirname(bundle)):
-        for name in names:
-            # A source's own object; not a module's `Modules/<name>.o`, which a build remakes
-            # when a source is touched without a change, and then links nothing.
-            if name.endswith((".swift.o", ".c.o")):
-                path = os.path.join(directory, name)
-                modified = os.path.getmtime(path)
-                if modified > newest_time:
-                    newest, newest_time = path, modified
+    for path in objects:
+        # A source's own object; not a module's `Modules/<name>.o`, which a build remakes when
+        # a source is touched without a change, and then links nothing.
+        if not path.endswith((".swift.o", ".c.o")) or not os.path.exists(path):
+            continue
+        modified = os.path.getmtime(path)
+        if modified > newest_time:
+            newest, newest_time = path, modified
     return newest
 
 
@@ -294,7 +301,7 @@ def main():
                         help="where the shard logs and xUnit files go (default <scratch path>/test-results; "
                              "give another when two runs share a scratch path, or they overwrite each other's)")
     parser.add_argument("--allow-stale", action="store_true",
-                        help="run the bundle even when a source changed after it was built")
+                        help="run the bundle even when one of its objects was compiled after it was linked")
     parser.add_argument("--timeout-floor", type=float, default=600.0)
     parser.add_argument("--timeout-factor", type=float, default=5.0)
     args = parser.parse_args()

@@ -1,19 +1,20 @@
 package import Dispatch
 
-/// Work an event loop's turn hands to Dispatch queues, held until the turn ends and then given
-/// to each queue in one `async`.
+/// Work a round of an event loop's jobs hands to Dispatch queues, held until the round ends and
+/// then given to each queue in one `async`.
 ///
 /// A turn of the loop runs the jobs its readiness edges made runnable (one per socket with
-/// data); each may hand work to a queue (SocketIO's handlers run on `handleQueue`). One `async`
-/// per item makes an idle serial queue wake a Dispatch worker per item; held to the end of the
-/// turn, the items of one queue go in one `async` and wake it once.
+/// data), in rounds (the jobs those jobs enqueue run in the next); each may hand work to a
+/// queue (SocketIO's handlers run on `handleQueue`). One `async` per item makes an idle serial
+/// queue wake a Dispatch worker per item; held to the end of the round, the items of one queue
+/// go in one `async` and wake it once.
 ///
 /// Sans-I/O: it only collects and groups. Order is kept per queue (items run in the order they
 /// were added, one after another, on that queue); queues get their batch in the order they
-/// first received an item this turn. Nothing is dropped: ``take()`` returns every item added
+/// first received an item this round. Nothing is dropped: ``take()`` returns every item added
 /// since the last take.
 package struct DispatchHandoffBatch {
-    /// One queue's items of this turn, in order.
+    /// One queue's items of this round, in order.
     package struct Batch {
         package let queue: DispatchQueue
         package var items: [@Sendable () -> Void]

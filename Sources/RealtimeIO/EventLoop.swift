@@ -146,8 +146,8 @@ package final class EventLoop: Sendable {
         var threadEnded = false
         /// Tasks waiting in ``waitUntilStopped()``.
         var stopWaiters: [UnsafeContinuation<Void, Never>] = []
-        /// While the loop thread runs its turn's jobs: the work they hand to Dispatch queues
-        /// (``async(on:_:)``), given to each queue in one `async` when the jobs are done.
+        /// While the loop thread runs a round of its turn's jobs: the work they hand to Dispatch
+        /// queues (``async(on:_:)``), given to each queue in one `async` when the round is done.
         var handoffs: DispatchHandoffBatch?
     }
 
@@ -389,14 +389,14 @@ package final class EventLoop: Sendable {
     private static let handoffBatching = Atomic<Bool>(true)
 
     /// Runs `work` on `queue`, with `queue.async`; from a job running on this loop's thread,
-    /// at the end of the loop's turn instead, with the rest of the work the turn's jobs hand to
-    /// the same queue, in one `async`.
+    /// at the end of the round of jobs it runs in instead (see `runJobs`), with the rest of the
+    /// work that round's jobs hand to the same queue, in one `async`.
     ///
     /// A turn runs the jobs of every socket that had data; handing each one's work to an idle
     /// serial queue on its own wakes a Dispatch worker per item (the broadcast soak's handlers,
     /// BENCHMARKS.md). The items of one queue keep their order and run one after another on it;
-    /// no item waits for more than the rest of the turn (the jobs already runnable), so no
-    /// timer and no later readiness edge comes before it. From a timer's callback or any other
+    /// no item waits for more than the rest of its round (the jobs that were runnable when the
+    /// round began), so no timer and no later readiness edge comes before it. From a timer's callback or any other
     /// thread, the work goes at once.
     package func async(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         if self.isCurrentThread && Self.handoffBatching.load(ordering: .relaxed) {
@@ -508,7 +508,8 @@ package final class EventLoop: Sendable {
     /// Runs the queued jobs in rounds: each round swaps the queue out (so its jobs may enqueue
     /// more), runs them, then hands the work they gave ``async(on:_:)`` to its queues, one
     /// `async` per queue. The jobs a round enqueued run in the next round of the same turn,
-    /// up to ``maximumJobsPerTurn``, without polling the kernel in between.
+    /// without polling the kernel in between; no new round starts once ``maximumJobsPerTurn``
+    /// jobs ran (a round runs all of its jobs, so a turn may run a few more).
     private func runJobs(_ jobs: inout [UnownedJob]) {
         var ran = 0
         while ran < Self.maximumJobsPerTurn {
@@ -535,7 +536,8 @@ package final class EventLoop: Sendable {
         }
     }
 
-    /// The most jobs one turn of the loop runs before it polls for I/O and timers again.
+    /// How many jobs one turn of the loop runs before it starts no new round and polls for I/O
+    /// and timers again.
     ///
     /// A job that a job enqueued runs in the same turn: a task on the loop that another task
     /// on it resumes (an awaited ack, resumed by the reading task) goes on without an

@@ -32,7 +32,7 @@ struct EventLoopExecutorTests {
     }
 
     @Test("a job that a job enqueues runs in the same turn, without polling the kernel, up to the bound")
-    func jobsEnqueuedByJobsRunInTheSameTurn() async throws {
+    func jobsEnqueuedByJobsRunInTheSameTurn() async {
         let group = EventLoopGroup(loopCount: 1)
         let loop = group.next()
         // Each `Task.yield()` enqueues the task's next job on the loop from its running job.

@@ -48,7 +48,7 @@ extension SocketManager {
     /// wait are resumed in the section that brought the backlog down.
     ///
     /// From a job on the manager's event loop (the packet path), the work goes to `handleQueue`
-    /// at the end of the loop's turn, in one `async` with the rest the turn hands that queue
+    /// at the end of the loop's round of jobs, in one `async` with the rest the round hands that queue
     /// (`EventLoop.async(on:_:)`); later packets of this manager wait behind it all the same.
     func onHandleQueue(_ work: @escaping @Sendable () -> Void) {
         let queue = self.state.withLock { state -> DispatchQueue in
