@@ -509,21 +509,21 @@ package final class EventLoop: Sendable {
     /// more), runs them, then hands the work they gave ``async(on:_:)`` to its queues, one
     /// `async` per queue. The jobs a round enqueued run in the next round of the same turn,
     /// without polling the kernel in between; no new round starts once ``maximumJobsPerTurn``
-    /// jobs ran (a round runs all of its jobs, so a turn may run a few more).
+    /// jobs ran (a round runs all of its jobs, so a turn may run a few more). A round's end
+    /// and the next one's start are one critical section.
     private func runJobs(_ jobs: inout [UnownedJob]) {
+        self.state.withLock { state in Self.startRound(&jobs, in: &state) }
         var ran = 0
-        while ran < Self.maximumJobsPerTurn {
-            self.state.withLock { state in
-                swap(&state.jobs, &jobs)
-                if !jobs.isEmpty { state.handoffs = DispatchHandoffBatch() }
-            }
-            guard !jobs.isEmpty else { return }
+        while !jobs.isEmpty {
             ran += jobs.count
             for job in jobs { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
             jobs.removeAll(keepingCapacity: true)
+            let startsAnotherRound = ran < Self.maximumJobsPerTurn
             let batches = self.state.withLock { state in
-                defer { state.handoffs = nil }
-                return state.handoffs?.take() ?? []
+                let batches = state.handoffs?.take() ?? []
+                state.handoffs = nil
+                if startsAnotherRound { Self.startRound(&jobs, in: &state) }
+                return batches
             }
             for batch in batches {
                 let items = batch.items
@@ -534,6 +534,13 @@ package final class EventLoop: Sendable {
                 }
             }
         }
+    }
+
+    /// Takes the queued jobs into `jobs` (empty) and, when there are any, starts holding the
+    /// work they hand to Dispatch queues.
+    private static func startRound(_ jobs: inout [UnownedJob], in state: inout State) {
+        swap(&state.jobs, &jobs)
+        if !jobs.isEmpty { state.handoffs = DispatchHandoffBatch() }
     }
 
     /// How many jobs one turn of the loop runs before it starts no new round and polls for I/O
