@@ -30,11 +30,7 @@ package struct SocketEncodedPacket: Sendable, Hashable {
 /// `51-["baz",{"_placeholder":true,"num":0}]`, `1/admin,`.
 package enum SocketPacketEncoder {
     /// Encodes `packet`.
-    ///
-    /// - Parameter prefixingEngineMessageType: write the Engine.IO `message` type `4` first, so
-    ///   the text is a WebSocket text frame as is (saves a copy on the hot path); the
-    ///   ``SocketEncodedPacket/enginePackets`` of such a result must not be used.
-    package static func encode(_ packet: SocketPacket, prefixingEngineMessageType: Bool = false) -> SocketEncodedPacket {
+    package static func encode(_ packet: SocketPacket) -> SocketEncodedPacket {
         var attachments: [[UInt8]] = []
         if let data = packet.data, data.containsBinary {
             Self.collectBinary(data, into: &attachments)
@@ -46,9 +42,6 @@ package enum SocketPacketEncoder {
         }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(128)  // one allocation for typical event packets
-        if prefixingEngineMessageType {
-            buffer.append(UInt8(ascii: "4"))
-        }
         buffer.append(UInt8(ascii: "0") + type.rawValue)
         if type.isBinary {
             JSONNumberFormatter.append(attachments.count, to: &buffer)

@@ -43,11 +43,6 @@ import Testing
     }
 
     @Test(arguments: Self.vectors)
-    func encodesWebSocketFrameTextDirectly(packet: SocketPacket, text: String) {
-        #expect(SocketPacketEncoder.encode(packet, prefixingEngineMessageType: true).text == "4" + text)
-    }
-
-    @Test(arguments: Self.vectors)
     func decodesCanonicalText(packet: SocketPacket, text: String) throws {
         #expect(try SocketPacketDecoder().decode(text) == packet)
     }
