@@ -53,12 +53,6 @@ package struct WebSocketMessageAssembler: Sendable {
         self.decompressor = decompressor
     }
 
-    /// Whether a fragmented message is in progress.
-    package var isAssembling: Bool {
-        if case .assembling = self.state { return true }
-        return false
-    }
-
     /// The UTF-8 state from which the payload of a frame still arriving would be validated,
     /// or `nil` when that payload is not plain text (binary, compressed, control) or when the
     /// complete frame would fail a check that comes before UTF-8 validation in ``receive(_:)``:

@@ -114,9 +114,6 @@ package struct EngineClientStateMachine: Sendable {
     /// The session id once the handshake is done.
     package var sid: String? { self.handshake?.sid }
 
-    /// The handshake once the session is open.
-    package var currentHandshake: EngineHandshake? { self.handshake }
-
     /// The transport carrying the session (after ``start()``).
     package var currentTransport: EngineTransport { self.transport }
 

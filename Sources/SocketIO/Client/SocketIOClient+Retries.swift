@@ -53,11 +53,6 @@ extension SocketIOClient {
         case notConnected
     }
 
-    /// `true` when the manager's `.retries` is on for this socket.
-    var retriesEmits: Bool {
-        self.state.withLock { $0.retryQueue != nil }
-    }
-
     /// Queues `emit` for delivery with retries; `nil` when `.retries` is off (send it as usual).
     func enqueueRetried(_ emit: RetriedEmit) -> RetryEnqueue? {
         enum Decision {

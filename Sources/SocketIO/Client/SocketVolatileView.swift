@@ -40,14 +40,9 @@ public struct SocketVolatileView: Sendable {
 }
 
 extension SocketIOClient {
-    /// `true` while the socket connects or reconnects with a `.sendBuffer`: an emit now is
-    /// kept, not refused.
-    package var keepsEmitsWhileConnecting: Bool {
-        self.state.withLock { Self.keepsEmits($0) }
-    }
-
-    /// The status and ``keepsEmitsWhileConnecting``, read in one section: what an async emit
-    /// checks before it decides to wait for the connection.
+    /// The status and whether an emit now is kept, not refused (the socket connects or
+    /// reconnects with a `.sendBuffer`), read in one section: what an async emit checks before
+    /// it decides to wait for the connection.
     package var emitReadiness: (status: SocketIOStatus, keepsEmits: Bool) {
         self.state.withLock { (SocketIOStatus($0.session.connection.status), Self.keepsEmits($0)) }
     }

@@ -9,15 +9,11 @@ public import FoundationNetworking
 public import Foundation
 #endif
 
-protocol ClientOption: CustomStringConvertible, Equatable {
-    func getSocketIOOptionValue() -> Any
-}
-
 /// The options for a client.
 ///
 /// The same cases, descriptions and values as socket.io-client-swift 16.x. Options that
 /// depend on Apple-only machinery are accepted everywhere and documented where they cannot act.
-public enum SocketIOClientOption: ClientOption {
+public enum SocketIOClientOption: CustomStringConvertible, Equatable {
     /// If given, the WebSocket transport will attempt to use compression (permessage-deflate, RFC 7692).
     ///
     /// - Important: The native stack negotiates permessage-deflate. `URLSessionWebSocketTask`
@@ -255,71 +251,6 @@ public enum SocketIOClientOption: ClientOption {
         }
 
         return description
-    }
-
-    func getSocketIOOptionValue() -> Any {
-        let value: Any
-
-        switch self {
-        case .compress:
-            value = true
-        case .connectParams(let params):
-            value = params
-        case .cookies(let cookies):
-            value = cookies
-        case .extraHeaders(let headers):
-            value = headers
-        case .forceNew(let force):
-            value = force
-        case .forcePolling(let force):
-            value = force
-        case .forceWebsockets(let force):
-            value = force
-        case .handleQueue(let queue):
-            value = queue
-        case .log(let log):
-            value = log
-        case .logger(let logger):
-            value = logger
-        case .path(let path):
-            value = path
-        case .reconnects(let reconnects):
-            value = reconnects
-        case .reconnectAttempts(let attempts):
-            value = attempts
-        case .reconnectWait(let wait):
-            value = wait
-        case .reconnectWaitMax(let wait):
-            value = wait
-        case .randomizationFactor(let factor):
-            value = factor
-        case .secure(let secure):
-            value = secure
-        case .security(let security):
-            value = security
-        case .selfSigned(let signed):
-            value = signed
-        case .sessionDelegate(let delegate):
-            value = delegate
-        case .enableSOCKSProxy(let enable):
-            value = enable
-        case .useCustomEngine(let enable):
-            value = enable
-        case .version(let versionNum):
-            value = versionNum
-        case .parser(let parser):
-            value = parser
-        case .sendBuffer(let limit):
-            value = limit
-        case .retries(let retries):
-            value = retries
-        case .ackTimeout(let seconds):
-            value = seconds
-        case .eventLoopGroup(let group):
-            value = group
-        }
-
-        return value
     }
 
     // MARK: Operators

@@ -236,16 +236,6 @@ extension SocketManager {
         }
         self.perform(actions, reason: reason)
     }
-
-    /// Upstream's backoff (`SocketIOProtocol.ReconnectBackoff`): `wait * 1.5^attempts` plus
-    /// up to `randomizationFactor` of it, clamped to `wait...waitMax`.
-    static func reconnectInterval(attempts: Int, wait: Int, waitMax: Int, randomizationFactor: Double) -> Double {
-        let backoff = ReconnectBackoff(
-            reconnectWait: Double(wait), reconnectWaitMax: Double(waitMax),
-            randomizationFactor: randomizationFactor)
-        let seconds = backoff.interval(attempts: attempts, random: Double.random(in: 0..<1))
-        return seconds.isFinite ? max(0, seconds) : Double(waitMax)
-    }
 }
 
 extension Dictionary where Key == String, Value == Any {

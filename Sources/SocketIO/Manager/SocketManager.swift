@@ -202,12 +202,6 @@ open class SocketManager: NSObject, SocketManagerSpec, SocketParsable, SocketDat
         return self.state.withLock { $0.options.parser }
     }
 
-    /// The options as they are now, read in one critical section by a socket when it joins
-    /// (the send buffer, the parser, `.retries` and `.ackTimeout`).
-    final var currentOptions: SocketManagerOptions {
-        return self.state.withLock { $0.options }
-    }
-
     /// The version of socket.io in use.
     public var version: SocketIOVersion {
         return self.state.withLock { $0.options.version }
