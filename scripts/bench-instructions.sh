@@ -40,20 +40,8 @@ REPEATS=${REPEATS:-3}
 ACK_TIMEOUT=${ACK_TIMEOUT:-5}
 [ "$LONG" -gt "$SHORT" ] || { echo "LONG ($LONG) must be more than SHORT ($SHORT)"; exit 2; }
 
-BINS=("$@")
-if [ ${#BINS[@]} -eq 0 ]; then
-  swift build -c release --product SocketIOBenchmark
-  BINS=("$(swift build -c release --show-bin-path)/SocketIOBenchmark")
-fi
-WS_BIN=${WS_BIN:-}
-if [ -z "$WS_BIN" ]; then
-  # One `--product` per build: SwiftPM keeps only the last of several.
-  swift build -c release --product WebSocketBenchmark
-  WS_BIN="$(swift build -c release --show-bin-path)/WebSocketBenchmark"
-fi
-
-source scripts/bench-sio-server.sh
-source scripts/bench-echo-server.sh
+source scripts/bench-clients.sh
+resolve_bench_clients "$@"
 OUT=$(mktemp)
 cleanup() {
   stop_bench_sio_server
@@ -61,9 +49,7 @@ cleanup() {
   rm -f "$OUT"
 }
 trap cleanup EXIT
-start_bench_sio_server
-[ -n "$PORT" ] || { echo "Socket.IO server did not start:"; cat "$SERVER_LOG"; exit 1; }
-start_echo_server
+start_bench_servers
 
 # Runs a command under callgrind and prints the instructions it collected; on a failure, says
 # which command failed and shows the end of its output, and ends the script.
