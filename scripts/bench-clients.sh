@@ -1,5 +1,7 @@
 # Sourced by the benchmark scripts that count per round trip (not run): the client builds they
-# compare and the two servers they talk to.
+# compare, the tool that counts and the two servers they talk to.
+#   require_tool NAME   installs the Debian package NAME when its command is missing (on
+#                       demand: the build and the tests do not need the counting tools)
 #   resolve_bench_clients [SocketIOBenchmark binary...]
 #                       sets BINS to the binaries given, or to SocketIOBenchmark built from the
 #                       current tree in release mode, and WS_BIN (when not set already) to
@@ -9,6 +11,15 @@
 #                       caller's cleanup stops them (stop_bench_sio_server, stop_echo_server).
 source scripts/bench-sio-server.sh
 source scripts/bench-echo-server.sh
+
+require_tool() {
+  command -v "$1" >/dev/null && return
+  echo "$(basename "$0"): installing $1"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$1"
+}
 
 resolve_bench_clients() {
   BINS=("$@")

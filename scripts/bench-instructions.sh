@@ -25,13 +25,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || ./scripts/bootstrap.sh
-if ! command -v valgrind >/dev/null; then
-  # Installed on demand, like the report's matplotlib: the build and the tests do not need it.
-  echo "bench-instructions: installing valgrind"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind
-fi
+source scripts/bench-clients.sh
+require_tool valgrind
 APIS=${APIS:-callback,callback-deadline,async,async-loop}
 TRANSPORTS=${TRANSPORTS:-websocket}
 SHORT=${SHORT:-500}
@@ -40,7 +35,6 @@ REPEATS=${REPEATS:-3}
 ACK_TIMEOUT=${ACK_TIMEOUT:-5}
 [ "$LONG" -gt "$SHORT" ] || { echo "LONG ($LONG) must be more than SHORT ($SHORT)"; exit 2; }
 
-source scripts/bench-clients.sh
 resolve_bench_clients "$@"
 OUT=$(mktemp)
 cleanup() {

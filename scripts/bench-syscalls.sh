@@ -19,13 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || ./scripts/bootstrap.sh
-if ! command -v strace >/dev/null; then
-  # Installed on demand: the build and the tests do not need it.
-  echo "bench-syscalls: installing strace"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq strace
-fi
+source scripts/bench-clients.sh
+require_tool strace
 APIS=${APIS:-callback,async,async-loop}
 TRANSPORTS=${TRANSPORTS:-websocket,polling}
 SHORT=${SHORT:-500}
@@ -33,7 +28,6 @@ LONG=${LONG:-1500}
 ACK_TIMEOUT=${ACK_TIMEOUT:-5}
 [ "$LONG" -gt "$SHORT" ] || { echo "LONG ($LONG) must be more than SHORT ($SHORT)"; exit 2; }
 
-source scripts/bench-clients.sh
 resolve_bench_clients "$@"
 SHORT_COUNTS=$(mktemp)
 LONG_COUNTS=$(mktemp)
