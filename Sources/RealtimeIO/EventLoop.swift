@@ -396,8 +396,8 @@ package final class EventLoop: Sendable {
     /// serial queue on its own wakes a Dispatch worker per item (the broadcast soak's handlers,
     /// BENCHMARKS.md). The items of one queue keep their order and run one after another on it;
     /// no item waits for more than the rest of its round (the jobs that were runnable when the
-    /// round began), so no timer and no later readiness edge comes before it. From a timer's callback or any other
-    /// thread, the work goes at once.
+    /// round began), so no timer and no later readiness edge comes before it. From a timer's
+    /// callback or any other thread, the work goes at once.
     package func async(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         if self.isCurrentThread && Self.handoffBatching.load(ordering: .relaxed) {
             let held = self.state.withLock { state -> Bool in
