@@ -86,11 +86,16 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
         // writer and parser ask for their framing fields); a bridged one's through its view.
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
-                zip(left, right).allSatisfy { $0 == $1 || Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+                zip(left, right).allSatisfy(Self.equalIgnoringASCIICase)
             }
         }
         if let compared = compared ?? nil { return compared }
-        return zip(lhs.utf8, rhs.utf8).allSatisfy { $0 == $1 || Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy(Self.equalIgnoringASCIICase)
+    }
+
+    /// Two bytes of field names: equal, or the same ASCII letter in either case.
+    private static func equalIgnoringASCIICase(_ left: UInt8, _ right: UInt8) -> Bool {
+        left == right || Self.asciiLowercased(left) == Self.asciiLowercased(right)
     }
 
     /// `byte` with an ASCII capital letter folded to its lowercase form.
