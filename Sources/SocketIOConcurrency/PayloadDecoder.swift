@@ -95,7 +95,13 @@ struct PayloadDecodingContext: Decoder {
             return url as! Value
         }
         if type == Decimal.self {
-            return Decimal(try self.decodeDouble()) as! Value
+            // `Decimal(Double)` traps on infinity: a JSON number like `1e999` reads as one.
+            let double = try self.decodeDouble()
+            guard double.isFinite else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: self.codingPath, debugDescription: "\(double) is not a Decimal"))
+            }
+            return Decimal(double) as! Value
         }
         if type == SocketIOClient.Payload.self {
             return self.payload as! Value

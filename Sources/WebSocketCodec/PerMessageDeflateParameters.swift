@@ -60,8 +60,12 @@ package struct PerMessageDeflateParameters: Sendable, Hashable {
         var result = PerMessageDeflateParameters()
         var seen: Set<String> = []
         for parameter in parameters where !parameter.isEmpty {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
-            let name = pair[0].lowercased()
+            // Empty pieces kept: `=` alone, `=x` or `x=` must fail as a bad parameter, not
+            // split into fewer pieces than it has.
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { $0.trimmingSpaces() }
+            guard let first = pair.first, !first.isEmpty else { throw self.failure("parameter without a name") }
+            let name = first.lowercased()
             var value = pair.count > 1 ? pair[1] : nil
             if let quoted = value, quoted.hasPrefix("\""), quoted.hasSuffix("\""), quoted.count >= 2 {
                 value = String(quoted.dropFirst().dropLast())

@@ -94,12 +94,19 @@ import Testing
         }
     }
 
-    @Test func numbersDecodeOnlyWhenExact() {
+    @Test func numbersDecodeOnlyWhenExact() throws {
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(2.5).decode(Int.self) }
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.int(300).decode(UInt8.self) }
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.int(1).decode(Bool.self) }
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.bool(true).decode(Int.self) }
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(1e300).decode(Float.self) }
+        // A server's `1e999` reads as infinity, which `Decimal(Double)` would trap on.
+        struct Price: Decodable { var price: Decimal }
+        #expect(throws: SocketIOClient.Error.self) {
+            try SocketIOClient.Payload.object(["price": .double(.infinity)]).decode(Price.self)
+        }
+        #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(-.infinity).decode(Decimal.self) }
+        #expect(try SocketIOClient.Payload.double(12.5).decode(Decimal.self) == Decimal(12.5))
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.string("%%").decode(Data.self) }
     }
 }

@@ -145,6 +145,12 @@ import WebSocketCodec
         "permessage-deflate; server_no_context_takeover=1",
         "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
         "permessage-deflate; foo=bar",
+        // A parameter with no name (a hostile server's; once an index out of range).
+        "permessage-deflate; =",
+        "permessage-deflate; ==",
+        "permessage-deflate; = 12",
+        "permessage-deflate; =server_no_context_takeover",
+        "permessage-deflate; server_max_window_bits=",
     ])
     func badNegotiationFailsWith1010(_ header: String) {
         #expect(throws: WebSocketProtocolError.self) {
