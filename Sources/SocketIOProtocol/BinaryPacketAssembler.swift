@@ -10,6 +10,10 @@ import EngineIOProtocol
 /// exactly `n` attachments, and returns the packet with each placeholder replaced by
 /// ``JSONValue/binary(_:)``. A further attachment is rejected.
 ///
+/// The attachments' bytes are bounded (``maximumBytes``), each counted once for every
+/// placeholder that refers to it: a placeholder is delivered as a copy of its attachment, so
+/// 500,000 placeholders naming one 1 MiB attachment would otherwise become 500 GB.
+///
 /// ```swift
 /// var assembler = try BinaryPacketAssembler(packet: decoded)   // 51-["baz",{"_placeholder":true,"num":0}]
 /// let packet = try assembler.append([1, 2, 3, 4])              // ["baz", .binary([1, 2, 3, 4])]
@@ -20,15 +24,32 @@ package struct BinaryPacketAssembler: Sendable {
     /// The attachments collected so far, in order.
     package private(set) var attachments: [[UInt8]] = []
     private var isFinished = false
+    /// How many placeholders refer to each attachment (most packets: one each).
+    private var references: [Int]
+    /// The bytes of the attachments collected so far.
+    package private(set) var bufferedBytes = 0
+    /// The bytes the packet will be delivered with so far: each attachment's size times its
+    /// placeholders (at least once: an attachment no placeholder names is still held).
+    private var deliveredBytes = 0
+
+    /// The default of ``maximumBytes``: 64 MiB, four of the largest messages the transports
+    /// accept.
+    package static let defaultMaximumBytes = 64 << 20
+
+    /// The most bytes a packet's attachments may take, each counted once per placeholder
+    /// that names it.
+    package let maximumBytes: Int
 
     /// Starts collecting attachments for `packet`.
     ///
     /// - Throws: ``SocketProtocolError/invalidPlaceholder`` when a placeholder's `num` is not an
     ///   index of the announced attachments.
-    package init(packet: SocketPacket) throws(SocketProtocolError) {
+    package init(packet: SocketPacket, maximumBytes: Int = BinaryPacketAssembler.defaultMaximumBytes) throws(SocketProtocolError) {
         self.packet = packet
+        self.maximumBytes = maximumBytes
+        self.references = Array(repeating: 0, count: packet.attachmentCount)
         if let data = packet.data {
-            try Self.validatePlaceholders(data, count: packet.attachmentCount)
+            try Self.validatePlaceholders(data, references: &self.references)
         }
         self.attachments.reserveCapacity(min(packet.attachmentCount, 16))
     }
@@ -47,11 +68,20 @@ package struct BinaryPacketAssembler: Sendable {
     /// Adds the next attachment.
     ///
     /// - Returns: the reassembled packet once the last announced attachment arrived, else `nil`.
-    /// - Throws: ``SocketProtocolError/unexpectedAttachment`` once the packet is complete.
+    /// - Throws: ``SocketProtocolError/unexpectedAttachment`` once the packet is complete;
+    ///   ``SocketProtocolError/attachmentsTooLarge(limit:)`` when the attachment would take the
+    ///   packet past ``maximumBytes`` (the packet is then unusable: drop it).
     package mutating func append(_ attachment: [UInt8]) throws(SocketProtocolError) -> SocketPacket? {
         guard !self.isFinished, self.attachments.count < self.packet.attachmentCount else {
             throw .unexpectedAttachment
         }
+        let copies = max(1, self.references[self.attachments.count])
+        let (delivered, overflow) = attachment.count.multipliedReportingOverflow(by: copies)
+        guard !overflow, delivered <= self.maximumBytes - self.deliveredBytes else {
+            throw .attachmentsTooLarge(limit: self.maximumBytes)
+        }
+        self.deliveredBytes += delivered
+        self.bufferedBytes += attachment.count
         self.attachments.append(attachment)
         guard self.attachments.count == self.packet.attachmentCount else {
             return nil
@@ -79,19 +109,22 @@ package struct BinaryPacketAssembler: Sendable {
         return index
     }
 
-    private static func validatePlaceholders(_ value: JSONValue, count: Int) throws(SocketProtocolError) {
+    /// Checks every placeholder's index against the announced attachments (`references`' count)
+    /// and counts the placeholders that name each.
+    private static func validatePlaceholders(_ value: JSONValue, references: inout [Int]) throws(SocketProtocolError) {
         switch value {
         case .object(let object):
             if let index = Self.placeholderIndex(object) {
-                guard index >= 0, index < count else { throw .invalidPlaceholder }
+                guard references.indices.contains(index) else { throw .invalidPlaceholder }
+                references[index] += 1
                 return
             }
             for (_, element) in object {
-                try Self.validatePlaceholders(element, count: count)
+                try Self.validatePlaceholders(element, references: &references)
             }
         case .array(let elements):
             for element in elements {
-                try Self.validatePlaceholders(element, count: count)
+                try Self.validatePlaceholders(element, references: &references)
             }
         case .null, .bool, .int, .double, .string, .binary:
             break

@@ -19,6 +19,10 @@ import EngineIOProtocol
 /// try reader.receive(binary: [1, 2, 3])                                  // the packet
 /// ```
 ///
+/// The waiting packets' attachments share one byte budget (``maximumAttachmentBytes``), so the
+/// packets that may wait do not multiply it: an attachment past it fails with
+/// ``SocketProtocolError/attachmentsTooLarge(limit:)`` and its packet is dropped.
+///
 /// After an error the reader in ``Interleaving/reject`` is reset (no partial packet kept); the
 /// caller should close the session.
 package struct SocketPacketReader: Sendable {
@@ -41,10 +45,18 @@ package struct SocketPacketReader: Sendable {
     /// At most one with ``Interleaving/reject``.
     private var waiting: [BinaryPacketAssembler] = []
 
+    /// The most bytes the attachments of all waiting packets may take together (each counted
+    /// once per placeholder that names it: ``BinaryPacketAssembler``).
+    package let maximumAttachmentBytes: Int
+
     /// A reader with the given decoder.
-    package init(decoder: SocketPacketDecoder = SocketPacketDecoder(), interleaving: Interleaving = .reject) {
+    package init(
+        decoder: SocketPacketDecoder = SocketPacketDecoder(), interleaving: Interleaving = .reject,
+        maximumAttachmentBytes: Int = BinaryPacketAssembler.defaultMaximumBytes
+    ) {
         self.decoder = decoder
         self.interleaving = interleaving
+        self.maximumAttachmentBytes = maximumAttachmentBytes
     }
 
     /// `true` while a binary packet waits for attachments.
@@ -82,7 +94,7 @@ package struct SocketPacketReader: Sendable {
     /// - Returns: the packet when it announced none, else `nil`.
     /// - Throws: ``SocketProtocolError/invalidPlaceholder`` (nothing is kept).
     private mutating func startCollecting(_ packet: SocketPacket) throws(SocketProtocolError) -> SocketPacket? {
-        var assembler = try BinaryPacketAssembler(packet: packet)
+        var assembler = try BinaryPacketAssembler(packet: packet, maximumBytes: self.maximumAttachmentBytes)
         if let complete = assembler.packetIfComplete() {
             return complete
         }
@@ -96,12 +108,21 @@ package struct SocketPacketReader: Sendable {
     /// Reads a binary message (an attachment).
     ///
     /// - Returns: the packet once its last attachment arrived, else `nil`.
-    /// - Throws: ``SocketProtocolError/unexpectedAttachment`` when no binary packet waits.
+    /// - Throws: ``SocketProtocolError/unexpectedAttachment`` when no binary packet waits;
+    ///   ``SocketProtocolError/attachmentsTooLarge(limit:)`` when the waiting packets'
+    ///   attachments would take more than ``maximumAttachmentBytes`` (the newest waiting packet,
+    ///   the one this attachment was for, is dropped).
     package mutating func receive(binary: [UInt8]) throws(SocketProtocolError) -> SocketPacket? {
         guard var assembler = self.waiting.popLast() else {
             throw .unexpectedAttachment
         }
-        do {
+        do throws(SocketProtocolError) {
+            // The other waiting packets' share of the budget (at most `limit` of them); the
+            // assembler checks its own packet's share, placeholders included.
+            let othersHold = self.waiting.reduce(0) { $0 + $1.bufferedBytes }
+            guard binary.count <= self.maximumAttachmentBytes - othersHold - assembler.bufferedBytes else {
+                throw .attachmentsTooLarge(limit: self.maximumAttachmentBytes)
+            }
             let packet = try assembler.append(binary)
             if packet == nil { self.waiting.append(assembler) }
             return packet
@@ -117,7 +138,7 @@ package struct SocketPacketReader: Sendable {
     package mutating func replaceWaitingPackets(with packets: [(packet: SocketPacket, attachments: [[UInt8]])]) {
         self.waiting = []
         for (packet, attachments) in packets where packet.type.isBinary && attachments.count < packet.attachmentCount {
-            guard var assembler = try? BinaryPacketAssembler(packet: packet) else { continue }
+            guard var assembler = try? BinaryPacketAssembler(packet: packet, maximumBytes: self.maximumAttachmentBytes) else { continue }
             guard (try? attachments.map { attachment throws(SocketProtocolError) in try assembler.append(attachment) }) != nil
             else { continue }
             self.waiting.append(assembler)

@@ -26,6 +26,10 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
     case invalidPlaceholder
     /// A binary attachment arrived while no binary packet was waiting for one.
     case unexpectedAttachment
+    /// The attachments would take more than `limit` bytes: those the waiting packets hold,
+    /// each counted once for every placeholder that refers to it (a packet is delivered with
+    /// one copy per placeholder).
+    case attachmentsTooLarge(limit: Int)
     /// A text packet arrived while a binary packet still waited for attachments
     /// (socket.io-parser: "got plaintext data when reconstructing a packet").
     case textWhileAwaitingAttachments
@@ -50,6 +54,7 @@ package enum SocketProtocolError: Error, Sendable, Hashable, CustomStringConvert
         case .invalidPayload(let type): return "invalid payload for Socket.IO \(type) packet"
         case .invalidPlaceholder: return "invalid Socket.IO binary placeholder"
         case .unexpectedAttachment: return "unexpected Socket.IO binary attachment"
+        case .attachmentsTooLarge(let limit): return "Socket.IO binary attachments over \(limit) bytes"
         case .textWhileAwaitingAttachments: return "Socket.IO text packet while binary attachments were expected"
         case .invalidMessagePack(let error): return "invalid Socket.IO MessagePack packet: \(error)"
         case .packetNotAMap: return "Socket.IO MessagePack packet is not a map"

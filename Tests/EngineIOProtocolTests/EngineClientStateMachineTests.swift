@@ -77,6 +77,26 @@ import Testing
         #expect(machine.pollingGETCompleted(body: Self.body("6"), now: t2) == [.sendPollingGET(sid: Self.sid)])
     }
 
+    /// A hostile server's body of pings (or pings that outrun the POSTs) adds one pong, not
+    /// one per ping: the buffer cannot grow with them.
+    @Test func aPingFloodBuffersOnePong() {
+        var machine = self.openPollingSession()
+        let t1 = self.t0 + .seconds(1)
+        // The first ping's pong goes out at once; the POST is in flight.
+        let flood = Array(repeating: "2", count: 10_000).joined(separator: "\u{1E}")
+        let actions = machine.pollingGETCompleted(body: Self.body(flood), now: t1)
+        #expect(
+            actions.filter { if case .sendPollingPOST = $0 { return true } else { return false } } == [
+                .sendPollingPOST(sid: Self.sid, body: Self.body("3"))
+            ])
+        // The other 9,999 pings left one pong behind the POST in flight, and nothing more.
+        #expect(machine.pollingPOSTCompleted(now: t1) == [.sendPollingPOST(sid: Self.sid, body: Self.body("3"))])
+        #expect(machine.pollingPOSTCompleted(now: t1) == [])
+        // A ping after that is answered again.
+        #expect(
+            machine.pollingGETCompleted(body: Self.body("2"), now: t1).contains(.sendPollingPOST(sid: Self.sid, body: Self.body("3"))))
+    }
+
     @Test func postsAreSplitByMaxPayload() {
         var machine = EngineClientStateMachine(configuration: .init(forcePolling: true))
         _ = machine.start()

@@ -39,6 +39,29 @@ import Testing
         #expect(queue.enqueue(.frames([.text("4e")], writeID: 3)) == Batch(frames: [.text("4e")], writeID: 3))
     }
 
+    /// A server that pings without reading (the writer is stuck) cannot grow the queue: one
+    /// pong waits, and answers every ping before it.
+    @Test func aPongWaitsOnceBehindTheWriter() {
+        var queue = Queue()
+        #expect(queue.enqueue(.frames([.text("4a")], writeID: 0)) != nil)
+        for _ in 0..<10_000 {
+            #expect(queue.enqueue(.frames([.text("3")], writeID: nil)) == nil)
+        }
+        #expect(queue.enqueue(.frames([.text("4b")], writeID: 1)) == nil)
+        #expect(queue.queuedCount == 2)
+        #expect(queue.queuedBytes == 3)
+        #expect(queue.written() == Batch(frames: [.text("3"), .text("4b")], writeID: 1))
+        // Taken by the writer: the next ping's pong queues again.
+        #expect(queue.enqueue(.frames([.text("3")], writeID: nil)) == nil)
+        #expect(queue.written() == Batch(frames: [.text("3")]))
+        #expect(queue.written() == nil)
+        // Messages are never coalesced.
+        #expect(queue.enqueue(.frames([.text("4c")], writeID: nil)) != nil)
+        #expect(queue.enqueue(.frames([.text("4c")], writeID: nil)) == nil)
+        #expect(queue.enqueue(.frames([.text("4c")], writeID: nil)) == nil)
+        #expect(queue.queuedCount == 2)
+    }
+
     @Test func aCloseGoesAfterWhatWasQueuedBeforeAndNothingAfterIt() {
         var queue = Queue()
         #expect(queue.enqueue(.frames([.text("4a")], writeID: 0)) != nil)

@@ -164,6 +164,35 @@ import Testing
         #expect(assembled.data == ["e", .binary([1]), .binary([0]), .binary([1])])
     }
 
+    /// Each placeholder is delivered as a copy of its attachment, so the budget counts an
+    /// attachment once per placeholder: a hostile server's 500,000 placeholders naming one
+    /// 1 MiB attachment are refused, not turned into 500 GB.
+    @Test func theByteBudgetCountsAnAttachmentOncePerPlaceholder() throws {
+        let placeholders = Array(repeating: #"{"_placeholder":true,"num":0}"#, count: 1_000).joined(separator: ",")
+        let packet = try SocketPacketDecoder().decode(#"51-["e",\#(placeholders)]"#)
+        var assembler = try BinaryPacketAssembler(packet: packet, maximumBytes: 64_000)
+        #expect(throws: SocketProtocolError.attachmentsTooLarge(limit: 64_000)) {
+            try assembler.append([UInt8](repeating: 1, count: 65))
+        }
+        // 64 bytes a thousand times fit.
+        var fitting = try BinaryPacketAssembler(packet: packet, maximumBytes: 64_000)
+        let assembled = try #require(try fitting.append([UInt8](repeating: 1, count: 64)))
+        #expect(assembled.data?.arrayValue?.count == 1_001)
+    }
+
+    /// Attachments no placeholder names still count (once each), so a packet that announces
+    /// 1,000 of them cannot make the client hold 1,000 large messages.
+    @Test func theByteBudgetCountsUnnamedAttachments() throws {
+        let packet = try SocketPacketDecoder().decode(#"53-["e"]"#)
+        var assembler = try BinaryPacketAssembler(packet: packet, maximumBytes: 100)
+        #expect(try assembler.append([UInt8](repeating: 1, count: 60)) == nil)
+        #expect(assembler.bufferedBytes == 60)
+        #expect(throws: SocketProtocolError.attachmentsTooLarge(limit: 100)) {
+            try assembler.append([UInt8](repeating: 2, count: 41))
+        }
+        #expect(BinaryPacketAssembler.defaultMaximumBytes == 64 << 20)
+    }
+
     @Test func zeroAttachmentBinaryPacketCompletesImmediately() throws {
         let packet = try SocketPacketDecoder().decode(#"50-["e",1]"#)
         var assembler = try BinaryPacketAssembler(packet: packet)

@@ -70,6 +70,23 @@ import Testing
         #expect(throws: SocketProtocolError.unexpectedAttachment) { try reader.receive(binary: [3]) }
     }
 
+    /// The waiting packets share one byte budget: sixteen waiting packets do not hold sixteen
+    /// budgets' worth of attachments. The packet whose attachment would pass it is dropped.
+    @Test func waitingPacketsShareOneByteBudget() throws {
+        var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 16), maximumAttachmentBytes: 100)
+        #expect(try reader.receive(text: #"52-["old"]"#) == nil)
+        #expect(try reader.receive(binary: [UInt8](repeating: 1, count: 70)) == nil)
+        #expect(try reader.receive(text: #"52-["new"]"#) == nil)
+        #expect(try reader.receive(binary: [UInt8](repeating: 2, count: 30)) == nil)
+        #expect(throws: SocketProtocolError.attachmentsTooLarge(limit: 100)) {
+            try reader.receive(binary: [3])
+        }
+        // "new" is gone; "old" waits with what it has, and completes within the budget.
+        #expect(reader.waitingPackets.map { $0.packet.eventName } == ["old"])
+        let packet = try #require(try reader.receive(binary: [UInt8](repeating: 4, count: 30)))
+        #expect(packet.eventName == "old")
+    }
+
     @Test func keepWaitingStaysBoundedByDroppingTheOldest() throws {
         var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 4))
         for index in 0..<100 {

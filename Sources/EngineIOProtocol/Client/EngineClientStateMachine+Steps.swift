@@ -98,12 +98,15 @@ extension EngineClientStateMachine {
     // MARK: Writes
 
     /// Writes a control packet (pong, v3 ping): at once over WebSocket, else through the
-    /// buffer, which always takes it (one per ping; not bounded like application writes).
+    /// buffer, which always takes it (not bounded like application writes). A pong is not
+    /// buffered while one still waits there, so a flood of pings in one polling response
+    /// adds one pong, not one each (the WebSocket send queue does the same).
     mutating func writeControl(_ packet: EnginePacket, into actions: inout [EngineClientAction]) {
         if self.transport == .webSocket, self.isOpen {
             actions.append(.sendWebSocketFrames([packet.webSocketFrame(version: self.version)]))
             return
         }
+        if case .pong = packet, self.writeBuffer.holdsPong { return }
         self.buffer([packet], writeID: nil)
         self.flushWrites(into: &actions)
     }

@@ -15,6 +15,12 @@ struct EngineOutboundBuffer: Sendable {
     private var head = 0
     /// The sum of ``EnginePollingPayload/encodedLength(of:)`` over the buffered packets.
     private(set) var encodedLength = 0
+    /// How many of the buffered packets are pongs.
+    private var pongs = 0
+
+    /// Whether a pong waits here: the machine answers a further ping with nothing, so a
+    /// server's ping flood cannot grow the buffer (one pong answers them all).
+    var holdsPong: Bool { self.pongs > 0 }
 
     /// Packets buffered.
     var count: Int { self.packets.count - self.head }
@@ -29,6 +35,7 @@ struct EngineOutboundBuffer: Sendable {
         guard !packets.isEmpty else { return }
         for packet in packets {
             self.encodedLength += EnginePollingPayload.encodedLength(of: packet)
+            if case .pong = packet { self.pongs += 1 }
         }
         self.packets += packets
         if packets.count > 1 {
@@ -57,6 +64,7 @@ struct EngineOutboundBuffer: Sendable {
         for index in self.head..<end {
             if let id = self.writeIDs[index] { writeID = id }
             self.encodedLength -= EnginePollingPayload.encodedLength(of: self.packets[index])
+            if case .pong = self.packets[index] { self.pongs -= 1 }
         }
         self.head = end
         if self.head == self.packets.count {
@@ -64,6 +72,7 @@ struct EngineOutboundBuffer: Sendable {
             self.writeIDs.removeAll(keepingCapacity: true)
             self.head = 0
             self.encodedLength = 0
+            self.pongs = 0
         } else if self.head >= 4096, self.head * 2 >= self.packets.count {
             // Reclaim the consumed front now and then: amortized O(1) per packet.
             self.packets.removeFirst(self.head)
@@ -84,5 +93,6 @@ struct EngineOutboundBuffer: Sendable {
         self.writeIDs.removeAll()
         self.head = 0
         self.encodedLength = 0
+        self.pongs = 0
     }
 }

@@ -22,7 +22,10 @@
 /// the write with ``EngineBufferOverflow`` when there is no room. ``enqueue(_:)`` itself
 /// never refuses (the machine's control frames, a pong or the close, must go out), so the
 /// bound can be passed by the control frames and the writes already checked but not yet
-/// enqueued: at most one write per thread.
+/// enqueued: at most one write per thread. A pong is the one control frame a server can ask
+/// for at will (one per ping), so a pong is dropped while another still waits in the queue:
+/// one pong answers every ping before it, and a server that pings without reading cannot
+/// grow the queue.
 package struct EngineWebSocketSendQueue: Sendable {
     /// One send the protocol machine asked for.
     package enum Entry: Sendable, Hashable {
@@ -65,6 +68,8 @@ package struct EngineWebSocketSendQueue: Sendable {
     private var queue: [Entry] = []
     /// `true` while a writer holds a batch (in `sending` and `draining`).
     private var writerActive = false
+    /// `true` while a pong waits in ``queue`` (not yet in a writer's batch).
+    private var pongQueued = false
     /// The payload bytes and frames of ``queue``.
     package private(set) var queuedBytes = 0
     package private(set) var queuedFrames = 0
@@ -128,6 +133,11 @@ package struct EngineWebSocketSendQueue: Sendable {
         case .closed, .draining:
             return nil
         case .idle, .sending:
+            if Self.isPong(entry) {
+                // A pong waits only behind a writer's batch, so the writer takes the first.
+                if self.pongQueued { return nil }
+                self.pongQueued = true
+            }
             self.queue.append(entry)
             switch entry {
             case .frames(let frames, _):
@@ -169,13 +179,22 @@ package struct EngineWebSocketSendQueue: Sendable {
         self.queue = []
         self.queuedBytes = 0
         self.queuedFrames = 0
+        self.pongQueued = false
         self.state = .closed
         return dropped
+    }
+
+    /// Whether `entry` is one Engine.IO pong (`3`, and any data the ping had), no write's.
+    private static func isPong(_ entry: Entry) -> Bool {
+        guard case .frames(let frames, nil) = entry, frames.count == 1, case .text(let text) = frames[0] else { return false }
+        return text.utf8.first == UInt8(ascii: "3")
     }
 
     /// Everything queued, up to and including the first close.
     private mutating func takeBatch() -> Batch? {
         guard !self.queue.isEmpty else { return nil }
+        // The batch takes every pong queued (what stays behind a close is dropped).
+        self.pongQueued = false
         var batch = Batch(frames: [])
         var taken = 0
         for entry in self.queue {
