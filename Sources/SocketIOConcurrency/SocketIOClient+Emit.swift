@@ -112,12 +112,45 @@ extension SocketIOClient {
     ) async throws(Error) -> Payload {
         try Error.validate(timeout: timeout)
         guard !Task.isCancelled else { throw .cancelled }
-        // The ack's own wait: what is left of `timeout` after a wait for the connection.
+        // One entry in the socket's ack table settles the wait: the ack, the deadline (the
+        // manager's timer source) or the socket's disconnect; no handler, no second timer.
+        //
+        // The class's own `emitWithAck(_:with:)` is known: its data is made here, and the
+        // status is checked in the emit's own section, which refuses unreported while the
+        // socket is not connected (socket.io-client's rule: an emit made while the socket
+        // connects waits for the connection, within the call's timeout). A subclass's override
+        // is asked only once the socket is connected, as before; so are items that cannot be
+        // represented (their error is reported by that method).
+        guard !self.deliversThroughOpenMethods, let data = try? Self.eventData(event, items) else {
+            return try await self.emitWithAckAfterStatusCheck(event, with: items, timeout: timeout)
+        }
+        let ack = self.createOnAck(data)
+        switch try await self.awaitAck(ack, event: event, items: items, timeout: timeout, ackWait: timeout) {
+        case .settled(let payload):
+            return payload
+        case .refused(connecting: false):
+            throw .notConnected(event: event)
+        case .refused(connecting: true):
+            let start = DispatchTime.now()
+            let connected = await self.waitWhileConnecting(timeout: timeout)
+            guard !Task.isCancelled else { throw .cancelled }
+            guard connected else { throw .notConnected(event: event) }
+            let ackWait = secondsLeft(of: timeout, since: start)
+            switch try await self.awaitAck(ack, event: event, items: items, timeout: timeout, ackWait: ackWait) {
+            case .settled(let payload): return payload
+            case .refused: throw .notConnected(event: event)
+            }
+        }
+    }
+
+    /// ``emitWithAck(_:with:timeout:)`` for a subclass (or items that cannot be represented):
+    /// the status first, in a section of its own, then upstream's open `emitWithAck(_:with:)`.
+    private func emitWithAckAfterStatusCheck(
+        _ event: String, with items: [SocketData], timeout: TimeInterval
+    ) async throws(Error) -> Payload {
         var ackWait = timeout
         var readiness = self.emitReadiness
         if readiness.status == .connecting, !readiness.keepsEmits {
-            // socket.io-client's rule: an emit made while the socket connects waits for it,
-            // within the call's timeout.
             let start = DispatchTime.now()
             let connected = await self.waitWhileConnecting(timeout: timeout)
             guard !Task.isCancelled else { throw .cancelled }
@@ -126,18 +159,39 @@ extension SocketIOClient {
             readiness = self.emitReadiness
         }
         guard readiness.status == .connected || readiness.keepsEmits else { throw .notConnected(event: event) }
-        // One entry in the socket's ack table settles the wait: the ack, the deadline (the
-        // manager's timer source) or the socket's disconnect; no handler, no second timer.
         let ack: OnAckCallback = self.emitWithAck(event, with: items)
+        switch try await self.awaitAck(ack, event: event, items: items, timeout: timeout, ackWait: ackWait, refusesUnlessConnected: false) {
+        case .settled(let payload): return payload
+        case .refused: throw .notConnected(event: event)
+        }
+    }
+
+    /// How one try of ``emitWithAck(_:with:timeout:)`` ended.
+    enum AckTry {
+        case settled(Payload)
+        /// The socket was not connected (`connecting`: it was connecting) and keeps no emits:
+        /// nothing was sent, registered or reported.
+        case refused(connecting: Bool)
+    }
+
+    /// Sends `ack`'s emit and waits `ackWait` seconds for its ack (`timeout` is the caller's,
+    /// for its errors).
+    private func awaitAck(
+        _ ack: OnAckCallback, event: String, items: [SocketData], timeout: TimeInterval, ackWait: TimeInterval,
+        refusesUnlessConnected: Bool = true
+    ) async throws(Error) -> AckTry {
         let wait = AckWait()
         // While the ack is awaited, the socket reads on even when a stream of it is behind:
-        // the caller may be that stream's consumer, and the ack comes behind its events.
-        self.ack(awaited: true)
-        defer { self.ack(awaited: false) }
+        // the caller may be that stream's consumer, and the ack comes behind its events. The
+        // socket's ack table counts its awaited acks in the sections that add and remove
+        // them; a retry queue's emit (`.retries`: a negative ticket) is counted here.
+        var retryQueued = false
+        defer { if retryQueued { self.ack(awaited: false) } }
+        var refusal: Bool?
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Payload, Error>, Never>) in
                 guard wait.install(continuation) else { return }
-                let sent = ack.sendWithAck(timingOut: ackWait) { outcome in
+                let sent = ack.sendWithAck(timingOut: ackWait, refusesUnlessConnected: refusesUnlessConnected) { outcome in
                     switch outcome {
                     case .ack(.values(let values)):
                         // From the network, settled on the thread that read it.
@@ -166,7 +220,15 @@ extension SocketIOClient {
                 // before the task resumes.
                 switch sent {
                 case .sent(let ackID):
+                    if ackID < 0 {
+                        retryQueued = true
+                        self.ack(awaited: true)
+                    }
                     wait.sent(ackID: ackID, drop: self.cancelAck)
+                case .refused(let connecting):
+                    refusal = connecting
+                    wait.sent(ackID: nil, drop: self.cancelAck)
+                    wait.finish(.failure(.notConnected(event: event)))
                 case .notConnected:
                     wait.sent(ackID: nil, drop: self.cancelAck)
                     wait.finish(.failure(.notConnected(event: event)))
@@ -184,7 +246,9 @@ extension SocketIOClient {
         } onCancel: {
             wait.cancel(drop: self.cancelAck)
         }
-        return try outcome.get()
+        // A cancellation that ended the wait first wins.
+        if let refusal, case .failure(.notConnected) = outcome { return .refused(connecting: refusal) }
+        return .settled(try outcome.get())
     }
 
     /// The error upstream reports (`[event, items, error]`) for items that cannot be represented.

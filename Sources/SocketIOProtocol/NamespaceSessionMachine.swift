@@ -50,6 +50,11 @@ package struct NamespaceSessionMachine {
     /// The acks the socket's emits wait for; changed only through the machine's inputs, so
     /// each change's wake-up is returned with it.
     package private(set) var acks = AckTable<PendingAck>()
+    /// How many of ``acks`` an awaiting operation waits for (``PendingAck/isAwaited``), kept
+    /// by every input that adds or removes an ack: the owner adds them up across its sockets,
+    /// and while any is outstanding a stream that fell behind does not stop the reading the
+    /// answer needs (``InboundBacklog``).
+    package private(set) var awaitedAcks = 0
     /// The completions of the emits the connection part keeps, by the write id it was given.
     private var keptCompletions: [Int: Completion] = [:]
     private var nextWriteID = 0
@@ -82,6 +87,7 @@ package struct NamespaceSessionMachine {
     /// registration and tests).
     package mutating func registerAck(_ pending: PendingAck, deadline: MonotonicInstant?) -> (id: Int, ackTimer: AckWakeUp?) {
         let id = self.acks.register(pending, deadline: deadline)
+        if pending.isAwaited { self.awaitedAcks += 1 }
         return (id, self.acks.wakeUpChange())
     }
 
@@ -90,7 +96,14 @@ package struct NamespaceSessionMachine {
     /// `handleAck` ignores acks then). The ack wake-up stays as it is.
     package mutating func resolveAck(_ id: Int, ifConnected: Bool = false) -> PendingAck? {
         guard !ifConnected || self.connection.status == .connected else { return nil }
-        return self.acks.resolve(id: id)
+        let resolved = self.acks.resolve(id: id)
+        if resolved?.isAwaited == true { self.awaitedAcks -= 1 }
+        return resolved
+    }
+
+    /// Counts out the awaited acks among `removed`.
+    private mutating func removed(_ removed: [AckTable<PendingAck>.Entry]) {
+        for entry in removed where entry.pending.isAwaited { self.awaitedAcks -= 1 }
     }
 
     /// The owner's wake-up armed for `firedWakeUp` fired at `now`: every ack whose deadline
@@ -104,13 +117,16 @@ package struct NamespaceSessionMachine {
     ) {
         self.acks.wakeUpFired(armedFor: firedWakeUp)
         let expired = self.acks.expire(now: now)
+        self.removed(expired)
         return (expired, self.acks.wakeUpChange())
     }
 
     /// Removes the acks whose pending value matches (a cancelled retry's try), by increasing
     /// id. The ack wake-up stays as it is.
     package mutating func removeAcks(where matches: (PendingAck) -> Bool) -> [AckTable<PendingAck>.Entry] {
-        self.acks.remove(where: matches)
+        let removed = self.acks.remove(where: matches)
+        self.removed(removed)
+        return removed
     }
 
     /// The socket's connection ended: removes the acks it drops then (the waiters, the retry
@@ -121,6 +137,7 @@ package struct NamespaceSessionMachine {
         removed: [AckTable<PendingAck>.Entry], ackTimer: AckWakeUp?
     ) {
         let removed = self.acks.remove(where: matches)
+        self.removed(removed)
         self.acks.releaseIdleWakeUp()
         return (removed, self.acks.wakeUpChange())
     }
@@ -171,6 +188,7 @@ package struct NamespaceSessionMachine {
             ackID = id
         case .register(let pending, let deadline):
             ackID = self.acks.register(pending, deadline: deadline)
+            if pending.isAwaited { self.awaitedAcks += 1 }
             ackTimer = self.acks.wakeUpChange()
         }
         let writeID = self.nextWriteID

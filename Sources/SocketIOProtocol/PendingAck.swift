@@ -15,6 +15,13 @@ package enum PendingAck {
     /// A try of the retry queue's emit `sequence` (`.retries`).
     case queued(Int)
 
+    /// Whether an awaiting operation waits for it (``waiter(_:)``): what holds a stream's
+    /// reading backpressure off (``InboundBacklog``).
+    package var isAwaited: Bool {
+        if case .waiter = self { return true }
+        return false
+    }
+
     /// The retry queue's sequence, for a try.
     package var queuedSequence: Int? {
         if case .queued(let sequence) = self { return sequence }

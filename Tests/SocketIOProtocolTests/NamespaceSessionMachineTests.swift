@@ -117,6 +117,46 @@ import Testing
         #expect(later.ackID == 1 && later.ackTimer == nil)
     }
 
+    /// The awaited acks (`.waiter`) are counted by every input that adds or removes an ack:
+    /// the owner adds the counts up to tell the session when the first is asked for and the
+    /// last settled, with no input of its own.
+    @Test func awaitedAcksAreCountedByEveryInputThatAddsOrRemovesOne() throws {
+        var session = try self.connected()
+        let waiter = PendingAck.waiter { _ in }
+        let deadline = Self.start + .seconds(5)
+        func emit(_ pending: PendingAck, deadline: MonotonicInstant? = nil) -> Int? {
+            session.emit({ self.event("e", ackID: $0) }, ack: .register(pending, deadline: deadline), completion: nil, volatile: false)
+                .ackID
+        }
+        // Emits: a callback and a retry's try are not awaited.
+        let answered = try #require(emit(waiter))
+        _ = emit(.callback { _ in })
+        let expiring = try #require(emit(waiter, deadline: deadline))
+        let cancelled = try #require(emit(waiter))
+        _ = emit(.queued(3))
+        #expect(session.awaitedAcks == 3)
+        // Outside an emit (upstream's registration).
+        _ = session.registerAck(waiter, deadline: nil)
+        #expect(session.awaitedAcks == 4)
+        // Resolved where the ACK arrives, and a duplicate ACK changes nothing.
+        for _ in 0..<2 {
+            _ = session.receive(SocketPacket(type: .ack, ackID: answered, data: []), resolvingAcks: true)
+        }
+        #expect(session.awaitedAcks == 3)
+        // Expired at its deadline.
+        let expired = session.acksExpired(now: deadline, firedWakeUp: deadline).expired
+        #expect(expired.map(\.id) == [expiring])
+        #expect(session.awaitedAcks == 2)
+        // Resolved by its owner (a cancelled wait), and removed by a predicate.
+        #expect(session.resolveAck(cancelled)?.isAwaited == true)
+        _ = session.removeAcks(where: { $0.queuedSequence == 3 })
+        #expect(session.awaitedAcks == 1)
+        // At a disconnect the waiters go; the callback keeps waiting.
+        _ = session.removeAcksAtDisconnect(where: { $0.isAwaited })
+        #expect(session.awaitedAcks == 0)
+        #expect(session.acks.count == 1)
+    }
+
     @Test func aRefusedEmitKeepsItsAckAndHandsTheCompletionBack() {
         var session = Session(namespace: "/")
         let log = Log()

@@ -58,7 +58,7 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         switch socket.emit(self.items, ack: .register(.callback(callback), timeout: seconds), binary: self.binary, retried: retried) {
         case .direct(_, let ackID): return ackID
         case .retried(.queued(let ticket)): return ticket
-        case .retried: return nil
+        case .retried, .refused: return nil
         }
     }
 
@@ -72,14 +72,22 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
         case notConnected
         /// `.retries`: the retry queue holds `limit` emits already; nothing waits.
         case queueFull(limit: Int)
+        /// Asked with `refusesUnlessConnected`: the socket is not connected (`connecting`: it
+        /// is connecting) and keeps no emits. Nothing was sent, registered or reported.
+        case refused(connecting: Bool)
     }
 
     /// Sends the emit with an ack an awaiting operation waits for (`SocketIOConcurrency`):
     /// one entry in the socket's ack table, settled exactly once by the ack, the deadline (on
     /// the manager's timer source, not `handleQueue`) or the socket's disconnect. No handler
     /// is registered and no second timer armed.
+    ///
+    /// - Parameter refusesUnlessConnected: refuse as ``WaiterSend/refused(connecting:)`` while
+    ///   the socket is not connected and keeps no emits (checked in the emit's own section),
+    ///   instead of reporting it as upstream does.
     package func sendWithAck(
         timingOut seconds: Double,
+        refusesUnlessConnected: Bool = false,
         waiter: @escaping (SocketIOClient.AckWaiterOutcome) -> Void
     ) -> WaiterSend {
         guard let socket = self.socket, self.sendable else { return .notSendable }
@@ -89,7 +97,11 @@ public final class OnAckCallback: NSObject, @unchecked Sendable {
             items: self.items, binary: self.binary, timeout: seconds > 0 ? seconds : nil, outcome: .waiter(waiter))
         let sent: Bool
         let id: Int?
-        switch socket.emit(self.items, ack: .register(.waiter(waiter), timeout: seconds), binary: self.binary, retried: retried) {
+        switch socket.emit(
+            self.items, ack: .register(.waiter(waiter), timeout: seconds), binary: self.binary, retried: retried,
+            refusesUnlessConnected: refusesUnlessConnected)
+        {
+        case .refused(let connecting): return .refused(connecting: connecting)
         case .retried(.queued(let ticket)): return .sent(ackID: ticket)
         case .retried(.notConnected): return .notConnected
         case .retried(.full(let limit)): return .queueFull(limit: limit)

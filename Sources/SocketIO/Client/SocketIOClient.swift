@@ -180,7 +180,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
     /// Swift cannot tell an override from the inherited method, so this is decided once, at
     /// `init`, from the class. It changes where a packet is delivered, never its state: every
     /// socket's packets take the same path through the session's core and its machines.
-    let deliversThroughOpenMethods: Bool
+    package let deliversThroughOpenMethods: Bool
 
     // MARK: Initializers
 
@@ -299,7 +299,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         }
     }
 
-    func createOnAck(_ items: [Any], binary: Bool = true) -> OnAckCallback {
+    package func createOnAck(_ items: [Any], binary: Bool = true) -> OnAckCallback {
         return OnAckCallback(items: items, socket: self, binary: binary)
     }
 
@@ -426,7 +426,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
     /// An event's packet data: its name, then each item's socket representation, built in one
     /// array (not the name's array, the items' and their concatenation).
-    static func eventData(_ event: String, _ items: [SocketData]) throws -> [Any] {
+    package static func eventData(_ event: String, _ items: [SocketData]) throws -> [Any] {
         var data: [Any] = []
         data.reserveCapacity(items.count + 1)
         data.append(event)
@@ -479,7 +479,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         switch self.emit(data, ack: ack, binary: binary, isAck: isAck, volatile: volatile, completion: completion, retried: retried) {
         case .direct(let sent, let ackID): return (sent, ackID)
         case .retried(.queued): return (true, nil)
-        case .retried: return (false, nil)
+        case .retried, .refused: return (false, nil)
         }
     }
 
@@ -490,12 +490,18 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         case direct(sent: Bool, ackID: Int?)
         /// `.retries` is on: the retry queue took it, or refused it.
         case retried(RetryEnqueue)
+        /// Refused unreported and unregistered, because the socket is not connected and keeps
+        /// no emits (asked for with `refusesUnlessConnected`); `connecting`: it is connecting.
+        case refused(connecting: Bool)
     }
 
     /// ``emit(_:ack:binary:isAck:volatile:completion:)``, or `retried` into the retry queue when
     /// `.retries` is on. Whether it is on is read in the emit's own critical section, so an
     /// emit without retries takes one critical section, not one to learn that and another to
-    /// send.
+    /// send. With `refusesUnlessConnected` (SocketIOConcurrency's: an emit made while the socket
+    /// connects waits for it, one made while it is not connected throws), a socket that is not
+    /// connected and keeps no emits refuses it as ``EmitRoute/refused(connecting:)``, in the
+    /// same section: nothing is registered or reported.
     func emit(
         _ data: [Any],
         ack: EmitAck?,
@@ -503,7 +509,8 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         isAck: Bool = false,
         volatile: Bool = false,
         completion: (() -> Void)? = nil,
-        retried: RetriedEmit?
+        retried: RetriedEmit?,
+        refusesUnlessConnected: Bool = false
     ) -> EmitRoute {
         var ackID: Int?
         if case .id(let id) = ack { ackID = id }
@@ -523,6 +530,7 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
 
         // The status is checked and the emit kept in one critical section of the machine.
         let nsp = self.nsp
+        var refusal: Bool?
         var outgoing: [OutgoingListener] = []
         var parser = SocketParser.json
         // The ack's deadline is read from the timer source's clock before the critical section.
@@ -538,10 +546,13 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // Written in the emit's section: the engine this manager made (its half is in this
         // core) takes a JSON emit that is sent now in the same section, so the emit costs one.
         var written: (engine: SocketEngine, packet: SocketEncodedPacket, outcome: SocketEngine.WriteOutcome)?
+        // The engine's readers to resume: an awaited ack registered here may let a stream that
+        // fell behind read on (its answer comes behind the stream's events).
+        var wake: [UnsafeContinuation<Void, Never>] = []
         let decided = self.core.state.withLock { core -> Session.EmitOutcome? in
             wrap(on: core.manager?.options.handleQueue ?? foreign?.queue)
             engine = core.manager?.engine ?? foreign?.engine
-            guard let outcome = decide(&core.sockets[slot]) else { return nil }
+            guard let outcome = core.withSocket(slot, wake: &wake, { decide(&$0) }) else { return nil }
             if case .send = outcome.decision, parser == .json, let direct = core.manager?.coreEngine {
                 // `[Any]` to `JSONValue` to the packet's text, without upstream's `SocketPacket`.
                 let packet = SocketPacketEncoder.encode(
@@ -552,7 +563,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             }
             return outcome
         }
+        for reader in wake { reader.resume() }
         func decide(_ state: inout State) -> Session.EmitOutcome? {
+            if refusesUnlessConnected, state.session.connection.status != .connected, !Self.keepsEmits(state) {
+                refusal = state.session.connection.status == .connecting
+                return nil
+            }
             if retried != nil, state.retryQueue != nil { return nil }
             if !isAck { outgoing = state.outgoingListeners }
             parser = state.parser
@@ -563,9 +579,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
             return outcome
         }
         guard let outcome = decided else {
+            if let refusal { return .refused(connecting: refusal) }
             if let retried, let queued = self.enqueueRetried(retried) { return .retried(queued) }
             // `.retries` went off since: sent as a plain emit.
-            return self.emit(data, ack: ack, binary: binary, isAck: isAck, volatile: volatile, completion: completion, retried: nil)
+            return self.emit(
+                data, ack: ack, binary: binary, isAck: isAck, volatile: volatile, completion: completion, retried: nil,
+                refusesUnlessConnected: refusesUnlessConnected)
         }
         ackID = outcome.ackID
         switch outcome.decision {
@@ -793,10 +812,12 @@ open class SocketIOClient: NSObject, SocketIOClientSpec, @unchecked Sendable {
         // socket's core; another manager's status is read under the core's lock (socket, then
         // manager).
         let slot = self.state.slot
+        var wake: [UnsafeContinuation<Void, Never>] = []
         let (managerIsOpen, actions) = self.core.state.withLock { core in
             let managerStatus = core.manager.map { SocketIOStatus($0.session.status) } ?? manager.status
-            return decide(&core.sockets[slot], managerStatus)
+            return core.withSocket(slot, wake: &wake) { decide(&$0, managerStatus) }
         }
+        for reader in wake { reader.resume() }
         perform(actions, reason: "Namespace leave", receiving: nil)
 
         if !managerIsOpen {

@@ -47,7 +47,7 @@ extension SocketIOClient {
         self.state.withLock { (SocketIOStatus($0.session.connection.status), Self.keepsEmits($0)) }
     }
 
-    private static func keepsEmits(_ state: State) -> Bool {
+    static func keepsEmits(_ state: State) -> Bool {
         state.session.connection.keepsEmits || (state.retryQueue != nil && state.session.connection.status == .connecting)
     }
 

@@ -38,6 +38,41 @@ final class SocketConnectionCore: @unchecked Sendable {
         /// session says `.resumeReading`, and when the manager's half is released. Here, not
         /// in that half, so a reader cancelled after the release still finds its list.
         var readWaiters = WaitList<Void>()
+        /// The acks an awaiting operation waits for, across the sockets' halves (each
+        /// machine's `awaitedAcks`, added up by ``withSocket(_:wake:_:)``): while any is
+        /// outstanding, a stream that fell behind does not stop the reading the answer needs.
+        var awaitedAcks = 0
+
+        /// Runs `body` on the half of the socket at `slot`, and keeps ``awaitedAcks`` with
+        /// what it did to the socket's acks. When the first awaited ack appears and the session
+        /// then reads again, the readers to resume after the section are added to `wake`.
+        @inline(__always)
+        mutating func withSocket<Result, Failure: Error>(
+            _ slot: Int, wake: inout [UnsafeContinuation<Void, Never>],
+            _ body: (inout SocketIOClient.State) throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            // Through the slot table's `_modify` (a read could copy the half).
+            func awaited(_ half: inout SocketIOClient.State) -> Int { half.session.awaitedAcks }
+            let before = awaited(&self.sockets[slot])
+            defer {
+                let after = awaited(&self.sockets[slot])
+                if after != before { self.awaitedAcksChanged(by: after - before, wake: &wake) }
+            }
+            return try body(&self.sockets[slot])
+        }
+
+        /// Adds `delta` to ``awaitedAcks``; the session machine hears when the first is asked
+        /// for and when the last is settled.
+        mutating func awaitedAcksChanged(by delta: Int, wake: inout [UnsafeContinuation<Void, Never>]) {
+            let wasAwaiting = self.awaitedAcks > 0
+            self.awaitedAcks += delta
+            let isAwaiting = self.awaitedAcks > 0
+            guard wasAwaiting != isAwaiting, self.manager != nil else { return }
+            // Settling the last can only pause the reading (the readers ask the session).
+            if case .resumeReading? = self.manager!.session.ack(awaited: isAwaiting) {
+                wake += self.readWaiters.takeAll()
+            }
+        }
     }
 
     /// The one mutex of the session, which the core's state locks (debug builds count its
@@ -77,8 +112,14 @@ final class SocketConnectionCore: @unchecked Sendable {
     func unregister<Half: SlottedCoreHalf>(_ lock: CoreStateLock<Half>) {
         // Taken out in the section and released after it: the state may hold the last
         // reference to objects whose `deinit` locks again.
-        let removed = self.state.withLock { $0[keyPath: Half.table].remove(lock.slot) }
+        var wake: [UnsafeContinuation<Void, Never>] = []
+        let removed = self.state.withLock { core -> Half? in
+            let removed = core[keyPath: Half.table].remove(lock.slot)
+            if let removed { Half.leaving(removed, core: &core, wake: &wake) }
+            return removed
+        }
         withExtendedLifetime(removed) {}
+        for reader in wake { reader.resume() }
     }
 
     /// Takes the manager's half out (its `deinit`): its sockets by namespace go with it, so
@@ -105,8 +146,11 @@ final class SocketConnectionCore: @unchecked Sendable {
         self.changeReading { $0.consumer(behind: behind) }
     }
 
-    /// An awaited ack was asked for (`true`) or settled (`false`): while one is outstanding,
-    /// streams that are behind do not stop the reading its answer needs (`InboundBacklog`).
+    /// An awaited ack the sockets' ack tables do not hold was asked for (`true`) or settled
+    /// (`false`): a retry queue's emit (`.retries`). While one is outstanding, streams that are
+    /// behind do not stop the reading its answer needs (`InboundBacklog`); the acks in the
+    /// tables are counted by the sections that add and remove them
+    /// (``State/withSocket(_:wake:_:)``).
     func ack(awaited: Bool) {
         self.changeReading { $0.ack(awaited: awaited) }
     }
@@ -127,9 +171,11 @@ final class SocketConnectionCore: @unchecked Sendable {
 /// A half of a core's state: the manager's, an engine's or a socket's, and where it sits in
 /// the core's value.
 protocol SocketCoreHalf {
-    /// Runs `body` on the half at `slot` of `core` (the manager's half has no slot).
+    /// Runs `body` on the half at `slot` of `core` (the manager's half has no slot); readers
+    /// of the engine to resume after the section go to `wake`.
     static func withHalf<Result, Failure: Error>(
-        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+        in core: inout SocketConnectionCore.State, slot: Int, wake: inout [UnsafeContinuation<Void, Never>],
+        _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result
 }
 
@@ -153,9 +199,12 @@ struct CoreStateLock<Half: SocketCoreHalf>: Sendable {
     /// Runs `body` with the half, in one critical section of the core.
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout Half) throws(Failure) -> Result) throws(Failure) -> Result {
-        try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
-            try Half.withHalf(in: &state, slot: self.slot, body)
+        var wake: [UnsafeContinuation<Void, Never>] = []
+        let result = try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
+            try Half.withHalf(in: &state, slot: self.slot, wake: &wake, body)
         }
+        for reader in wake { reader.resume() }
+        return result
     }
 }
 
@@ -169,7 +218,8 @@ typealias SocketStateLock = CoreStateLock<SocketIOClient.State>
 extension SocketManager.State: SocketCoreHalf {
     @inline(__always)
     static func withHalf<Result, Failure: Error>(
-        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+        in core: inout SocketConnectionCore.State, slot: Int, wake: inout [UnsafeContinuation<Void, Never>],
+        _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try body(&core.manager!)
     }
@@ -179,6 +229,10 @@ extension SocketManager.State: SocketCoreHalf {
 protocol SlottedCoreHalf: SocketCoreHalf {
     /// The core's table of such halves.
     static var table: WritableKeyPath<SocketConnectionCore.State, SlotTable<Self>> { get }
+
+    /// The half was taken out of `core` (its object's `deinit`): what the core keeps about it
+    /// is let go, in the same section.
+    static func leaving(_ half: Self, core: inout SocketConnectionCore.State, wake: inout [UnsafeContinuation<Void, Never>])
 }
 
 extension SocketEngine.State: SlottedCoreHalf {
@@ -186,20 +240,31 @@ extension SocketEngine.State: SlottedCoreHalf {
 
     @inline(__always)
     static func withHalf<Result, Failure: Error>(
-        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+        in core: inout SocketConnectionCore.State, slot: Int, wake: inout [UnsafeContinuation<Void, Never>],
+        _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try body(&core.engines[slot])
     }
+
+    static func leaving(_ half: Self, core: inout SocketConnectionCore.State, wake: inout [UnsafeContinuation<Void, Never>]) {}
 }
 
 extension SocketIOClient.State: SlottedCoreHalf {
     static var table: WritableKeyPath<SocketConnectionCore.State, SlotTable<Self>> { \.sockets }
 
+    /// Through ``SocketConnectionCore/State/withSocket(_:wake:_:)``: what the section did to
+    /// the socket's awaited acks is counted in the core.
     @inline(__always)
     static func withHalf<Result, Failure: Error>(
-        in core: inout SocketConnectionCore.State, slot: Int, _ body: (inout Self) throws(Failure) -> Result
+        in core: inout SocketConnectionCore.State, slot: Int, wake: inout [UnsafeContinuation<Void, Never>],
+        _ body: (inout Self) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try body(&core.sockets[slot])
+        try core.withSocket(slot, wake: &wake, body)
+    }
+
+    /// Its awaited acks go with it.
+    static func leaving(_ half: Self, core: inout SocketConnectionCore.State, wake: inout [UnsafeContinuation<Void, Never>]) {
+        if half.session.awaitedAcks > 0 { core.awaitedAcksChanged(by: -half.session.awaitedAcks, wake: &wake) }
     }
 }
 

@@ -105,7 +105,11 @@ extension SocketManager {
             // app may put another manager's into `nsps`). A subclass's acks are resolved
             // by its open `handleAck`, on `handleQueue`.
             guard socket.core === self.core else { return .direct(socket, packet, nil) }
-            return .direct(socket, packet, socket.directStep(packet, in: &core.sockets[socket.state.slot]))
+            // A step only settles awaited acks, which never resumes the reading.
+            var wake: [UnsafeContinuation<Void, Never>] = []
+            let step = core.withSocket(socket.state.slot, wake: &wake) { socket.directStep(packet, in: &$0) }
+            assert(wake.isEmpty, "a received packet resumed the reading")
+            return .direct(socket, packet, step)
         case .rejected(.unexpectedAttachment)?:
             DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
         case .rejected(let error)?:
