@@ -95,13 +95,15 @@ struct PayloadDecodingContext: Decoder {
             return url as! Value
         }
         if type == Decimal.self {
-            // `Decimal(Double)` traps on infinity: a JSON number like `1e999` reads as one.
+            // `Decimal(Double)` traps on infinity (a JSON number like `1e999` reads as one), and
+            // gives NaN for a NaN or a number outside Decimal's range.
             let double = try self.decodeDouble()
-            guard double.isFinite else {
+            let decimal = double.isFinite ? Decimal(double) : .nan
+            guard !decimal.isNaN else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(codingPath: self.codingPath, debugDescription: "\(double) is not a Decimal"))
             }
-            return Decimal(double) as! Value
+            return decimal as! Value
         }
         if type == SocketIOClient.Payload.self {
             return self.payload as! Value

@@ -9,28 +9,44 @@ extension SocketIOClient.Payload {
     /// already in place as ``JSONValue/binary(_:)``): the one conversion a network event or
     /// ack goes through on its way to a `for await` or an awaiting `emitWithAck`.
     init(_ value: JSONValue) {
+        var attachments = SharedAttachmentData()
+        self.init(value, sharing: &attachments)
+    }
+
+    /// One `Data` per attachment, however many placeholders name it (`SharedAttachmentData`).
+    private init(_ value: JSONValue, sharing attachments: inout SharedAttachmentData) {
         switch value {
         case .null: self = .null
         case .bool(let bool): self = .bool(bool)
         case .int(let int): self = .int(int)
         case .double(let double): self = .double(double)
         case .string(let string): self = .string(string)
-        case .binary(let bytes): self = .data(Data(bytes))
-        case .array(let elements): self = .array(elements.map { Self($0) })
+        case .binary(let bytes): self = .data(attachments.data(bytes))
+        case .array(let elements): self = .array(Self.payloads(elements, sharing: &attachments))
         case .object(let object):
             var members: [String: Self] = [:]
             members.reserveCapacity(object.count)
             for (key, element) in object {
-                members[key] = Self(element)
+                members[key] = Self(element, sharing: &attachments)
             }
             self = .object(members)
         }
     }
 
+    private static func payloads(_ values: some Collection<JSONValue>, sharing attachments: inout SharedAttachmentData) -> [Self] {
+        var payloads: [Self] = []
+        payloads.reserveCapacity(values.count)
+        for value in values {
+            payloads.append(Self(value, sharing: &attachments))
+        }
+        return payloads
+    }
+
     /// The payload of an event's arguments or an ack's items, as ``init(socketItems:)`` makes
     /// it: one value is that value's payload; zero or several are an ``array(_:)``.
     init(arguments: some Collection<JSONValue>) {
-        self = arguments.count == 1 ? Self(arguments.first!) : .array(arguments.map { Self($0) })
+        var attachments = SharedAttachmentData()
+        self = arguments.count == 1 ? Self(arguments.first!, sharing: &attachments) : .array(Self.payloads(arguments, sharing: &attachments))
     }
 }
 

@@ -21,7 +21,7 @@ import EngineIOProtocol
 ///
 /// The waiting packets' attachments share one byte budget (``maximumAttachmentBytes``), so the
 /// packets that may wait do not multiply it: an attachment past it fails with
-/// ``SocketProtocolError/attachmentsTooLarge(limit:)`` and its packet is dropped.
+/// ``SocketProtocolError/attachmentsTooLarge(limit:)`` and the waiting packets are dropped.
 ///
 /// After an error the reader in ``Interleaving/reject`` is reset (no partial packet kept); the
 /// caller should close the session.
@@ -110,8 +110,8 @@ package struct SocketPacketReader: Sendable {
     /// - Returns: the packet once its last attachment arrived, else `nil`.
     /// - Throws: ``SocketProtocolError/unexpectedAttachment`` when no binary packet waits;
     ///   ``SocketProtocolError/attachmentsTooLarge(limit:)`` when the waiting packets'
-    ///   attachments would take more than ``maximumAttachmentBytes`` (the newest waiting packet,
-    ///   the one this attachment was for, is dropped).
+    ///   attachments would take more than ``maximumAttachmentBytes``: every waiting packet is
+    ///   dropped (the attachments still to come would otherwise complete an older one).
     package mutating func receive(binary: [UInt8]) throws(SocketProtocolError) -> SocketPacket? {
         guard var assembler = self.waiting.popLast() else {
             throw .unexpectedAttachment
@@ -127,7 +127,10 @@ package struct SocketPacketReader: Sendable {
             if packet == nil { self.waiting.append(assembler) }
             return packet
         } catch {
+            // Past the budget the attachments that follow belong to no packet left waiting:
+            // in either mode none waits any more, so they are refused, not given to another.
             if case .reject = self.interleaving { self.waiting = [] }
+            if case .attachmentsTooLarge = error { self.waiting = [] }
             throw error
         }
     }

@@ -106,6 +106,8 @@ import Testing
             try SocketIOClient.Payload.object(["price": .double(.infinity)]).decode(Price.self)
         }
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(-.infinity).decode(Decimal.self) }
+        #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(.nan).decode(Decimal.self) }
+        #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.double(1e300).decode(Decimal.self) }
         #expect(try SocketIOClient.Payload.double(12.5).decode(Decimal.self) == Decimal(12.5))
         #expect(throws: SocketIOClient.Error.self) { try SocketIOClient.Payload.string("%%").decode(Data.self) }
     }

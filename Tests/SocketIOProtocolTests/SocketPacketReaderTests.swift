@@ -71,7 +71,8 @@ import Testing
     }
 
     /// The waiting packets share one byte budget: sixteen waiting packets do not hold sixteen
-    /// budgets' worth of attachments. The packet whose attachment would pass it is dropped.
+    /// budgets' worth of attachments. Past it every waiting packet is dropped: the attachments
+    /// still to come were the newest packet's, and must not complete an older one.
     @Test func waitingPacketsShareOneByteBudget() throws {
         var reader = SocketPacketReader(interleaving: .keepWaiting(limit: 16), maximumAttachmentBytes: 100)
         #expect(try reader.receive(text: #"52-["old"]"#) == nil)
@@ -81,10 +82,11 @@ import Testing
         #expect(throws: SocketProtocolError.attachmentsTooLarge(limit: 100)) {
             try reader.receive(binary: [3])
         }
-        // "new" is gone; "old" waits with what it has, and completes within the budget.
-        #expect(reader.waitingPackets.map { $0.packet.eventName } == ["old"])
-        let packet = try #require(try reader.receive(binary: [UInt8](repeating: 4, count: 30)))
-        #expect(packet.eventName == "old")
+        #expect(!reader.isAwaitingAttachments)
+        #expect(throws: SocketProtocolError.unexpectedAttachment) { try reader.receive(binary: [4]) }
+        // The reader goes on with the next packet.
+        #expect(try reader.receive(text: #"51-["next"]"#) == nil)
+        #expect(try reader.receive(binary: [5])?.eventName == "next")
     }
 
     @Test func keepWaitingStaysBoundedByDroppingTheOldest() throws {

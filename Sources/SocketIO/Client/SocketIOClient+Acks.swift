@@ -64,7 +64,7 @@ extension SocketIOClient {
         switch pending {
         case .callback(let callback):
             DefaultSocketLogger.Logger.log("Handling ack: \(ack.ackID ?? -1)", type: self.logType)
-            callback(arguments.map { SocketValueConversion.any(from: $0) })
+            callback(SocketValueConversion.items(from: arguments))
         case .waiter(let waiter):
             waiter(.ack(.values(arguments)))
         case .queued(let sequence):

@@ -76,7 +76,7 @@ extension SocketIOClient {
                 self.send(packet, completion: completion)
                 if let name = packet.eventName {
                     self.reportOutgoing(
-                        self.outgoingListeners, event: name, items: packet.arguments.map { SocketValueConversion.any(from: $0) })
+                        self.outgoingListeners, event: name, items: SocketValueConversion.items(from: packet.arguments))
                 }
             case .discardKept(let completions):
                 // As an emit while not connected: its completion, and upstream's error.
@@ -198,7 +198,7 @@ extension SocketIOClient {
         let type = SocketPacket.publicType(packet.type)
         let data: [Any] =
             if case .array(let elements)? = packet.data {
-                elements.map { SocketValueConversion.any(from: $0) }
+                SocketValueConversion.items(from: elements)
             } else {
                 []
             }

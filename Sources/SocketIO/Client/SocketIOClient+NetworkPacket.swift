@@ -60,7 +60,7 @@ extension SocketIOClient {
         return { [self] in
             if let (ackCallback, arguments) = callback.value {
                 DefaultSocketLogger.Logger.log("Handling ack: \(packet.ackID ?? -1)", type: self.logType)
-                ackCallback(arguments.map { SocketValueConversion.any(from: $0) })
+                ackCallback(SocketValueConversion.items(from: arguments))
             }
             self.perform(rest.value, reason: "Got Disconnect", receiving: .network(packet))
             if packet.type == .connectError {
@@ -192,7 +192,7 @@ extension SocketIOClient {
     func deliverNetworkEvent(_ event: SocketIOProtocol.SocketPacket) {
         guard let name = event.eventName else { return }
         let arguments = event.arguments
-        let items = arguments.map { SocketValueConversion.any(from: $0) }
+        let items = SocketValueConversion.items(from: arguments)
         self.state.withLock { $0.networkArguments = NetworkArguments(items: items, arguments: arguments) }
         self.handleEvent(name, data: items, isInternalMessage: false, withAck: event.ackID ?? -1)
     }
@@ -202,7 +202,7 @@ extension SocketIOClient {
     /// waiter still there the decoded values (``NetworkArguments``).
     func deliverNetworkAck(_ ack: SocketIOProtocol.SocketPacket) {
         let arguments = ack.arguments
-        let items = arguments.map { SocketValueConversion.any(from: $0) }
+        let items = SocketValueConversion.items(from: arguments)
         self.state.withLock { $0.networkArguments = NetworkArguments(items: items, arguments: arguments) }
         self.handleAck(ack.ackID ?? -1, data: items)
     }

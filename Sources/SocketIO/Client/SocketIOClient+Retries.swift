@@ -178,7 +178,7 @@ extension SocketIOClient {
         case .callback(let callback):
             let items: [Any] =
                 switch ack {
-                case .values(let values): values.map { SocketValueConversion.any(from: $0) }
+                case .values(let values): SocketValueConversion.items(from: values)
                 case .items(let items): items
                 }
             self.onHandleQueue { callback(items) }

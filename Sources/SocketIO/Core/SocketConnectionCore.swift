@@ -200,11 +200,11 @@ struct CoreStateLock<Half: SocketCoreHalf>: Sendable {
     @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout Half) throws(Failure) -> Result) throws(Failure) -> Result {
         var wake: [UnsafeContinuation<Void, Never>] = []
-        let result = try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
+        // Resumed after the section, also when the body throws.
+        defer { for reader in wake { reader.resume() } }
+        return try self.core.state.withLock { (state: inout SocketConnectionCore.State) throws(Failure) -> Result in
             try Half.withHalf(in: &state, slot: self.slot, wake: &wake, body)
         }
-        for reader in wake { reader.resume() }
-        return result
     }
 }
 

@@ -32,6 +32,7 @@ extension SocketEngine {
         }
         let slot = self.state.slot
         let subclass = self.deliversThroughOpenMethods
+        var wake: [UnsafeContinuation<Void, Never>] = []
         let step = self.core.state.withLock { core -> Step in
             // The engine's half is reached by mutating calls only: a read through the slot
             // table's getter would copy the whole half.
@@ -42,13 +43,14 @@ extension SocketEngine {
                 let message = Self.socketIOPacket(in: text.packet),
                 let manager = core.engines[slot].takeTurnForCoreStep(generation: generation)
             {
-                return .stepped(manager, manager.packetStep({ $0.receive(text: message) }, in: &core))
+                return .stepped(manager, manager.packetStep({ $0.receive(text: message) }, in: &core, wake: &wake))
             }
             guard let turn = core.engines[slot].queue(actions, generation: generation) else {
                 return .none(readsPaused: self.readsPaused(in: core))
             }
             return .turn(turn)
         }
+        for reader in wake { reader.resume() }
         // Consumed: the plan (the decoded packet) moves out instead of being copied.
         switch consume step {
         case .turn(let turn):

@@ -74,7 +74,10 @@ extension SocketManager {
     /// fed its own machine instead (`SocketEngine.drive`), so a WebSocket message costs one
     /// section up to here.
     func receiveFromEngine(_ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?) {
-        self.deliver(self.core.state.withLock { self.packetStep(read, in: &$0) })
+        var wake: [UnsafeContinuation<Void, Never>] = []
+        let plan = self.core.state.withLock { self.packetStep(read, in: &$0, wake: &wake) }
+        for reader in wake { reader.resume() }
+        self.deliver(plan)
     }
 
     /// What the core's step decided for one message, performed after its section.
@@ -93,8 +96,12 @@ extension SocketManager {
     /// socket's `NamespaceSessionMachine` in the same section, which also decides who gets it
     /// (``SocketIOClient/directStep(_:in:)``). Only `[Any]` handlers, ack callbacks and client
     /// events wait for `handleQueue`.
+    ///
+    /// - Parameter wake: the engine's readers to resume after the section (none today: a
+    ///   received packet only settles acks, which never lets reading resume).
     func packetStep(
-        _ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?, in core: inout SocketConnectionCore.State
+        _ read: (inout SocketSessionMachine) -> SocketSessionMachine.Action?, in core: inout SocketConnectionCore.State,
+        wake: inout [UnsafeContinuation<Void, Never>]
     ) -> PacketPlan {
         switch read(&core.manager!.session) {
         case .deliver(let packet, let direct)?:
@@ -105,11 +112,7 @@ extension SocketManager {
             // app may put another manager's into `nsps`). A subclass's acks are resolved
             // by its open `handleAck`, on `handleQueue`.
             guard socket.core === self.core else { return .direct(socket, packet, nil) }
-            // A step only settles awaited acks, which never resumes the reading.
-            var wake: [UnsafeContinuation<Void, Never>] = []
-            let step = core.withSocket(socket.state.slot, wake: &wake) { socket.directStep(packet, in: &$0) }
-            assert(wake.isEmpty, "a received packet resumed the reading")
-            return .direct(socket, packet, step)
+            return .direct(socket, packet, core.withSocket(socket.state.slot, wake: &wake) { socket.directStep(packet, in: &$0) })
         case .rejected(.unexpectedAttachment)?:
             DefaultSocketLogger.Logger.error("Got data when not remaking packet", type: "SocketParser")
         case .rejected(let error)?:

@@ -104,13 +104,13 @@ extension SocketPacket {
         switch packet.type {
         case .event, .binaryEvent:
             guard packet.eventName != nil, case .array(let elements)? = packet.data else { throw .invalidDataArray }
-            return elements.map { SocketValueConversion.any(from: $0) }
+            return SocketValueConversion.items(from: elements)
         case .ack, .binaryAck:
             guard case .array(let elements)? = packet.data else { throw .invalidDataArray }
-            return elements.map { SocketValueConversion.any(from: $0) }
+            return SocketValueConversion.items(from: elements)
         case .connectError where version == .two:
             if case .array(let elements)? = packet.data {
-                return elements.map { SocketValueConversion.any(from: $0) }
+                return SocketValueConversion.items(from: elements)
             }
             return packet.data.map { [SocketValueConversion.any(from: $0)] } ?? []
         case .connect, .connectError:
