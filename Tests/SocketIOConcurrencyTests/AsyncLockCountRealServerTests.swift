@@ -21,7 +21,7 @@ import Testing
     static let count = 200
 
     @Test(
-        .enabled(if: LockCountingBuild.isDebug, "the lock domain counts its sections in debug builds only"),
+        .countsLockSections,
         .enabled(
             if: !BuildConfiguration.noNativeStack,
             "counted on the package's own transport; this build uses URLSession's"))
@@ -60,16 +60,5 @@ import Testing
             "session lock acquisitions on the async API: \(perAck) per emitWithAck round trip, \(events) for \(Self.count) events and their request")
         #expect(perAck <= 4.25)
         #expect(events <= 2 * Self.count + 4)
-    }
-}
-
-/// Whether this build counts lock acquisitions (debug builds: `LockDomain.acquisitions`).
-enum LockCountingBuild {
-    static var isDebug: Bool {
-        #if DEBUG
-        return true
-        #else
-        return false
-        #endif
     }
 }

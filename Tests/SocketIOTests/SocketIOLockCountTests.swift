@@ -28,7 +28,7 @@ import Testing
     static let count = 200
 
     @Test(
-        .enabled(if: LockCounting.isAvailable, "the lock domain counts its sections in debug builds only"),
+        .countsLockSections,
         .enabled(
             if: !BuildConfiguration.noNativeStack,
             "counted on the package's own transport; this build uses URLSession's"))
@@ -69,16 +69,5 @@ import Testing
         #expect(eventsAndRequest <= 2 * Self.count + 2)
         #expect(perAck <= 4.25)
         #expect(received.values.allSatisfy { $0 == 1 })
-    }
-}
-
-/// Whether this build counts lock acquisitions (debug builds; `LockDomain.acquisitions`).
-enum LockCounting {
-    static var isAvailable: Bool {
-        #if DEBUG
-        return true
-        #else
-        return false
-        #endif
     }
 }

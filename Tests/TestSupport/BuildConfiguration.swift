@@ -18,6 +18,16 @@ public enum BuildConfiguration {
 }
 
 extension Trait where Self == ConditionTrait {
+    /// Skips a test that counts a session lock's sections (`LockDomain.acquisitions`), with the
+    /// reason printed, outside debug builds: only they count.
+    public static var countsLockSections: Self {
+        #if DEBUG
+        .enabled(if: true)
+        #else
+        .enabled(if: false, "the lock domain counts its sections in debug builds only")
+        #endif
+    }
+
     /// Skips a test that needs a WebSocket over the default transport, with the reason printed,
     /// in the `REALTIME_NO_NATIVE_STACK` build.
     public static var needsDefaultWebSocket: Self {
