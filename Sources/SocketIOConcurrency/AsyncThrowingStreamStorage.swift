@@ -9,8 +9,9 @@ import SocketIO
 /// released.
 ///
 /// With a ``StreamBackpressure``, the buffer reports when it reaches its high-water mark
-/// (the consumer fell behind) and when the consumer drained it to the low-water mark, or the
-/// stream ended (it caught up): each "behind" is followed by exactly one "caught up".
+/// (the consumer fell behind), when it reaches its hard bound (far behind), and when the
+/// consumer drained it to the low-water mark, or the stream ended (it caught up): each level
+/// change is reported once, and every episode ends caught up.
 final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>: Sendable {
     typealias Stream = SocketIOClient.AsyncThrowingStream<Element, Failure>
     typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
@@ -32,21 +33,22 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
         var terminationHandler: (@Sendable (Stream.Termination) -> Void)?
         /// Set once the termination happened, so a handler installed later still runs once.
         var termination: Stream.Termination?
-        /// The buffer reached the backpressure's high-water mark and was not drained since.
-        var behind = false
+        /// How far behind the consumer is: the highest mark the buffer reached since it was
+        /// last drained to the low-water mark.
+        var level = StreamBackpressure.Level.caughtUp
         /// Values the policy dropped.
         var dropped = 0
 
-        /// Leaves "behind" (when it was): `true` when the caller must report it.
-        mutating func catchUp() -> Bool {
-            defer { self.behind = false }
-            return self.behind
+        /// Catches up: the level left, when the caller must report it.
+        mutating func catchUp() -> StreamBackpressure.Level? {
+            defer { self.level = .caughtUp }
+            return self.level == .caughtUp ? nil : self.level
         }
     }
 
     private enum YieldAction {
         case resume(Waiter)
-        case result(Stream.Continuation.YieldResult, fellBehind: Bool)
+        case result(Stream.Continuation.YieldResult, fellBehind: StreamBackpressure.Change?)
     }
 
     private let policy: Stream.BufferingPolicy
@@ -65,7 +67,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
 
     func yield(_ element: Element) -> Stream.Continuation.YieldResult {
         let action: YieldAction = self.state.withLock { state in
-            guard case .active = state.phase else { return .result(.terminated, fellBehind: false) }
+            guard case .active = state.phase else { return .result(.terminated, fellBehind: nil) }
             if !state.waiters.isEmpty {
                 return .resume(state.waiters.removeFirst())
             }
@@ -93,26 +95,27 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                 }
             }
             if case .dropped = result { state.dropped += 1 }
-            guard let backpressure = self.backpressure, !state.behind, state.buffer.count >= backpressure.highWater else {
-                return .result(result, fellBehind: false)
-            }
-            state.behind = true
-            return .result(result, fellBehind: true)
+            guard let backpressure = self.backpressure else { return .result(result, fellBehind: nil) }
+            let level = backpressure.level(holding: state.buffer.count)
+            guard level > state.level else { return .result(result, fellBehind: nil) }
+            defer { state.level = level }
+            return .result(result, fellBehind: StreamBackpressure.Change(from: state.level, to: level))
         }
         switch action {
         case .resume(let waiter):
             waiter.resume(returning: .success(element))
             return .enqueued(remaining: self.capacity)
         case .result(let result, let fellBehind):
-            if fellBehind { self.backpressure?.report(true) }
+            if let fellBehind { self.backpressure?.report(fellBehind) }
             return result
         }
     }
 
     func finish(_ result: Result<Void, Failure>) {
-        let (waiters, failure, handler, caughtUp): ([Waiter], Failure?, (@Sendable (Stream.Termination) -> Void)?, Bool) =
-            self.state.withLock { state in
-                guard case .active = state.phase else { return ([], nil, nil, false) }
+        let (waiters, failure, handler, caughtUp): ([Waiter], Failure?, (@Sendable (Stream.Termination) -> Void)?, StreamBackpressure.Level?) = self
+            .state.withLock {
+                state in
+                guard case .active = state.phase else { return ([], nil, nil, nil) }
                 let failure: Failure? = if case .failure(let error) = result { error } else { nil }
                 state.termination = .finished(failure)
                 let handler = state.terminationHandler
@@ -129,7 +132,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                 state.waiters = []
                 return (waiters, failure, handler, caughtUp)
             }
-        if caughtUp { self.backpressure?.report(false) }
+        if let caughtUp { self.backpressure?.report(StreamBackpressure.Change(from: caughtUp, to: .caughtUp)) }
         // The termination handler first (it removes the socket handlers of `on(_:)` streams),
         // so a consumer that sees the end finds nothing of the stream left registered.
         handler?(.finished(failure))
@@ -155,20 +158,21 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
 
     /// The consumer went away (its task was cancelled, or the stream was released).
     func cancel() {
-        let (waiters, handler, caughtUp): ([Waiter], (@Sendable (Stream.Termination) -> Void)?, Bool) = self.state.withLock { state in
-            let caughtUp = state.catchUp()
-            if case .terminated = state.phase, state.waiters.isEmpty { return ([], nil, caughtUp) }
-            state.phase = .terminated
-            state.buffer.removeAll()
-            let waiters = state.waiters
-            state.waiters = []
-            guard state.termination == nil else { return (waiters, nil, caughtUp) }
-            state.termination = .cancelled
-            let handler = state.terminationHandler
-            state.terminationHandler = nil
-            return (waiters, handler, caughtUp)
-        }
-        if caughtUp { self.backpressure?.report(false) }
+        let (waiters, handler, caughtUp): ([Waiter], (@Sendable (Stream.Termination) -> Void)?, StreamBackpressure.Level?) = self
+            .state.withLock { state in
+                let caughtUp = state.catchUp()
+                if case .terminated = state.phase, state.waiters.isEmpty { return ([], nil, caughtUp) }
+                state.phase = .terminated
+                state.buffer.removeAll()
+                let waiters = state.waiters
+                state.waiters = []
+                guard state.termination == nil else { return (waiters, nil, caughtUp) }
+                state.termination = .cancelled
+                let handler = state.terminationHandler
+                state.terminationHandler = nil
+                return (waiters, handler, caughtUp)
+            }
+        if let caughtUp { self.backpressure?.report(StreamBackpressure.Change(from: caughtUp, to: .caughtUp)) }
         for waiter in waiters { waiter.resume(returning: .success(nil)) }
         handler?(.cancelled)
     }
@@ -176,7 +180,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
     func next() async throws(Failure) -> Element? {
         let result: Result<Element?, Failure> = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
-                var caughtUp = false
+                var caughtUp: StreamBackpressure.Level?
                 let ready: Result<Element?, Failure>? = self.state.withLock { state in
                     if let element = state.buffer.popFirst() {
                         if let backpressure = self.backpressure, state.buffer.count <= backpressure.lowWater {
@@ -198,7 +202,7 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
                         return .success(nil)
                     }
                 }
-                if caughtUp { self.backpressure?.report(false) }
+                if let caughtUp { self.backpressure?.report(StreamBackpressure.Change(from: caughtUp, to: .caughtUp)) }
                 if let ready { waiter.resume(returning: ready) }
             }
         } onCancel: {
@@ -215,18 +219,49 @@ final class AsyncThrowingStreamStorage<Element: Sendable, Failure: Swift.Error>:
     }
 }
 
-/// The bound of a stream fed by a socket, and how it tells the socket: `report(true)` when the
-/// buffer reaches `highWater` values, `report(false)` when the consumer drained it to
-/// `lowWater` or the stream ended.
+/// The bounds of a stream fed by a socket, and how it tells the socket: a ``Change`` to
+/// ``Level/behind`` when the buffer reaches `highWater` values, to ``Level/farBehind`` at
+/// `hardWater`, and back to ``Level/caughtUp`` when the consumer drained it to `lowWater` or
+/// the stream ended.
 struct StreamBackpressure: Sendable {
+    /// How far behind a stream's consumer is.
+    enum Level: Int, Comparable, Sendable {
+        case caughtUp
+        /// Past `highWater`: the socket stops reading, unless an awaited ack needs it.
+        case behind
+        /// Past `hardWater`: the socket stops reading whatever waits.
+        case farBehind
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// A move from one level to another.
+    struct Change: Sendable, Hashable {
+        let from: Level
+        let to: Level
+    }
+
     let highWater: Int
     let lowWater: Int
-    let report: @Sendable (_ behind: Bool) -> Void
+    let hardWater: Int
+    let report: @Sendable (Change) -> Void
+
+    init(highWater: Int, lowWater: Int, hardWater: Int? = nil, report: @escaping @Sendable (Change) -> Void) {
+        self.highWater = highWater
+        self.lowWater = lowWater
+        self.hardWater = max(hardWater ?? highWater * 16, highWater)
+        self.report = report
+    }
+
+    /// The level of a buffer holding `count` values, on its way up.
+    func level(holding count: Int) -> Level {
+        count >= self.hardWater ? .farBehind : count >= self.highWater ? .behind : .caughtUp
+    }
 
     /// A stream of a socket's events: 256 values waiting stop the socket's reading, 128 let
-    /// it read again.
-    static func socket(_ report: @escaping @Sendable (_ behind: Bool) -> Void) -> Self {
-        Self(highWater: 256, lowWater: 128, report: report)
+    /// it read again; 4,096 stop it even while an awaited ack is outstanding.
+    static func socket(_ report: @escaping @Sendable (Change) -> Void) -> Self {
+        Self(highWater: 256, lowWater: 128, hardWater: 4_096, report: report)
     }
 }
 

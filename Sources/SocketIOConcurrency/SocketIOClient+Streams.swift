@@ -41,7 +41,9 @@ extension SocketIOClient {
     ///   while any stream is 256 behind, reading stops for all of them (the slowest consumer
     ///   governs, as with TCP), so end the streams you no longer iterate (leave the loop or
     ///   cancel its task). While an `emitWithAck` of the async API waits for its ack, reading
-    ///   goes on regardless, so a loop that awaits acks does not wait on itself.
+    ///   goes on until a stream is 4,096 behind, so a loop that awaits acks does not wait on
+    ///   itself; past that the reading stops regardless, and an ack behind the unread events
+    ///   may time out.
     /// - Important: The handlers are registered before this returns, so every event handled
     ///   after the call is delivered. Removal happens in the stream's termination handler, on
     ///   the thread that ends the stream.
@@ -182,9 +184,16 @@ extension SocketIOClient {
 
 extension SocketIOClient {
     /// The bound of a stream of this socket's network events: while 256 values wait, the
-    /// socket's manager stops reading (the slowest of its streams governs); at 128 it reads
+    /// socket's manager stops reading (the slowest of its streams governs), unless an awaited
+    /// ack needs the reading; while 4,096 wait, it stops reading regardless; at 128 it reads
     /// again (``StreamBackpressure``, `InboundBacklog`).
     func streamBackpressure() -> StreamBackpressure {
-        .socket { [weak self] behind in self?.consumer(behind: behind) }
+        .socket { [weak self] change in
+            guard let self else { return }
+            if change.from == .caughtUp { self.consumer(behind: true) }
+            if change.to == .farBehind { self.consumer(farBehind: true) }
+            if change.from == .farBehind { self.consumer(farBehind: false) }
+            if change.to == .caughtUp { self.consumer(behind: false) }
+        }
     }
 }

@@ -14,6 +14,10 @@
 /// not read yet (an awaited `emitWithAck` inside a `for await` loop). So while any awaited ack
 /// is outstanding (``ackAwaited()`` / ``ackSettled()``), behind streams do not stop the reading:
 /// the stream keeps buffering for that round trip instead of the two waiting on each other.
+/// Up to a hard bound: a stream that reports it is far behind (``consumerFellFarBehind()``,
+/// 16 times its bound) stops the reading even then, so a server that withholds an ack while it
+/// floods a stream cannot grow the stream's buffer until the ack's timeout. The ack then
+/// waits for the reading like anything else, and may time out.
 ///
 /// An application whose `handleQueue` is busy or whose loop is slow no longer makes the client
 /// buffer everything the server sends meanwhile: the bytes wait in the kernel's socket buffer
@@ -43,12 +47,15 @@ package struct InboundBacklog: Sendable, Hashable {
     package private(set) var consumersBehind = 0
     /// Awaited acks not settled yet.
     package private(set) var acksAwaited = 0
+    /// Streams whose buffer reached their hard bound and was not drained to half since: they
+    /// stop the reading whatever waits for an ack.
+    package private(set) var consumersFarBehind = 0
     /// The queue reached ``pauseAt`` and did not come down to ``resumeAt`` since.
     private var queueOverBound = false
 
     /// Whether the driver was told to stop reading (and not told to resume since).
     package var readingPaused: Bool {
-        self.queueOverBound || (self.consumersBehind > 0 && self.acksAwaited == 0)
+        self.queueOverBound || self.consumersFarBehind > 0 || (self.consumersBehind > 0 && self.acksAwaited == 0)
     }
 
     /// - Parameters:
@@ -89,6 +96,17 @@ package struct InboundBacklog: Sendable, Hashable {
     /// A stream that was behind was drained to half its bound, or ended.
     package mutating func consumerCaughtUp() -> Change? {
         self.changing { $0.consumersBehind = max(0, $0.consumersBehind - 1) }
+    }
+
+    /// A stream's buffer reached its hard bound (it reported ``consumerFellBehind()`` before).
+    package mutating func consumerFellFarBehind() -> Change? {
+        self.changing { $0.consumersFarBehind += 1 }
+    }
+
+    /// A stream that was far behind was drained to half its bound, or ended (it reports
+    /// ``consumerCaughtUp()`` too).
+    package mutating func consumerNoLongerFarBehind() -> Change? {
+        self.changing { $0.consumersFarBehind = max(0, $0.consumersFarBehind - 1) }
     }
 
     /// An awaited ack was asked for: reading goes on until it is settled.

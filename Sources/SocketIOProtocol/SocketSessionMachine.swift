@@ -210,6 +210,13 @@ package struct SocketSessionMachine: Sendable {
         Self.action(behind ? self.backlog.consumerFellBehind() : self.backlog.consumerCaughtUp())
     }
 
+    /// A stream fell far behind (`true`: its hard bound) or no longer is (`false`)
+    /// (``InboundBacklog/consumerFellFarBehind()``).
+    /// - Returns: ``Action/pauseReading`` or ``Action/resumeReading`` when reading changes.
+    package mutating func consumer(farBehind: Bool) -> Action? {
+        Self.action(farBehind ? self.backlog.consumerFellFarBehind() : self.backlog.consumerNoLongerFarBehind())
+    }
+
     /// An awaited ack was asked for (`true`) or settled (`false`)
     /// (``InboundBacklog/ackAwaited()``).
     /// - Returns: ``Action/pauseReading`` or ``Action/resumeReading`` when reading changes.

@@ -161,6 +161,33 @@ import Testing
         }
         #expect(received == total)
     }
+
+    /// While an ack is awaited, a stream that fell behind does not stop the reading, but one
+    /// 4,096 behind does: a server that withholds an ack while it floods a stream cannot grow
+    /// the stream until the ack's timeout. Nothing is lost: every event arrives, in order.
+    @Test func aStreamFarBehindHoldsTheReadingEvenWhileAnAckIsAwaited() async throws {
+        let server = try await TestServer.start("sio_server.py")
+        defer { server.stop() }
+        let (manager, socket) = try await self.connectedSocket(server, Mode.available.contains(.webSocket) ? .webSocket : .polling)
+        defer { manager.disconnect() }
+
+        let total = 12_000
+        let items = socket.on("flood_item")
+        // An event the server has no handler for: its ack never comes, so it is awaited for
+        // the whole test.
+        let unanswered = Task { try? await socket.emitWithAck("no_handler_for_this", timeout: 60) }
+        defer { unanswered.cancel() }
+        try await waitUntil(seconds: 10) { socket.pendingAckCount == 1 }
+        await socket.emit("flood", total)
+        // Nothing is read from the stream: past 4,096 values the reading stops anyway.
+        try await waitUntil(seconds: 30) { manager.handleQueueBacklog.readingPaused }
+        var received: [Int] = []
+        for try await item in items {
+            received.append(item.intValue ?? -1)
+            if received.count == total { break }
+        }
+        #expect(received == Array(0..<total))
+    }
 }
 
 /// A counter the overrides of a test's subclasses bump from `handleQueue` and the reading thread.

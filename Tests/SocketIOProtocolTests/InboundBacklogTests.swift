@@ -85,6 +85,24 @@ import Testing
         #expect(backlog.acksAwaited == 0)
     }
 
+    /// A stream far behind (its hard bound) stops the reading even while an ack is awaited:
+    /// a server that withholds the ack cannot grow the stream without bound.
+    @Test func aStreamFarBehindHoldsReadingEvenForAnAwaitedAck() {
+        var backlog = InboundBacklog(pauseAt: 8)
+        #expect(backlog.ackAwaited() == nil)
+        #expect(backlog.consumerFellBehind() == nil)
+        #expect(!backlog.readingPaused)
+        #expect(backlog.consumerFellFarBehind() == .pauseReading)
+        #expect(backlog.ackAwaited() == nil)
+        #expect(backlog.readingPaused && backlog.consumersFarBehind == 1)
+        // Drained to half: both reports come, and the awaited acks let reading go on again.
+        #expect(backlog.consumerNoLongerFarBehind() == .resumeReading)
+        #expect(backlog.consumerCaughtUp() == nil)
+        #expect(!backlog.readingPaused && backlog.consumersFarBehind == 0)
+        #expect(backlog.consumerNoLongerFarBehind() == nil)
+        #expect(backlog.consumersFarBehind == 0)
+    }
+
     /// A full `handleQueue` holds reading even while an ack is awaited (its handlers must run
     /// first; the ack's answer is among the queued work), and a stream behind keeps it paused
     /// after the queue drained.

@@ -16,6 +16,13 @@ extension SocketIOClient {
         self.core.consumer(behind: behind)
     }
 
+    /// A stream of SocketIOConcurrency over this socket reached its hard bound (`true`), or
+    /// drained or ended after that (`false`): the manager's engine stops reading while any
+    /// stream is that far behind, even while an awaited ack is outstanding (`InboundBacklog`).
+    package func consumer(farBehind: Bool) {
+        self.core.consumer(farBehind: farBehind)
+    }
+
     /// An awaited ack of SocketIOConcurrency was asked for (`true`) or settled (`false`): while
     /// one is outstanding, streams that are behind do not stop the reading its answer needs.
     package func ack(awaited: Bool) {

@@ -146,6 +146,13 @@ final class SocketConnectionCore: @unchecked Sendable {
         self.changeReading { $0.consumer(behind: behind) }
     }
 
+    /// A stream of SocketIOConcurrency reached its hard bound (`true`) or drained or ended
+    /// after that (`false`): while any is that far behind, the engine stops reading even while
+    /// an awaited ack is outstanding (`InboundBacklog`).
+    func consumer(farBehind: Bool) {
+        self.changeReading { $0.consumer(farBehind: farBehind) }
+    }
+
     /// An awaited ack the sockets' ack tables do not hold was asked for (`true`) or settled
     /// (`false`): a retry queue's emit (`.retries`). While one is outstanding, streams that are
     /// behind do not stop the reading its answer needs (`InboundBacklog`); the acks in the
