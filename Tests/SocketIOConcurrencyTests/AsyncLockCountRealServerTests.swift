@@ -22,9 +22,7 @@ import Testing
 
     @Test(
         .countsLockSections,
-        .enabled(
-            if: !BuildConfiguration.noNativeStack,
-            "counted on the package's own transport; this build uses URLSession's"))
+        .needsDefaultWebSocket)
     func publicEmitWithAckAndForAwait() async throws {
         let server = try await TestServer.start("sio_server.py")
         defer { server.stop() }

@@ -29,9 +29,7 @@ import Testing
 
     @Test(
         .countsLockSections,
-        .enabled(
-            if: !BuildConfiguration.noNativeStack,
-            "counted on the package's own transport; this build uses URLSession's"))
+        .needsDefaultWebSocket)
     func lockAcquisitionsPerInboundEventAndPerAck() async throws {
         let harness = try await LoopbackHarness(.webSocket)
         defer { harness.stop() }

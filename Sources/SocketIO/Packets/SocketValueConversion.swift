@@ -171,10 +171,14 @@ package enum SocketValueConversion {
     /// attachment, however many placeholders name it (``SharedAttachmentData``).
     static func items(from arguments: some Collection<JSONValue>) -> [Any] {
         var attachments = SharedAttachmentData()
+        return Self.items(from: arguments, sharing: &attachments)
+    }
+
+    private static func items(from values: some Collection<JSONValue>, sharing attachments: inout SharedAttachmentData) -> [Any] {
         var items: [Any] = []
-        items.reserveCapacity(arguments.count)
-        for argument in arguments {
-            items.append(Self.any(from: argument, sharing: &attachments))
+        items.reserveCapacity(values.count)
+        for value in values {
+            items.append(Self.any(from: value, sharing: &attachments))
         }
         return items
     }
@@ -186,13 +190,7 @@ package enum SocketValueConversion {
         case .int(let int): return int
         case .double(let double): return double
         case .string(let string): return string
-        case .array(let elements):
-            var array: [Any] = []
-            array.reserveCapacity(elements.count)
-            for element in elements {
-                array.append(Self.any(from: element, sharing: &attachments))
-            }
-            return array
+        case .array(let elements): return Self.items(from: elements, sharing: &attachments)
         case .object(let object):
             var dictionary = [String: Any](minimumCapacity: object.count)
             for (key, element) in object {
